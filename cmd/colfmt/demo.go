@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// demoCommand runs each implemented format's demo on its embedded sample
+// and prints one table row per format.
+func demoCommand(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("demo", stderr, "demo")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("demo takes no arguments")
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "format\tsample\tinput bytes\tencoded bytes\tratio\tencode MB/s\tdecode MB/s\t")
+	var failed error
+	for _, name := range formatNames() {
+		f, ok := formats[name]
+		if !ok || f.Demo == nil {
+			fmt.Fprintf(tw, "%s\t(not implemented yet)\t-\t-\t-\t-\t-\t\n", name)
+			continue
+		}
+		row, err := f.Demo()
+		if err != nil {
+			fmt.Fprintf(tw, "%s\tFAILED: %v\t-\t-\t-\t-\t-\t\n", name, err)
+			if failed == nil {
+				failed = fmt.Errorf("colfmt: demo %s: %w", name, err)
+			}
+			continue
+		}
+		ratio := 0.0
+		if row.EncodedBytes > 0 {
+			ratio = float64(row.InputBytes) / float64(row.EncodedBytes)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%.1f\t%.1f\t\n", row.Format, row.Input,
+			row.InputBytes, row.EncodedBytes, ratio, row.EncodeMBps, row.DecodeMBps)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return failed
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// A format plugs one colfmt package into the command. Each lives in its own
+// file, fmt_<name>.go, and registers itself from init, so formats land
+// without touching the command's shared code. Nil functions mean "not
+// supported for this format".
+type format struct {
+	Name    string // "onpair", "at1", "lance", "csup"
+	Summary string // one line for --help
+	// Detect reports whether a file is of this format from its first and
+	// last bytes (up to 64 of each) and its size.
+	Detect func(head, tail []byte, size int64) bool
+	// Inspect writes the structure: container kind, version, columns or
+	// streams, encodings, sizes.
+	Inspect func(w io.Writer, in *input) error
+	// Cat writes the decoded content (the output contract is in README.md).
+	Cat func(w io.Writer, in *input, o catOptions) error
+	// Validate checks the whole file deeply; nil error means valid.
+	Validate func(in *input) error
+	// PackFlags registers the format's own pack flags on fs and returns the
+	// function that encodes data to w once fs is parsed.
+	PackFlags func(fs *flag.FlagSet) func(w io.Writer, data []byte) error
+	// Demo encodes, decodes and validates embedded sample data.
+	Demo func() (demoRow, error)
+	// Commands are extra subcommands (for example at1's query).
+	Commands []command
+}
+
+// input is an open file handed to a format.
+type input struct {
+	Name string
+	R    io.ReaderAt
+	Size int64
+}
+
+type catOptions struct {
+	// Raw prints temporal and decimal values as their stored integers.
+	Raw bool
+}
+
+// command is a format-specific subcommand. Run returns the exit status.
+type command struct {
+	Name    string
+	Summary string
+	Run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// demoRow is one line of `colfmt demo`.
+type demoRow struct {
+	Format       string
+	Input        string // what was encoded
+	InputBytes   int
+	EncodedBytes int
+	EncodeMBps   float64
+	DecodeMBps   float64
+}
+
+var formats = map[string]*format{}
+
+func register(f *format) {
+	if _, dup := formats[f.Name]; dup {
+		panic("colfmt: format registered twice: " + f.Name)
+	}
+	formats[f.Name] = f
+}
+
+// knownFormats lists every format the command knows of, implemented or
+// not, in a fixed order.
+var knownFormats = []string{"onpair", "at1", "lance", "csup"}
+
+func formatNames() []string {
+	names := append([]string(nil), knownFormats...)
+	for n := range formats {
+		known := false
+		for _, k := range knownFormats {
+			known = known || k == n
+		}
+		if !known {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names[len(knownFormats):])
+	return names
+}
+
+// errUsage marks errors that should exit with status 2.
+var errUsage = errors.New("usage")
+
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+// errNotSupported is returned when a format or operation is not
+// implemented; it exits with status 1 and says so plainly.
+var errNotSupported = errors.New("not supported yet")

@@ -1,0 +1,70 @@
+package errs
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	errCorrupt  = errors.New("pkg: corrupt input")
+	errTooLarge = errors.New("pkg: too large")
+)
+
+func TestCorruptErrorMessageAndUnwrap(t *testing.T) {
+	err := At(errCorrupt, 42, "column 3", "offset %d out of range", 99)
+	require.EqualError(t, err, "pkg: corrupt input: offset 99 out of range (at offset 42, column 3)")
+	require.ErrorIs(t, err, errCorrupt)
+	var ce *CorruptError
+	require.ErrorAs(t, err, &ce)
+	require.EqualValues(t, 42, ce.Offset)
+	require.Equal(t, "column 3", ce.Path)
+
+	require.EqualError(t, At(errCorrupt, -1, "", "bad"), "pkg: corrupt input: bad")
+	require.EqualError(t, At(errCorrupt, 7, "", "bad"), "pkg: corrupt input: bad (at offset 7)")
+	require.EqualError(t, At(errCorrupt, -1, "a.b", "bad"), "pkg: corrupt input: bad (at a.b)")
+	require.Equal(t, errCorrupt, Wrap(errCorrupt, ""))
+}
+
+func TestLocateKeepsInnermost(t *testing.T) {
+	inner := At(errCorrupt, 5, "inner", "x")
+	require.Same(t, inner, Locate(inner, 9, "outer"))
+	outer := Locate(errCorrupt, 9, "outer")
+	require.EqualError(t, outer, "pkg: corrupt input (at offset 9, outer)")
+	require.NoError(t, Locate(nil, 1, "x"))
+}
+
+func TestCheckSize(t *testing.T) {
+	n, err := CheckSize(10, 10, 100, errTooLarge, errCorrupt, 0, "", "stream")
+	require.NoError(t, err)
+	require.Equal(t, 10, n)
+
+	_, err = CheckSize(11, 10, 100, errTooLarge, errCorrupt, 3, "s", "stream")
+	require.ErrorIs(t, err, errCorrupt)
+	require.NotErrorIs(t, err, errTooLarge)
+
+	_, err = CheckSize(101, 1000, 100, errTooLarge, errCorrupt, 3, "s", "stream")
+	require.ErrorIs(t, err, errTooLarge)
+
+	_, err = CheckSize(math.MaxUint64, -1, 0, errTooLarge, errCorrupt, 0, "", "stream")
+	require.ErrorIs(t, err, errTooLarge)
+
+	n, err = CheckSize(1<<40, -1, 0, errTooLarge, errCorrupt, 0, "", "stream")
+	require.NoError(t, err)
+	require.Equal(t, 1<<40, n)
+}
+
+func TestMulSize(t *testing.T) {
+	p, ok := MulSize(1<<31, 4)
+	require.True(t, ok)
+	require.EqualValues(t, 1<<33, p)
+	_, ok = MulSize(math.MaxInt64/2+1, 2)
+	require.False(t, ok)
+	_, ok = MulSize(-1, 2)
+	require.False(t, ok)
+	p, ok = MulSize(0, math.MaxInt64)
+	require.True(t, ok)
+	require.Zero(t, p)
+}
