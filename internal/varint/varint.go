@@ -38,6 +38,8 @@ func Size(v uint64) int {
 
 // Consume decodes a varint at the start of b. It returns the value and the
 // number of bytes read; n is Truncated or Overflow (both negative) on failure.
+// A 10th byte that is above 1 is Overflow whether or not more input follows
+// (encoding/binary calls a 10th continuation byte at the end "truncated").
 func Consume(b []byte) (v uint64, n int) {
 	// Fast path for the common one- and two-byte cases.
 	if len(b) > 0 && b[0] < 0x80 {
