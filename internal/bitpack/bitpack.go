@@ -153,23 +153,32 @@ func Unpack[T Unsigned](dst []T, src []byte, width uint, n int) ([]T, error) {
 
 // unpackFast unpacks len(out) values; the caller has checked that each load
 // is in range. It returns len(out).
+//
+// Eight values at width bits are exactly width bytes, so each group of eight
+// starts on a byte boundary and the byte offset and shift of its k-th value
+// are the same for every group: they are computed once.
 func unpackFast[T Unsigned](out []T, src []byte, width uint, mask uint64) int {
-	bit := uint(0)
-	i := 0
-	// Four values per iteration to overlap the loads.
-	for ; i+4 <= len(out); i += 4 {
-		b0, b1, b2, b3 := bit, bit+width, bit+2*width, bit+3*width
-		v0 := le.Uint64(src, int(b0>>3)) >> (b0 & 7)
-		v1 := le.Uint64(src, int(b1>>3)) >> (b1 & 7)
-		v2 := le.Uint64(src, int(b2>>3)) >> (b2 & 7)
-		v3 := le.Uint64(src, int(b3>>3)) >> (b3 & 7)
-		o := out[i : i+4 : i+4]
-		o[0], o[1], o[2], o[3] = T(v0&mask), T(v1&mask), T(v2&mask), T(v3&mask)
-		bit += 4 * width
+	var off [8]int
+	var sh [8]uint
+	for k := range off {
+		off[k] = int(uint(k) * width >> 3)
+		sh[k] = uint(k) * width & 7
 	}
-	for ; i < len(out); i++ {
-		out[i] = T(le.Uint64(src, int(bit>>3)) >> (bit & 7) & mask)
-		bit += width
+	i, base := 0, 0
+	for ; i+8 <= len(out); i += 8 {
+		o := out[i : i+8 : i+8]
+		o[0] = T(le.Uint64(src, base+off[0]) >> sh[0] & mask)
+		o[1] = T(le.Uint64(src, base+off[1]) >> sh[1] & mask)
+		o[2] = T(le.Uint64(src, base+off[2]) >> sh[2] & mask)
+		o[3] = T(le.Uint64(src, base+off[3]) >> sh[3] & mask)
+		o[4] = T(le.Uint64(src, base+off[4]) >> sh[4] & mask)
+		o[5] = T(le.Uint64(src, base+off[5]) >> sh[5] & mask)
+		o[6] = T(le.Uint64(src, base+off[6]) >> sh[6] & mask)
+		o[7] = T(le.Uint64(src, base+off[7]) >> sh[7] & mask)
+		base += int(width)
+	}
+	for k := 0; i < len(out); i, k = i+1, k+1 {
+		out[i] = T(le.Uint64(src, base+off[k]) >> sh[k] & mask)
 	}
 	return len(out)
 }
