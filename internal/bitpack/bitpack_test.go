@@ -67,7 +67,9 @@ func TestEveryWidthAgainstReference(t *testing.T) {
 			require.Equal(t, refUnpack(got, width, n), append([]uint64{}, un...))
 
 			for i := range vals {
-				require.Equal(t, vals[i], Get(got, width, i))
+				if g := Get(got, width, i); g != vals[i] {
+					t.Fatalf("Get(width %d, %d) = %x, want %x", width, i, g, vals[i])
+				}
 			}
 			if n > 0 {
 				_, err = Unpack[uint64](nil, got[:len(got)-1], width, n)
