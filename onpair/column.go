@@ -88,8 +88,12 @@ func (c *Column) Len() int { return len(c.rows) - 1 }
 // DecodedLen returns the total decoded size of all rows.
 func (c *Column) DecodedLen() int { return c.decodedLen }
 
+// rowScratchCodes: rows of up to this many codes are decoded with 16 bytes
+// of dst capacity per code (at most 4 KiB); longer rows are measured first.
+const rowScratchCodes = 256
+
 // AppendRow appends row i to dst. It may use dst's spare capacity beyond
-// the returned length as scratch (up to 15 bytes of it), so reusing one
+// the returned length as scratch (up to 16 bytes per code of the row), so reusing one
 // buffer across calls, dst = c.AppendRow(dst[:0], i), is the fast way.
 func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	if uint(i) >= uint(len(c.rows)-1) {
@@ -98,9 +102,14 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	codes := c.parts.Codes[c.rows[i]:c.rows[i+1]]
 	l := len(dst)
 	if cap(dst)-l < MaxTokenSize*len(codes) {
-		n, _ := c.dec.decodedLen(codes, 0) // codes were validated
-		dst = grow(dst, n+MaxTokenSize-1)
-		return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)], nil
+		if len(codes) > rowScratchCodes {
+			n, _ := c.dec.decodedLen(codes, 0) // codes were validated
+			dst = grow(dst, n+MaxTokenSize-1)
+			return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)], nil
+		}
+		// Make room for the unchecked loop below, so a reused buffer
+		// takes it from now on.
+		dst = grow(dst, MaxTokenSize*len(codes))
 	}
 	// 16 bytes of room per code: every store is in bounds, no tail needed.
 	out, fat, lens := dst[l:cap(dst)], c.dec.fat, c.dec.lens
