@@ -16,8 +16,11 @@ import (
 //     always found.
 //   - 2-byte tokens: a direct table indexed by the two bytes.
 //   - 3..8 bytes: an open-addressing hash of (masked 8-byte LE prefix, len).
-//   - 9..16 bytes: buckets keyed by the first 8 bytes, each a list of
-//     (suffix, suffix length, id) sorted longest first.
+//   - 9..16 bytes: the reference keeps buckets keyed by the first 8 bytes
+//     and scans them; columns such as "Customer#000..." put thousands of
+//     tokens in one bucket, so here the bucket is just the set of suffix
+//     lengths present, and each (prefix, suffix, length) is hashed:
+//     a lookup probes only the lengths that exist, longest first.
 type matcher struct {
 	toks [][MaxTokenSize]byte
 	lens []uint8
@@ -30,16 +33,14 @@ type matcher struct {
 	shortVals []uint32 // id<<5 | len; 0 = empty slot
 	shortMask uint64
 
-	longKeys []uint64
-	longIdx  []int32 // bucket index+1; 0 = empty slot
-	longMask uint64
-	buckets  [][]longEntry
-}
-
-type longEntry struct {
-	suffix uint64
-	slen   uint8
-	id     uint16
+	// 9..16 bytes: prefixKeys/prefixLens map a token's first 8 bytes to
+	// the set of suffix lengths (bit slen-1) present under it; longKeys/
+	// longVals map (prefix, suffix, slen) to id<<5|slen (0 = empty slot).
+	prefixKeys []uint64
+	prefixLens []uint8
+	longKeys   [][2]uint64
+	longVals   []uint32
+	longMask   uint64
 }
 
 func newMatcher(capacity int) *matcher {
@@ -55,9 +56,11 @@ func newMatcher(capacity int) *matcher {
 		shortKeys: make([]uint64, slots),
 		shortVals: make([]uint32, slots),
 		shortMask: uint64(slots - 1),
-		longKeys:  make([]uint64, slots),
-		longIdx:   make([]int32, slots),
-		longMask:  uint64(slots - 1),
+		prefixKeys: make([]uint64, slots),
+		prefixLens: make([]uint8, slots),
+		longKeys:   make([][2]uint64, slots),
+		longVals:   make([]uint32, slots),
+		longMask:   uint64(slots - 1),
 	}
 }
 
@@ -110,26 +113,24 @@ func (m *matcher) insert(tok []byte) uint16 {
 			}
 		}
 	}
-	prefix, e := load8(tok[:8]), longEntry{suffix: load8(tok[8:]), slen: uint8(l - 8), id: id}
+	prefix, suffix, slen := load8(tok[:8]), load8(tok[8:]), l-8
 	h := hashKey(prefix, 0) & m.longMask
-	for ; m.longIdx[h] != 0; h = (h + 1) & m.longMask {
-		if m.longKeys[h] == prefix {
-			bk := m.buckets[m.longIdx[h]-1]
-			i := len(bk)
-			bk = append(bk, e)
-			for i > 0 && bk[i-1].slen < e.slen { // keep longest first
-				bk[i] = bk[i-1]
-				i--
-			}
-			bk[i] = e
-			m.buckets[m.longIdx[h]-1] = bk
+	for m.prefixLens[h] != 0 && m.prefixKeys[h] != prefix {
+		h = (h + 1) & m.longMask
+	}
+	m.prefixKeys[h] = prefix
+	m.prefixLens[h] |= 1 << (slen - 1)
+	for h := hashLong(prefix, suffix, slen) & m.longMask; ; h = (h + 1) & m.longMask {
+		if m.longVals[h] == 0 {
+			m.longKeys[h] = [2]uint64{prefix, suffix}
+			m.longVals[h] = uint32(id)<<5 | uint32(slen)
 			return id
 		}
 	}
-	m.longKeys[h] = prefix
-	m.buckets = append(m.buckets, []longEntry{e})
-	m.longIdx[h] = int32(len(m.buckets))
-	return id
+}
+
+func hashLong(prefix, suffix uint64, slen int) uint64 {
+	return hashKey(prefix^bits.RotateLeft64(suffix*0xc2b2ae3d27d4eb4f, 31), slen)
 }
 
 // lookup returns the id of tok if it is in the dictionary.
@@ -187,23 +188,40 @@ func (m *matcher) match(b []byte, pos, end int) (uint16, int) {
 
 func (m *matcher) matchLong(b []byte, pos, rem int, prefix uint64) (uint16, int, bool) {
 	h := hashKey(prefix, 0) & m.longMask
-	for ; m.longIdx[h] != 0; h = (h + 1) & m.longMask {
-		if m.longKeys[h] != prefix {
-			continue
+	for {
+		lens := m.prefixLens[h]
+		if lens == 0 {
+			return 0, 0, false
 		}
-		srem := min(rem-8, 8)
-		var suf uint64
-		if pos+16 <= len(b) {
-			suf = le.Uint64(b, pos+8) & maskBytes(srem)
-		} else {
-			suf = load8(b[pos+8 : pos+8+srem])
+		if m.prefixKeys[h] == prefix {
+			break
 		}
-		for _, e := range m.buckets[m.longIdx[h]-1] {
-			if int(e.slen) <= srem && (suf^e.suffix)&maskBytes(int(e.slen)) == 0 {
-				return e.id, 8 + int(e.slen), true
+		h = (h + 1) & m.longMask
+	}
+	srem := min(rem-8, 8)
+	lens := uint(m.prefixLens[h]) & (1<<uint(srem) - 1)
+	if lens == 0 {
+		return 0, 0, false
+	}
+	var suf uint64
+	if pos+16 <= len(b) {
+		suf = le.Uint64(b, pos+8)
+	} else {
+		suf = load8(b[pos+8 : pos+8+srem])
+	}
+	for lens != 0 {
+		slen := bits.Len(lens)
+		lens &^= 1 << (slen - 1)
+		key := suf & maskBytes(slen)
+		for h := hashLong(prefix, key, slen) & m.longMask; ; h = (h + 1) & m.longMask {
+			v := m.longVals[h]
+			if v == 0 {
+				break
+			}
+			if int(v&31) == slen && m.longKeys[h] == [2]uint64{prefix, key} {
+				return uint16(v >> 5), 8 + slen, true
 			}
 		}
-		return 0, 0, false
 	}
 	return 0, 0, false
 }
