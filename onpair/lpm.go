@@ -49,13 +49,13 @@ func newMatcher(capacity int) *matcher {
 		slots <<= 1
 	}
 	return &matcher{
-		toks:      make([][MaxTokenSize]byte, 0, capacity),
-		lens:      make([]uint8, 0, capacity),
-		pair:      make([]uint32, 1<<16),
-		lenMask:   make([]uint16, 1<<16),
-		shortKeys: make([]uint64, slots),
-		shortVals: make([]uint32, slots),
-		shortMask: uint64(slots - 1),
+		toks:       make([][MaxTokenSize]byte, 0, capacity),
+		lens:       make([]uint8, 0, capacity),
+		pair:       make([]uint32, 1<<16),
+		lenMask:    make([]uint16, 1<<16),
+		shortKeys:  make([]uint64, slots),
+		shortVals:  make([]uint32, slots),
+		shortMask:  uint64(slots - 1),
 		prefixKeys: make([]uint64, slots),
 		prefixLens: make([]uint8, slots),
 		longKeys:   make([][2]uint64, slots),

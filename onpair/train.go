@@ -37,7 +37,7 @@ func train(data []byte, offsets []uint32, cfg *config) [][]byte {
 		threshold = cfg.pairThreshold
 	}
 	checkEvery := max(capacity/128, 64)
-	counts := make(map[uint32]uint8)
+	counts := make(map[uint32]uint8, 1<<14)
 	scanned, lastScanned, sinceCheck := 0, 0, 0
 	var merged [MaxTokenSize]byte
 
