@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Benchmarks over the dbtext corpus. Each decode figure has its baseline in
@@ -149,5 +150,70 @@ func BenchmarkCompress(b *testing.B) {
 				b.ReportMetric(float64(len(bc.data))/float64(compressedSize(c, true)), "ratio+rows")
 			})
 		}
+	}
+}
+
+// The paired benchmarks alternate the candidate and its baseline in blocks
+// of a few microseconds within one benchmark, so both see the same machine
+// load (the 2-core test machine is shared), and report both and the ratio.
+
+func BenchmarkPairedDecode(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			n := bc.col.DecodedLen()
+			buf := make([]byte, 0, n+MaxTokenSize)
+			src, dst := make([]byte, n), make([]byte, n)
+			var tDec, tCopy time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				buf = bc.col.AppendAll(buf[:0])
+				t1 := time.Now()
+				copy(dst, src)
+				tCopy += time.Since(t1)
+				tDec += t1.Sub(t0)
+			}
+			gbps := func(d time.Duration) float64 { return float64(n) * float64(b.N) / d.Seconds() / 1e9 }
+			b.ReportMetric(gbps(tDec), "GB/s")
+			b.ReportMetric(gbps(tCopy), "copy-GB/s")
+			b.ReportMetric(float64(tCopy)/float64(tDec), "x-copy")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+func BenchmarkPairedRow(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			const block = 256
+			idx := make([]int, 1<<14)
+			r := rand.New(rand.NewPCG(1, 1))
+			for i := range idx {
+				idx[i] = r.IntN(len(bc.values))
+			}
+			var buf []byte
+			var tRow, tStr time.Duration
+			k := 0
+			for b.Loop() {
+				is := idx[k : k+block]
+				k = (k + block) & (len(idx) - 1)
+				t0 := time.Now()
+				for _, i := range is {
+					buf, _ = bc.col.AppendRow(buf[:0], i)
+				}
+				t1 := time.Now()
+				for _, i := range is {
+					buf = append(buf[:0], bc.values[i]...)
+				}
+				tStr += time.Since(t1)
+				tRow += t1.Sub(t0)
+			}
+			rows := float64(b.N * block)
+			b.ReportMetric(float64(tRow.Nanoseconds())/rows, "ns/row")
+			b.ReportMetric(float64(tStr.Nanoseconds())/rows, "strings-ns/row")
+			b.ReportMetric(float64(tRow)/float64(tStr), "x-strings")
+			b.ReportMetric(0, "ns/op")
+		})
 	}
 }
