@@ -5,7 +5,6 @@ import (
 	"iter"
 
 	"github.com/colfmt/colfmt/internal/errs"
-	"github.com/colfmt/colfmt/internal/le"
 )
 
 // Column is a compressed string column: Parts plus the R+1 code offsets
@@ -112,13 +111,7 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 		dst = grow(dst, MaxTokenSize*len(codes))
 	}
 	// 16 bytes of room per code: every store is in bounds, no tail needed.
-	out, fat, lens := dst[l:cap(dst)], c.dec.fat, c.dec.lens
-	w := 0
-	for _, cd := range codes {
-		le.Copy16(out, w, fat, int(cd)<<4)
-		w += int(lens[cd])
-	}
-	return dst[:l+w], nil
+	return dst[:l+fatLoop(dst[l:cap(dst)], c.dec.fat, c.dec.lens, codes)], nil
 }
 
 // Row returns row i in a new slice.
