@@ -191,3 +191,44 @@ func TestCodeOutOfRangeLocated(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	require.Equal(t, "codes[3]", ce.Path)
 }
+
+// TestFullSixteenBitDictionary: exactly 65536 tokens (all 256 single bytes
+// and 65280 two-byte tokens) is valid at bits 16 and decodes code 65535;
+// at bits 15 it is too many.
+func TestFullSixteenBitDictionary(t *testing.T) {
+	var dict []byte
+	offs := []uint32{0}
+	for b := 0; b < 256; b++ {
+		dict = append(dict, byte(b))
+		offs = append(offs, uint32(len(dict)))
+	}
+	for i := 0; len(offs) <= MaxTokens; i++ {
+		dict = append(dict, byte(i>>8), byte(i))
+		offs = append(offs, uint32(len(dict)))
+	}
+	dict = append(dict, make([]byte, 14)...)
+	codes := []uint16{65535, 0, 255, 256, 65535}
+	p := Parts{DictBytes: dict, DictOffsets: offs, Codes: codes, Bits: 16}
+	require.Equal(t, MaxTokens, p.NumTokens())
+	require.NoError(t, p.Validate())
+	got, err := Decompress(p)
+	require.NoError(t, err)
+	last := p.Token(65535)
+	want := append(append(append(append(append([]byte(nil), last...), 0), 255), p.Token(256)...), last...)
+	require.Equal(t, want, got)
+	packed := PackCodes(codes, 16)
+	q := p
+	q.Codes = nil
+	got2, err := DecompressPacked(q, packed, len(codes))
+	require.NoError(t, err)
+	require.Equal(t, want, got2)
+	p.Bits = 15
+	require.ErrorIs(t, p.Validate(), ErrTooManyTokens)
+	// A full dictionary can be reused for compression.
+	d, err := NewDictionary(Parts{DictBytes: dict, DictOffsets: offs})
+	require.NoError(t, err)
+	require.Equal(t, uint32(16), d.Bits())
+	c, err := d.CompressStrings([]string{"\x00\x01\x02", "xyz"})
+	require.NoError(t, err)
+	checkColumn(t, c, []string{"\x00\x01\x02", "xyz"})
+}
