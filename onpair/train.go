@@ -37,7 +37,7 @@ func train(data []byte, offsets []uint32, cfg *config) [][]byte {
 		threshold = cfg.pairThreshold
 	}
 	checkEvery := max(capacity/128, 64)
-	counts := make(map[uint32]uint8, 1<<14)
+	counts := newPairCounts()
 	scanned, lastScanned, sinceCheck := 0, 0, 0
 	var merged [MaxTokenSize]byte
 
@@ -55,16 +55,11 @@ func train(data []byte, offsets []uint32, cfg *config) [][]byte {
 				continue
 			}
 			key := uint32(prev)<<16 | uint32(id)
-			c := counts[key]
-			if c < 255 {
-				c++
-			}
-			if int(c) < threshold {
-				counts[key] = c
+			if int(counts.incr(key)) < threshold {
 				prev, prevLen = int(id), l
 				continue
 			}
-			delete(counts, key)
+			counts.reset(key)
 			copy(merged[:], m.token(uint16(prev)))
 			copy(merged[prevLen:], m.token(id))
 			tok := merged[:prevLen+l]
