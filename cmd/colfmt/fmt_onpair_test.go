@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/colfmt/colfmt/internal/shareddata"
 	"github.com/colfmt/colfmt/onpair"
 	"github.com/stretchr/testify/require"
 )
@@ -71,4 +72,20 @@ func TestOnPairDemo(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, row.InputBytes, 200_000)
 	require.Less(t, row.EncodedBytes, row.InputBytes/3)
+}
+
+// TestOnPairRealFile packs a dbtext column and cats it back unchanged.
+func TestOnPairRealFile(t *testing.T) {
+	src := filepath.Join(shareddata.Path(t, "onpair", "dbtext"), "street")
+	want, err := os.ReadFile(src)
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "street.onpair")
+	code, _, stderr := runCLI(t, "pack", "--format", "onpair", "--out", out, src)
+	require.Equal(t, 0, code, stderr)
+	code, stdout, stderr := runCLI(t, "cat", out)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, string(want), stdout)
+	code, stdout, _ = runCLI(t, "inspect", out)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "rows:          10329")
 }
