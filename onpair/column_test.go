@@ -2,6 +2,7 @@ package onpair
 
 import (
 	"bytes"
+	"errors"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -156,11 +157,20 @@ func TestMarshalGolden(t *testing.T) {
 
 func TestParseColumnErrors(t *testing.T) {
 	good := goldenBytes(t)
-	// Every strict prefix fails cleanly.
+	// Every strict prefix fails cleanly: bad magic before 5 bytes, then
+	// truncated (or, cut inside the row counts, rows that miss codes).
 	for i := 0; i < len(good); i++ {
 		_, err := ParseColumn(good[:i])
 		require.Error(t, err, "prefix %d", i)
 		require.ErrorIs(t, err, ErrCorrupt, "prefix %d: %v", i, err)
+		switch {
+		case i < 5:
+			require.ErrorIs(t, err, ErrBadMagic)
+		case i < len(good)-3:
+			require.ErrorIs(t, err, ErrTruncated, "prefix %d: %v", i, err)
+		default:
+			require.True(t, errors.Is(err, ErrTruncated) || errors.Is(err, ErrBadRowOffsets), "prefix %d: %v", i, err)
+		}
 		var ce *CorruptError
 		require.ErrorAs(t, err, &ce)
 	}

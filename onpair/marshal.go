@@ -70,8 +70,11 @@ func ParseColumn(b []byte, opts ...Option) (*Column, error) {
 		return nil, err
 	}
 	r := reader{b: b}
-	if len(b) < len(Magic)+3 || string(b[:len(Magic)]) != Magic {
+	if len(b) < len(Magic) || string(b[:len(Magic)]) != Magic {
 		return nil, errs.At(ErrBadMagic, 0, "header", "")
+	}
+	if len(b) < len(Magic)+3 {
+		return nil, errs.At(ErrTruncated, int64(len(b)), "header", "%d-byte header", len(b))
 	}
 	r.off = len(Magic)
 	if v := b[r.off]; v != FormatVersion {
