@@ -2,8 +2,8 @@ package onpair
 
 import (
 	"bytes"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
