@@ -96,6 +96,24 @@
 // exact copy after. decompressSafe (tests only) is the exact twin the fuzz
 // targets compare against.
 //
+// # Performance
+//
+// Measured with the package benchmarks (BenchmarkPairedDecode,
+// BenchmarkPairedRow, BenchmarkCompress) on the dbtext corpus, on a shared
+// 2-core AMD EPYC VM while other jobs ran; times are thread CPU time, and
+// each figure has its baseline from the same run:
+//
+//   - Compression ratio (dictionary + offsets + packed codes), bits 12:
+//     mean 2.76 over the 12 files (onpair_cpp: 2.72); 1.81 counting a
+//     4-byte row index. Bits 16: mean 2.69. 12 bits is the better default
+//     at these sizes, as the notes found.
+//   - Column.AppendAll: about 1.3–1.5 ns per code, 1.4–7.5 GB/s, median
+//     2.5 GB/s (copy() of the same size: 20–37 GB/s). Throughput scales
+//     with bytes per code; 12-bit dictionaries give 2–10 bytes per code.
+//   - Column.AppendRow on random rows: 1.3–3.5x the cost of appending the
+//     same row from a []string (short rows are closest).
+//   - Compress (train + parse): 30–200 MB/s wall time on the loaded machine.
+//
 // # Security
 //
 // Everything read from untrusted input is checked before use, and no
