@@ -2,6 +2,7 @@ package onpair
 
 import (
 	"fmt"
+	"github.com/colfmt/colfmt/internal/le"
 	"iter"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -111,7 +112,13 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 		dst = grow(dst, MaxTokenSize*len(codes))
 	}
 	// 16 bytes of room per code: every store is in bounds, no tail needed.
-	return dst[:l+fatLoop(dst[l:cap(dst)], c.dec.fat, c.dec.lens, codes)], nil
+	out, fat, lens := dst[l:cap(dst)], c.dec.fat, c.dec.lens
+	w := 0
+	for _, cd := range codes {
+		le.Copy16(out, w, fat, int(cd)<<4)
+		w += int(lens[cd])
+	}
+	return dst[:l+w], nil
 }
 
 // Row returns row i in a new slice.
