@@ -80,6 +80,7 @@ func TestWriterInvariants(t *testing.T) {
 	require.Equal(t, 256, singles)
 	require.Len(t, p.DictBytes, int(p.DictOffsets[n-1])+MaxTokenSize)
 	require.Equal(t, codeBits(n), p.Bits)
+	require.NoError(t, p.ValidateConformant())
 	require.Greater(t, n, 256, "training merged nothing")
 	// Deterministic: same input, same bytes.
 	a, _ := c.MarshalBinary()

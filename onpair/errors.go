@@ -38,6 +38,12 @@ var (
 	ErrBadBits = corrupt("code width outside 8..16 bits")
 	// ErrCodeOutOfRange: some code >= N.
 	ErrCodeOutOfRange = corrupt("code out of range")
+	// ErrIncompleteAlphabet (ValidateConformant only): some single byte
+	// has no one-byte token.
+	ErrIncompleteAlphabet = corrupt("dictionary lacks a single-byte token")
+	// ErrUnsortedTokens (ValidateConformant only): tokens are not unique
+	// and in bytewise ascending order.
+	ErrUnsortedTokens = corrupt("tokens are not unique and sorted")
 	// ErrBadRowOffsets: a Column's code offsets do not start at 0, decrease,
 	// or do not end at the number of codes.
 	ErrBadRowOffsets = corrupt("row offsets do not delimit the codes")

@@ -90,6 +90,34 @@ func (p Parts) Validate() error {
 	return checkCodes(p.Codes, n, 0)
 }
 
+// ValidateConformant checks, beyond Validate, the rules of the later
+// spiraldb interchange contract that this package's writer always meets:
+// all 256 single-byte tokens are present (ErrIncompleteAlphabet) and the
+// tokens are unique and in bytewise ascending order (ErrUnsortedTokens).
+// Decoding needs only Validate; this is the stricter "conformant" level.
+func (p Parts) ValidateConformant() error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	n := p.NumTokens()
+	var seen [256]bool
+	for i := 0; i < n; i++ {
+		t := p.Token(i)
+		if len(t) == 1 {
+			seen[t[0]] = true
+		}
+		if i > 0 && string(p.Token(i-1)) >= string(t) {
+			return errs.At(ErrUnsortedTokens, -1, fmt.Sprintf("dict_offsets[%d]", i), "token %d %q does not sort after token %d %q", i, t, i-1, p.Token(i-1))
+		}
+	}
+	for b, ok := range seen {
+		if !ok {
+			return errs.At(ErrIncompleteAlphabet, -1, "dict_bytes", "no token for byte 0x%02x", b)
+		}
+	}
+	return nil
+}
+
 // checkCodes returns an ErrCodeOutOfRange error for the first code >= n;
 // base is the index of codes[0] in the column, for the message.
 func checkCodes(codes []uint16, n, base int) error {

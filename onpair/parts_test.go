@@ -232,3 +232,17 @@ func TestFullSixteenBitDictionary(t *testing.T) {
 	require.NoError(t, err)
 	checkColumn(t, c, []string{"\x00\x01\x02", "xyz"})
 }
+
+func TestValidateConformant(t *testing.T) {
+	ex, _ := workedExample()
+	require.ErrorIs(t, ex.ValidateConformant(), ErrUnsortedTokens) // "llo" > " "
+	// Sorted but without the full alphabet.
+	p := Parts{DictBytes: append([]byte("abc"), make([]byte, 16)...), DictOffsets: []uint32{0, 1, 2, 3}, Bits: 9}
+	require.ErrorIs(t, p.ValidateConformant(), ErrIncompleteAlphabet)
+	// Duplicates are not "sorted".
+	p = Parts{DictBytes: append([]byte("aa"), make([]byte, 16)...), DictOffsets: []uint32{0, 1, 2}, Bits: 9}
+	require.ErrorIs(t, p.ValidateConformant(), ErrUnsortedTokens)
+	// Invalid parts fail the basic check first.
+	p.Bits = 3
+	require.ErrorIs(t, p.ValidateConformant(), ErrBadBits)
+}

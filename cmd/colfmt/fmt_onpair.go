@@ -65,6 +65,11 @@ func onpairInspect(w io.Writer, in *input) error {
 	fmt.Fprintf(w, "codes:         %d (%.2f bytes per code)\n", len(p.Codes), float64(c.DecodedLen())/float64(max(len(p.Codes), 1)))
 	fmt.Fprintf(w, "decoded bytes: %d\n", c.DecodedLen())
 	fmt.Fprintf(w, "sizes:         dict_bytes %d, dict_offsets %d, packed codes %d, file %d\n", dictLen, 4*(n+1), packed, len(b))
+	conformant := "yes (full alphabet, unique sorted tokens)"
+	if err := p.ValidateConformant(); err != nil {
+		conformant = "no: " + err.Error()
+	}
+	fmt.Fprintf(w, "conformant:    %s\n", conformant)
 	fmt.Fprintf(w, "ratio:         %.2f without the row index, %.2f for the whole file\n",
 		float64(c.DecodedLen())/float64(max(spec, 1)), float64(c.DecodedLen())/float64(max(len(b), 1)))
 	return nil

@@ -34,6 +34,7 @@ func TestOnPairPackCatInspectValidate(t *testing.T) {
 	require.Contains(t, stdout, "bits:          9")
 	require.Contains(t, stdout, "tokens:")
 	require.Contains(t, stdout, "ratio:")
+	require.Contains(t, stdout, "conformant:    yes")
 
 	code, stdout, _ = runCLI(t, "validate", out)
 	require.Equal(t, 0, code)
