@@ -1,0 +1,226 @@
+package onpair
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Benchmarks over the dbtext corpus. Each decode figure has its baseline in
+// the same run: BenchmarkDecode/<file>/copy copies a buffer of the same
+// output size with copy(); BenchmarkRow/<file>/strings appends the same
+// random rows from a plain []string. Run with -benchtime=300ms.
+
+type benchCol struct {
+	data    []byte
+	offsets []uint32
+	values  []string
+	col     *Column
+}
+
+var (
+	benchMu   sync.Mutex
+	benchCols = map[string]*benchCol{}
+)
+
+func getBenchCol(b *testing.B, name string) *benchCol {
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if bc, ok := benchCols[name]; ok {
+		return bc
+	}
+	data, offs := loadDBText(b, name)
+	c, err := Compress(data, offs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	values := make([]string, len(offs)-1)
+	for i := range values {
+		values[i] = string(data[offs[i]:offs[i+1]])
+	}
+	bc := &benchCol{data: data, offsets: offs, values: values, col: c}
+	benchCols[name] = bc
+	return bc
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			n := bc.col.DecodedLen()
+			b.Run("onpair", func(b *testing.B) {
+				buf := make([]byte, 0, n+MaxTokenSize)
+				b.SetBytes(int64(n))
+				b.ReportAllocs()
+				for b.Loop() {
+					buf = bc.col.AppendAll(buf[:0])
+				}
+			})
+			b.Run("exact", func(b *testing.B) { // DecompressInto, exact dst, fat table built per call
+				p := bc.col.Parts()
+				buf := make([]byte, n)
+				b.SetBytes(int64(n))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := DecompressInto(buf, p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("packed", func(b *testing.B) { // straight from bit-packed codes
+				p := bc.col.Parts()
+				packed := PackCodes(p.Codes, p.Bits)
+				q := p
+				q.Codes = nil
+				buf := make([]byte, 0, n+MaxTokenSize)
+				b.SetBytes(int64(n))
+				b.ReportAllocs()
+				for b.Loop() {
+					var err error
+					if buf, err = AppendDecompressPacked(buf[:0], q, packed, len(p.Codes)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("safe", func(b *testing.B) { // the exact twin
+				p := bc.col.Parts()
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					if _, err := decompressSafe(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("copy", func(b *testing.B) { // baseline: memmove of the output size
+				src, dst := make([]byte, n), make([]byte, n)
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					copy(dst, src)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkRow(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			idx := make([]int, 1<<14)
+			r := rand.New(rand.NewPCG(1, 1))
+			for i := range idx {
+				idx[i] = r.IntN(len(bc.values))
+			}
+			b.Run("onpair", func(b *testing.B) {
+				var buf []byte
+				i := 0
+				for b.Loop() {
+					buf, _ = bc.col.AppendRow(buf[:0], idx[i&(len(idx)-1)])
+					i++
+				}
+			})
+			b.Run("strings", func(b *testing.B) { // baseline: append s[i] to a reused buffer
+				var buf []byte
+				i := 0
+				for b.Loop() {
+					buf = append(buf[:0], bc.values[idx[i&(len(idx)-1)]]...)
+					i++
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkCompress(b *testing.B) {
+	for _, name := range dbtextFiles {
+		for _, bits := range []int{12, 16} {
+			b.Run(name+"/bits"+string(rune('0'+bits/10))+string(rune('0'+bits%10)), func(b *testing.B) {
+				bc := getBenchCol(b, name)
+				b.SetBytes(int64(len(bc.data)))
+				b.ReportAllocs()
+				var c *Column
+				for b.Loop() {
+					var err error
+					if c, err = Compress(bc.data, bc.offsets, WithBits(bits)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(bc.data))/float64(compressedSize(c, false)), "ratio")
+				b.ReportMetric(float64(len(bc.data))/float64(compressedSize(c, true)), "ratio+rows")
+			})
+		}
+	}
+}
+
+// The paired benchmarks alternate the candidate and its baseline in blocks
+// within one benchmark, timing each block by the thread's CPU time, so both
+// see the same machine state (the 2-core test machine is shared) and time
+// the scheduler gives to other jobs is not counted; they report both and
+// the ratio.
+
+func BenchmarkPairedDecode(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			n := bc.col.DecodedLen()
+			buf := make([]byte, 0, n+MaxTokenSize)
+			src, dst := make([]byte, n), make([]byte, n)
+			defer lockThread()()
+			// Thread CPU time, so time the scheduler gave to other jobs
+			// on the shared machine is not counted against either side.
+			var tDec, tCopy time.Duration
+			for b.Loop() {
+				t0 := threadCPU()
+				buf = bc.col.AppendAll(buf[:0])
+				t1 := threadCPU()
+				copy(dst, src)
+				tCopy += threadCPU() - t1
+				tDec += t1 - t0
+			}
+			gbps := func(d time.Duration) float64 { return float64(n) * float64(b.N) / d.Seconds() / 1e9 }
+			b.ReportMetric(gbps(tDec), "GB/s")
+			b.ReportMetric(gbps(tCopy), "copy-GB/s")
+			b.ReportMetric(float64(tDec)/float64(tCopy), "x-copy-time")
+			b.ReportMetric(float64(tDec.Nanoseconds())/float64(b.N*len(bc.col.Parts().Codes)), "ns/code")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+func BenchmarkPairedRow(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			const block = 256
+			idx := make([]int, 1<<14)
+			r := rand.New(rand.NewPCG(1, 1))
+			for i := range idx {
+				idx[i] = r.IntN(len(bc.values))
+			}
+			var buf []byte
+			defer lockThread()()
+			var tRow, tStr time.Duration
+			k := 0
+			for b.Loop() {
+				is := idx[k : k+block]
+				k = (k + block) & (len(idx) - 1)
+				t0 := threadCPU()
+				for _, i := range is {
+					buf, _ = bc.col.AppendRow(buf[:0], i)
+				}
+				t1 := threadCPU()
+				for _, i := range is {
+					buf = append(buf[:0], bc.values[i]...)
+				}
+				tStr += threadCPU() - t1
+				tRow += t1 - t0
+			}
+			rows := float64(b.N * block)
+			b.ReportMetric(float64(tRow.Nanoseconds())/rows, "ns/row")
+			b.ReportMetric(float64(tStr.Nanoseconds())/rows, "strings-ns/row")
+			b.ReportMetric(float64(tRow)/float64(tStr), "x-strings")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

@@ -1,0 +1,163 @@
+package onpair
+
+import (
+	"fmt"
+	"github.com/colfmt/colfmt/internal/le"
+	"iter"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// Column is a compressed string column: Parts plus the R+1 code offsets
+// that delimit its rows (row r is the decoding of Codes[o[r]:o[r+1]]). A
+// Column is validated when built and immutable after, so its row decoding
+// runs without per-token checks. It is safe for concurrent readers.
+type Column struct {
+	parts      Parts
+	rows       []uint32
+	dec        *decoder
+	decodedLen int
+}
+
+// NewColumn validates p (Validate) and the row offsets (start at 0,
+// non-decreasing, end at len(p.Codes)) and returns the Column. It keeps
+// references to p's slices and rowOffsets: do not modify them afterwards.
+// The options' limits (WithMaxRows, WithMaxCodes, WithMaxDecodedSize) apply.
+func NewColumn(p Parts, rowOffsets []uint32, opts ...Option) (*Column, error) {
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newColumn(p, rowOffsets, &cfg)
+}
+
+func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
+	if int64(len(p.Codes)) > cfg.maxCodes {
+		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "code count", uint64(len(p.Codes)), cfg.maxCodes)
+	}
+	if len(rows) == 0 || int64(len(rows)-1) > cfg.maxRows {
+		if len(rows) == 0 {
+			return nil, errs.At(ErrBadRowOffsets, -1, "code_offsets", "empty (R rows need R+1 offsets)")
+		}
+		return nil, errs.TooLarge(ErrTooLarge, -1, "code_offsets", "row count", uint64(len(rows)-1), cfg.maxRows)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkRowOffsets(rows, len(p.Codes)); err != nil {
+		return nil, err
+	}
+	d, err := newDecoder(p)
+	if err != nil {
+		return nil, err
+	}
+	n, err := d.decodedLen(p.Codes, 0)
+	if err != nil {
+		return nil, err
+	}
+	if int64(n) > cfg.maxDecodedSize {
+		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "decoded size", uint64(n), cfg.maxDecodedSize)
+	}
+	return &Column{parts: p, rows: rows, dec: d, decodedLen: n}, nil
+}
+
+func checkRowOffsets(rows []uint32, m int) error {
+	if rows[0] != 0 {
+		return errs.At(ErrBadRowOffsets, -1, "code_offsets[0]", "first offset %d, want 0", rows[0])
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i] < rows[i-1] {
+			return errs.At(ErrBadRowOffsets, -1, fmt.Sprintf("code_offsets[%d]", i), "offset %d after %d", rows[i], rows[i-1])
+		}
+	}
+	if last := rows[len(rows)-1]; int64(last) != int64(m) {
+		return errs.At(ErrBadRowOffsets, -1, fmt.Sprintf("code_offsets[%d]", len(rows)-1), "last offset %d, want %d codes", last, m)
+	}
+	return nil
+}
+
+// Parts returns the column's spec buffers (shared, not copied).
+func (c *Column) Parts() Parts { return c.parts }
+
+// RowOffsets returns the R+1 code offsets (shared, not copied).
+func (c *Column) RowOffsets() []uint32 { return c.rows }
+
+// Len returns the number of rows.
+func (c *Column) Len() int { return len(c.rows) - 1 }
+
+// DecodedLen returns the total decoded size of all rows.
+func (c *Column) DecodedLen() int { return c.decodedLen }
+
+// rowScratchCodes: rows of up to this many codes are decoded with 16 bytes
+// of dst capacity per code (at most 4 KiB); longer rows are measured first.
+const rowScratchCodes = 256
+
+// AppendRow appends row i to dst. It may use dst's spare capacity beyond
+// the returned length as scratch (up to 16 bytes per code of the row), so reusing one
+// buffer across calls, dst = c.AppendRow(dst[:0], i), is the fast way.
+func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
+	if uint(i) >= uint(len(c.rows)-1) {
+		return dst, invalidArg("row %d out of range [0, %d)", i, len(c.rows)-1)
+	}
+	codes := c.parts.Codes[c.rows[i]:c.rows[i+1]]
+	l := len(dst)
+	if cap(dst)-l < MaxTokenSize*len(codes) {
+		if len(codes) > rowScratchCodes {
+			n, _ := c.dec.decodedLen(codes, 0) // codes were validated
+			dst = grow(dst, n+MaxTokenSize-1)
+			return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)], nil
+		}
+		// Make room for the unchecked loop below, so a reused buffer
+		// takes it from now on.
+		dst = grow(dst, MaxTokenSize*len(codes))
+	}
+	// 16 bytes of room per code: every store is in bounds, no tail needed.
+	out, fat, lens := dst[l:cap(dst)], c.dec.fat, c.dec.lens
+	w := 0
+	for _, cd := range codes {
+		le.Copy16(out, w, fat, int(cd)<<4)
+		w += int(lens[cd])
+	}
+	return dst[:l+w], nil
+}
+
+// Row returns row i in a new slice.
+func (c *Column) Row(i int) ([]byte, error) { return c.AppendRow(nil, i) }
+
+// AppendAll appends every row, concatenated, to dst (DecodedLen bytes).
+// It may use dst's spare capacity beyond the returned length as scratch.
+func (c *Column) AppendAll(dst []byte) []byte {
+	return c.dec.appendDecode(dst, c.parts.Codes, c.decodedLen)
+}
+
+// AppendArrow appends every row to data and the Arrow-style end offset of
+// each row to offsets (the caller supplies the leading start offset, if
+// wanted), and returns both.
+func (c *Column) AppendArrow(data []byte, offsets []uint64) ([]byte, []uint64) {
+	base := len(data)
+	data = grow(data, c.decodedLen+MaxTokenSize-1)
+	for r := 0; r+1 < len(c.rows); r++ {
+		codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
+		l := len(data)
+		data = data[:l+c.dec.decode(data[l:cap(data)], codes)]
+		offsets = append(offsets, uint64(len(data)-base))
+	}
+	return data, offsets
+}
+
+// All iterates over the rows in order, yielding the row index and its
+// bytes. The slice is reused between iterations: copy it to keep it.
+func (c *Column) All() iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		var buf []byte
+		for r := 0; r+1 < len(c.rows); r++ {
+			codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
+			n, _ := c.dec.decodedLen(codes, 0)
+			buf = grow(buf[:0], n+MaxTokenSize-1)
+			buf = buf[:c.dec.decode(buf[:cap(buf)], codes)]
+			if !yield(r, buf) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package onpair
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/le"
+)
+
+// decoder is a validated dictionary laid out for the fat-read loop: token i
+// occupies fat[16i:16i+16] (its bytes, then whatever followed it in
+// DictBytes) and lens[i] is its true length. Indexing lens by a uint16 code
+// needs no bounds check, and lens[c] is 0 for c >= n.
+type decoder struct {
+	n    int
+	fat  []byte
+	lens *[MaxTokens]uint8
+}
+
+// newDecoder validates p's dictionary and builds the fat table, O(N).
+func newDecoder(p Parts) (*decoder, error) {
+	if err := p.ValidateDictionary(); err != nil {
+		return nil, err
+	}
+	n := p.NumTokens()
+	d := &decoder{n: n, fat: make([]byte, n*MaxTokenSize), lens: new([MaxTokens]uint8)}
+	for i := 0; i < n; i++ {
+		// ValidateDictionary proved o[i]+16 <= o[N-1]+16 <= len(DictBytes).
+		o := int(p.DictOffsets[i])
+		copy(d.fat[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
+		d.lens[i] = uint8(p.DictOffsets[i+1] - p.DictOffsets[i])
+	}
+	return d, nil
+}
+
+// decodedLen sums the token lengths of codes and checks every code < n;
+// base is codes[0]'s index in the column, for error messages.
+func (d *decoder) decodedLen(codes []uint16, base int) (int, error) {
+	var mx uint16
+	total := 0
+	lens := d.lens
+	for _, c := range codes {
+		mx = max(mx, c)
+		total += int(lens[c])
+	}
+	if len(codes) > 0 && int(mx) >= d.n {
+		return 0, checkCodes(codes, d.n, base)
+	}
+	return total, nil
+}
+
+// decode writes the tokens of codes to out and returns the bytes written.
+// The caller guarantees every code < d.n and len(out) >= the decoded length
+// of codes. Bytes of out past the returned length may be overwritten.
+//
+// Every code but the last 15 is followed by at least 15 one-byte-or-longer
+// tokens, so its 16-byte store ends within the decoded length: those run
+// the branchless fat copy. The last 15 use the fat copy while 16 bytes of
+// out remain and an exact copy after, so an exactly sized out works.
+func (d *decoder) decode(out []byte, codes []uint16) int {
+	fat, lens := d.fat, d.lens
+	w := 0
+	i := 0
+	if len(codes) >= MaxTokenSize {
+		i = len(codes) - (MaxTokenSize - 1)
+		w = fatLoop(out, fat, lens, codes[:i])
+	}
+	for _, c := range codes[i:] {
+		l, s := int(lens[c]), int(c)<<4
+		if w+MaxTokenSize <= len(out) {
+			le.Copy16(out, w, fat, s)
+		} else {
+			copy(out[w:w+l], fat[s:s+l])
+		}
+		w += l
+	}
+	return w
+}
+
+// fatLoop is the hot loop: a 16-byte copy per code, advancing by the
+// token's length. The caller guarantees every code < N (so fat[16c:16c+16]
+// exists) and that every store ends within out. Kept small so the compiler
+// holds everything in registers; unrolled by four.
+func fatLoop(out, fat []byte, lens *[MaxTokens]uint8, codes []uint16) int {
+	w, i, n := 0, 0, len(codes)
+	for ; i+4 <= n; i += 4 {
+		c := codes[i : i+4 : i+4]
+		c0, c1, c2, c3 := int(c[0]), int(c[1]), int(c[2]), int(c[3])
+		l0, l1, l2, l3 := int(lens[c0]), int(lens[c1]), int(lens[c2]), int(lens[c3])
+		le.Copy16(out, w, fat, c0<<4)
+		w += l0
+		le.Copy16(out, w, fat, c1<<4)
+		w += l1
+		le.Copy16(out, w, fat, c2<<4)
+		w += l2
+		le.Copy16(out, w, fat, c3<<4)
+		w += l3
+	}
+	for _, c := range codes[i:] {
+		le.Copy16(out, w, fat, int(c)<<4)
+		w += int(lens[c])
+	}
+	return w
+}
+
+// appendDecode appends the tokens of the (validated) codes to dst, using
+// dst's spare capacity as the fat loop's slack.
+func (d *decoder) appendDecode(dst []byte, codes []uint16, n int) []byte {
+	l := len(dst)
+	dst = grow(dst, n+MaxTokenSize-1)
+	w := d.decode(dst[l:cap(dst)], codes)
+	return dst[:l+w]
+}
+
+// grow returns dst with room for at least n more bytes (len unchanged).
+func grow(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	return append(dst, make([]byte, n)...)[:len(dst)]
+}
+
+// Decompress validates p and returns the decoded bytes: the tokens named by
+// p.Codes, concatenated. p.Bits is not consulted (it only describes the
+// packed form); use Validate for the full check.
+func Decompress(p Parts) ([]byte, error) {
+	return AppendDecompress(nil, p)
+}
+
+// AppendDecompress is Decompress appending to dst. It may use dst's spare
+// capacity beyond the returned length as scratch.
+func AppendDecompress(dst []byte, p Parts) ([]byte, error) {
+	d, err := newDecoder(p)
+	if err != nil {
+		return dst, err
+	}
+	n, err := d.decodedLen(p.Codes, 0)
+	if err != nil {
+		return dst, err
+	}
+	return d.appendDecode(dst, p.Codes, n), nil
+}
+
+// DecompressInto decodes p into dst, which must hold at least
+// DecompressedLen(p) bytes (exactly that many is fine), and returns the
+// number of bytes written. Bytes of dst past that length are not touched
+// when len(dst) is exact, and may be overwritten otherwise.
+func DecompressInto(dst []byte, p Parts) (int, error) {
+	d, err := newDecoder(p)
+	if err != nil {
+		return 0, err
+	}
+	n, err := d.decodedLen(p.Codes, 0)
+	if err != nil {
+		return 0, err
+	}
+	if len(dst) < n {
+		return 0, fmt.Errorf("%w: DecompressInto needs %d bytes, dst has %d: %w", ErrInvalidArgument, n, len(dst), io.ErrShortBuffer)
+	}
+	return d.decode(dst, p.Codes), nil
+}
+
+// decompressSafe is the exact, obviously correct twin of Decompress: the
+// spec's loop over DictOffsets with a check per code and an exact copy per
+// token. Tests and fuzzers compare the fast path against it.
+func decompressSafe(p Parts) ([]byte, error) {
+	if err := p.ValidateDictionary(); err != nil {
+		return nil, err
+	}
+	n := p.NumTokens()
+	var out []byte
+	for i, c := range p.Codes {
+		if int(c) >= n {
+			return nil, errs.At(ErrCodeOutOfRange, -1, fmt.Sprintf("codes[%d]", i), "code %d with %d tokens", c, n)
+		}
+		out = append(out, p.DictBytes[p.DictOffsets[c]:p.DictOffsets[c+1]]...)
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	return out, nil
+}

@@ -1,0 +1,144 @@
+package onpair
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+)
+
+// partsFromSpecBuffers reads fuzz input as the spec's buffers: bits, N+1
+// u32 LE offsets, dict bytes, M and packed codes. It returns the Parts
+// (codes unpacked when possible), the packed codes and M.
+func partsFromSpecBuffers(data []byte) (p Parts, packed []byte, m int, ok bool) {
+	if len(data) < 4 {
+		return p, nil, 0, false
+	}
+	p.Bits = uint32(data[0] & 31)
+	nOff := int(data[1])
+	dictLen := int(data[2])
+	m = int(data[3]) * 4
+	data = data[4:]
+	if len(data) < 4*nOff {
+		return p, nil, 0, false
+	}
+	p.DictOffsets = make([]uint32, nOff)
+	for i := range p.DictOffsets {
+		p.DictOffsets[i] = binary.LittleEndian.Uint32(data[4*i:])
+	}
+	data = data[4*nOff:]
+	dictLen = min(dictLen, len(data))
+	p.DictBytes, packed = data[:dictLen], data[dictLen:]
+	return p, packed, m, true
+}
+
+func FuzzDecompress(f *testing.F) {
+	ex, _ := workedExample()
+	seed := []byte{9, 5, byte(len(ex.DictBytes)), 2}
+	for _, o := range ex.DictOffsets {
+		seed = binary.LittleEndian.AppendUint32(seed, o)
+	}
+	seed = append(seed, ex.DictBytes...)
+	seed = append(seed, PackCodes([]uint16{0, 1, 3, 0, 1, 2, 3, 3}, 9)...)
+	f.Add(seed)
+	f.Add([]byte{12, 1, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{16, 2, 20, 1, 0, 0, 0, 0, 17, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, packed, m, ok := partsFromSpecBuffers(data)
+		if !ok {
+			return
+		}
+		codes, uerr := UnpackCodes(packed, p.Bits, m)
+		fromPacked, perr := DecompressPacked(p, packed, m)
+		if uerr != nil {
+			if perr == nil {
+				t.Fatalf("DecompressPacked accepted codes UnpackCodes refused: %v", uerr)
+			}
+			return
+		}
+		p.Codes = codes
+		verr := p.Validate()
+		got, err := Decompress(p)
+		want, serr := decompressSafe(p)
+		if (err == nil) != (serr == nil) {
+			t.Fatalf("fast err %v, safe err %v", err, serr)
+		}
+		if verr == nil && (err != nil || perr != nil) {
+			t.Fatalf("valid parts failed: %v / %v", err, perr)
+		}
+		if err != nil {
+			return
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("fast %q != safe %q", got, want)
+		}
+		if perr == nil && !bytes.Equal(fromPacked, want) {
+			t.Fatalf("packed %q != safe %q", fromPacked, want)
+		}
+		n, err := DecompressedLen(p)
+		if err != nil || n != len(want) {
+			t.Fatalf("DecompressedLen %d, %v; want %d", n, err, len(want))
+		}
+		buf := bytes.Repeat([]byte{0xC3}, n+16)
+		w, err := DecompressInto(buf[:n], p)
+		if err != nil || w != n || !bytes.Equal(buf[:n], want) || !bytes.Equal(buf[n:], bytes.Repeat([]byte{0xC3}, 16)) {
+			t.Fatalf("DecompressInto: %d, %v", w, err)
+		}
+	})
+}
+
+// FuzzFastVsSafe builds always-well-formed dictionaries from the input
+// (token lengths and codes drawn from it) so the fuzzer spends its time in
+// the decode loops rather than in validation, and compares the fat-read
+// decoder with the exact twin.
+func FuzzFastVsSafe(f *testing.F) {
+	f.Add([]byte("\x03\x10\x01hello world, this is a token soup"), []byte{0, 1, 2, 2, 1, 0, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 0, 2, 1})
+	f.Add([]byte{1, 1}, []byte{})
+	f.Fuzz(func(t *testing.T, dictSpec []byte, codeBytes []byte) {
+		if len(dictSpec) < 1 {
+			return
+		}
+		n := int(dictSpec[0])%64 + 1
+		offs := []uint32{0}
+		var dict []byte
+		for i := 0; i < n; i++ {
+			l := 1
+			if 1+i < len(dictSpec) {
+				l = int(dictSpec[1+i])%MaxTokenSize + 1
+			}
+			for k := 0; k < l; k++ {
+				b := byte(i*31 + k)
+				if j := 1 + n + len(dict); j < len(dictSpec) {
+					b = dictSpec[j]
+				}
+				dict = append(dict, b)
+			}
+			offs = append(offs, uint32(len(dict)))
+		}
+		pad := MaxTokenSize - int(offs[n]-offs[n-1])
+		dict = append(dict, bytes.Repeat([]byte{0xEE}, pad)...)
+		codes := make([]uint16, len(codeBytes))
+		for i, b := range codeBytes {
+			codes[i] = uint16(int(b) % n)
+		}
+		p := Parts{DictBytes: dict, DictOffsets: offs, Codes: codes, Bits: 16}
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		want, err := decompressSafe(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := bytes.Repeat([]byte{0x77}, len(want)+MaxTokenSize)
+		w, err := DecompressInto(buf[:len(want)], p)
+		if err != nil || !bytes.Equal(buf[:w], want) || w != len(want) {
+			t.Fatalf("fast %q, %v; safe %q", buf[:w], err, want)
+		}
+		if !bytes.Equal(buf[len(want):], bytes.Repeat([]byte{0x77}, MaxTokenSize)) {
+			t.Fatal("DecompressInto wrote past an exact dst")
+		}
+		got, err := AppendDecompress(make([]byte, 3, 5), p)
+		if err != nil || !bytes.Equal(got[3:], want) {
+			t.Fatalf("AppendDecompress %q, %v", got, err)
+		}
+	})
+}

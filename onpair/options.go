@@ -1,0 +1,141 @@
+package onpair
+
+import "math"
+
+// Option configures compression (Compress, Train, ...) and decoding of
+// serialized columns (ParseColumn). Options validate their argument and
+// return an ErrInvalidArgument error when it is out of range.
+type Option func(*config) error
+
+type config struct {
+	bits           uint32  // dictionary budget 2^bits tokens
+	pairThreshold  int     // 0: dynamic controller; else fixed count 2..255
+	sampleFraction float64 // share of the input bytes scanned by training
+	seed           uint64  // sampling seed
+
+	maxRows        int64
+	maxCodes       int64
+	maxDecodedSize int64
+}
+
+// Defaults.
+const (
+	DefaultBits           = 12
+	DefaultSampleFraction = 0.15
+	DefaultSeed           = 42
+	// DefaultMaxRows bounds the rows of a parsed column (row offsets cost
+	// 4 bytes each in memory).
+	DefaultMaxRows = 1 << 28
+	// DefaultMaxCodes bounds the codes of a parsed column (2 bytes each in
+	// memory); also the hard cap, since row offsets are uint32.
+	DefaultMaxCodes = 1 << 30
+	// DefaultMaxDecodedSize bounds the decoded size of a parsed column
+	// (what AppendAll would allocate): 4 GiB.
+	DefaultMaxDecodedSize = 4 << 30
+)
+
+func defaultConfig() config {
+	return config{
+		bits:           DefaultBits,
+		sampleFraction: DefaultSampleFraction,
+		seed:           DefaultSeed,
+		maxRows:        DefaultMaxRows,
+		maxCodes:       DefaultMaxCodes,
+		maxDecodedSize: DefaultMaxDecodedSize,
+	}
+}
+
+func buildConfig(opts []Option) (config, error) {
+	c := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// WithBits sets the dictionary budget to 2^bits tokens, bits in 9..16
+// (default 12). The written code width is max(9, ceil(log2 N)) for the N
+// tokens training produced, so it is never above bits.
+func WithBits(bits int) Option {
+	return func(c *config) error {
+		if bits < 9 || bits > 16 {
+			return invalidArg("WithBits(%d): bits must be in 9..16", bits)
+		}
+		c.bits = uint32(bits)
+		return nil
+	}
+}
+
+// WithPairThreshold fixes the pair-count threshold at which training merges
+// two adjacent tokens (2..255). The default, 0, is the reference's dynamic
+// controller, which starts at 2 and adapts the threshold to the budget.
+func WithPairThreshold(n int) Option {
+	return func(c *config) error {
+		if n != 0 && (n < 2 || n > 255) {
+			return invalidArg("WithPairThreshold(%d): must be 0 (dynamic) or 2..255", n)
+		}
+		c.pairThreshold = n
+		return nil
+	}
+}
+
+// WithSampleFraction sets the share of the input bytes training scans,
+// in (0, 1] (default 0.15).
+func WithSampleFraction(f float64) Option {
+	return func(c *config) error {
+		if !(f > 0 && f <= 1) || math.IsNaN(f) {
+			return invalidArg("WithSampleFraction(%v): must be in (0, 1]", f)
+		}
+		c.sampleFraction = f
+		return nil
+	}
+}
+
+// WithSeed sets the sampling seed (default 42). The same input, options and
+// seed always give the same column.
+func WithSeed(seed uint64) Option {
+	return func(c *config) error {
+		c.seed = seed
+		return nil
+	}
+}
+
+// WithMaxRows bounds the rows ParseColumn accepts (default DefaultMaxRows).
+func WithMaxRows(n int64) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return invalidArg("WithMaxRows(%d): negative", n)
+		}
+		c.maxRows = n
+		return nil
+	}
+}
+
+// WithMaxCodes bounds the codes ParseColumn accepts (default and hard cap
+// DefaultMaxCodes).
+func WithMaxCodes(n int64) Option {
+	return func(c *config) error {
+		if n < 0 || n > DefaultMaxCodes {
+			return invalidArg("WithMaxCodes(%d): must be in 0..%d", n, int64(DefaultMaxCodes))
+		}
+		c.maxCodes = n
+		return nil
+	}
+}
+
+// WithMaxDecodedSize bounds the decoded size of a column ParseColumn
+// accepts (default DefaultMaxDecodedSize).
+func WithMaxDecodedSize(n int64) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return invalidArg("WithMaxDecodedSize(%d): negative", n)
+		}
+		c.maxDecodedSize = n
+		return nil
+	}
+}
