@@ -91,6 +91,10 @@ func (f *File) Read(o ReadOptions) (arrow.RecordBatch, error) {
 // Records yields the selected rows in batches of at most BatchRows.
 // The caller releases each record.
 func (f *File) Records(o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return f.records(o, false)
+}
+
+func (f *File) records(o ReadOptions, strict bool) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		nodes, schema, a, b, err := f.selection(o)
 		if err != nil {
@@ -102,6 +106,7 @@ func (f *File) Records(o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
 			step = DefaultBatchRows
 		}
 		r := f.newReader()
+		r.strict = strict
 		defer r.release()
 		for s := a; s < b || (s == a && a == b); s += step {
 			e := min(b, s+step)
