@@ -132,8 +132,9 @@ func withValidity(a arrow.Array, vb []byte) arrow.Array {
 	nulls := n - bitutil.CountSetBits(vb, 0, n)
 	bufs := append([]*memory.Buffer{memory.NewBufferBytes(vb)}, d.Buffers()[1:]...)
 	var nd *array.Data
-	if dd := d.Dictionary(); dd != nil {
-		nd = array.NewDataWithDictionary(d.DataType(), n, bufs, nulls, d.Offset(), dd.(*array.Data))
+	// Dictionary() is a typed nil for other types: test the type instead.
+	if d.DataType().ID() == arrow.DICTIONARY {
+		nd = array.NewDataWithDictionary(d.DataType(), n, bufs, nulls, d.Offset(), d.Dictionary().(*array.Data))
 	} else {
 		nd = array.NewData(d.DataType(), n, bufs, d.Children(), nulls, d.Offset())
 	}

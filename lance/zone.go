@@ -21,7 +21,9 @@ type ZoneMap struct {
 }
 
 // HasZoneMap reports whether physical column i is wrapped in a ZoneIndex.
-func (f *File) HasZoneMap(i int) bool { return i >= 0 && i < len(f.columns) && f.columns[i].zone != nil }
+func (f *File) HasZoneMap(i int) bool {
+	return i >= 0 && i < len(f.columns) && f.columns[i].zone != nil
+}
 
 // ZoneMap decodes the zone map of physical column i. The zone map buffer is
 // a mini Lance file (column buffer, no schema buffer) whose columns are
