@@ -96,6 +96,9 @@ func (f *File) flatBuffer(w *where, fl *encpb.Flat, n int64) ([]byte, error) {
 }
 
 func (f *File) flat(w *where, fl *encpb.Flat, n int64, dt arrow.DataType) (arrow.Array, error) {
+	if bpv := fl.BitsPerValue; bpv != 1 && bpv%8 != 0 {
+		return nil, errs.At(ErrUnsupported, -1, w.path, "Flat of %d bits per value (only 1 and multiples of 8 exist)", bpv)
+	}
 	want, ok := bitWidth(dt)
 	if !ok {
 		return nil, errs.At(ErrCorrupt, -1, w.path, "Flat encoding for %s values", dt)

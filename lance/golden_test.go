@@ -236,9 +236,9 @@ func goldenTypes() []byte {
 	}
 	type c struct {
 		name, lt string
-		bits uint64
-		data []byte
-		nul  []byte // validity, nil = NoNull
+		bits     uint64
+		data     []byte
+		nul      []byte // validity, nil = NoNull
 	}
 	cs := []c{
 		{"i8", "int8", 8, le(1, -128, 127), nil},

@@ -22,6 +22,7 @@ type tPage struct {
 	bufs   [][]byte
 	enc    *encpb.ArrayEncoding
 	length uint64
+	sizes  []uint64 // recorded buffer sizes, when they must lie (bad files)
 }
 
 type tCol struct {
@@ -72,8 +73,11 @@ func (tf *tFile) bytes() []byte {
 		cm := &file2pb.ColumnMetadata{}
 		for _, p := range c.pages {
 			pg := &file2pb.ColumnMetadata_Page{Length: p.length, Encoding: direct("/lance.encodings.ArrayEncoding", p.enc)}
-			for _, b := range p.bufs {
+			for k, b := range p.bufs {
 				o, s := put(b)
+				if p.sizes != nil {
+					s = p.sizes[k]
+				}
 				pg.BufferOffsets = append(pg.BufferOffsets, o)
 				pg.BufferSizes = append(pg.BufferSizes, s)
 			}
