@@ -125,6 +125,9 @@ func (f *File) bitmap(w *where, enc *encpb.ArrayEncoding, n int64, depth int) ([
 	if a.NullN() != 0 || a.Data().Offset() != 0 {
 		return nil, errs.At(ErrCorrupt, -1, w.path, "validity bitmap with nulls of its own")
 	}
+	if n == 0 {
+		return nil, nil
+	}
 	return a.Data().Buffers()[1].Bytes(), nil
 }
 

@@ -23,6 +23,7 @@ type tPage struct {
 	enc    *encpb.ArrayEncoding
 	length uint64
 	sizes  []uint64 // recorded buffer sizes, when they must lie (bad files)
+	rawEnc []byte   // serialized ArrayEncoding replacing enc (fuzzing)
 }
 
 type tCol struct {
@@ -73,6 +74,10 @@ func (tf *tFile) bytes() []byte {
 		cm := &file2pb.ColumnMetadata{}
 		for _, p := range c.pages {
 			pg := &file2pb.ColumnMetadata_Page{Length: p.length, Encoding: direct("/lance.encodings.ArrayEncoding", p.enc)}
+			if p.rawEnc != nil {
+				a := &anypb.Any{TypeUrl: "/lance.encodings.ArrayEncoding", Value: p.rawEnc}
+				pg.Encoding = &file2pb.Encoding{Location: &file2pb.Encoding_Direct{Direct: &file2pb.DirectEncoding{Encoding: mustMarshal(a)}}}
+			}
 			for k, b := range p.bufs {
 				o, s := put(b)
 				if p.sizes != nil {
