@@ -85,7 +85,7 @@
 //   - WithMaxColumns (default 65536): columns, global buffers and schema
 //     fields.
 //   - WithMaxDepth (default 64): encoding-tree and schema nesting (also
-//     the protobuf recursion limit).
+//     the protobuf recursion limit, four message levels per encoding level).
 //
 // A read decodes whole pages, so peak memory is about the pages that hold
 // the requested rows, each bounded by WithMaxBufferSize.

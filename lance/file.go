@@ -331,7 +331,7 @@ func (f *File) parseColumn(i int, c bufRange, buf []byte) (*column, error) {
 			return nil, err
 		}
 		pg.enc = &encpb.ArrayEncoding{}
-		if err := (proto.UnmarshalOptions{RecursionLimit: f.cfg.maxDepth + 8}).Unmarshal(b, pg.enc); err != nil {
+		if err := (proto.UnmarshalOptions{RecursionLimit: 4*f.cfg.maxDepth + 8}).Unmarshal(b, pg.enc); err != nil {
 			return nil, errs.At(ErrProto, c.off, ppath, "ArrayEncoding: %v", err)
 		}
 		col.pages = append(col.pages, pg)
