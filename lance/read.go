@@ -211,6 +211,9 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 	if a == b {
 		return array.MakeArrayOfNull(r.f.cfg.mem, dt, 0), nil
 	}
+	if arr, ok, err := r.leafDirect(col, dt, a, b); ok || err != nil {
+		return arr, err
+	}
 	var parts []arrow.Array
 	defer func() {
 		for _, p := range parts {
