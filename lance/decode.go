@@ -135,6 +135,14 @@ func (f *File) bitmap(w *where, enc *encpb.ArrayEncoding, n int64, depth int) ([
 func withValidity(a arrow.Array, vb []byte) arrow.Array {
 	d := a.Data()
 	n := d.Len()
+	if a.NullN() > 0 && d.Buffers()[0] != nil {
+		// The values carry nulls of their own (a Binary under Nullable):
+		// a row is valid only if both say so.
+		own := d.Buffers()[0].Bytes()
+		merged := make([]byte, len(vb))
+		bitutil.BitmapAnd(vb, own, 0, int64(d.Offset()), merged, 0, int64(n))
+		vb = merged
+	}
 	nulls := n - bitutil.CountSetBits(vb, 0, n)
 	bufs := append([]*memory.Buffer{memory.NewBufferBytes(vb)}, d.Buffers()[1:]...)
 	var nd *array.Data

@@ -69,12 +69,15 @@ func goldenBinary() []byte {
 	s := tPage{bufs: [][]byte{u64s(4, 9, 15, 36, 20), []byte("str0str1xstr2xxstr4x")}, length: 5,
 		enc: binaryE(noNull(flatE(64, pbuf(0))), flatE(8, pbuf(1)), 21)}
 	old := tPage{bufs: s.bufs, length: 5, enc: binaryE(noNull(flatE(64, pbuf(0))), noNull(flatE(8, pbuf(1))), 21)}
+	// A Nullable around a Binary that has nulls of its own: both count.
+	wrapped := tPage{bufs: append([][]byte{{0x1b}}, s.bufs...), length: 5,
+		enc: someNull(flatE(1, pbuf(0)), binaryE(noNull(flatE(64, pbuf(1))), flatE(8, pbuf(2)), 21))}
 	return (&tFile{pad: false, rows: 5,
 		fields: top(fld(0, -1, "s", "string", true), fld(1, -1, "s_old", "string", true),
-			fld(2, -1, "bin", "binary", true), fld(3, -1, "ls", "large_string", true)),
+			fld(2, -1, "bin", "binary", true), fld(3, -1, "ls", "large_string", true), fld(4, -1, "sw", "string", true)),
 		cols: []tCol{oneCol(s), oneCol(old),
 			oneCol(stringPage([]*string{sp("\x00\xff"), nil, sp(""), sp("L2"), nil})),
-			oneCol(stringPage([]*string{sp("a\"b"), sp("\\"), sp("é"), sp("\n"), sp("")}))},
+			oneCol(stringPage([]*string{sp("a\"b"), sp("\\"), sp("é"), sp("\n"), sp("")})), oneCol(wrapped)},
 	}).bytes()
 }
 
@@ -305,11 +308,11 @@ var goldens = []golden{
 		`{"id":3,"i64n":3000,"f64":4.5,"flag":false}`,
 		`{"id":4,"i64n":null,"f64":6,"flag":true}`}},
 	{name: "golden_binary.lance", build: goldenBinary, rebuilt: true, want: []string{
-		`{"s":"str0","s_old":"str0","bin":"AP8=","ls":"a\"b"}`,
-		`{"s":"str1x","s_old":"str1x","bin":null,"ls":"\\"}`,
-		`{"s":"str2xx","s_old":"str2xx","bin":"","ls":"é"}`,
-		`{"s":null,"s_old":null,"bin":"TDI=","ls":"\n"}`,
-		`{"s":"str4x","s_old":"str4x","bin":null,"ls":""}`}},
+		`{"s":"str0","s_old":"str0","bin":"AP8=","ls":"a\"b","sw":"str0"}`,
+		`{"s":"str1x","s_old":"str1x","bin":null,"ls":"\\","sw":"str1x"}`,
+		`{"s":"str2xx","s_old":"str2xx","bin":"","ls":"é","sw":null}`,
+		`{"s":null,"s_old":null,"bin":"TDI=","ls":"\n","sw":null}`,
+		`{"s":"str4x","s_old":"str4x","bin":null,"ls":"","sw":"str4x"}`}},
 	{name: "golden_list.lance", build: goldenList, rebuilt: true, want: []string{
 		`{"l":[0],"ls":["a0","b0"],"lm":[0],"ll":null,"lst":[{"x":1}]}`,
 		`{"l":null,"ls":["a1",null],"lm":null,"ll":[5],"lst":[]}`,

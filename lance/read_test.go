@@ -218,3 +218,24 @@ func TestWriterMatchesLance(t *testing.T) {
 	require.Equal(t, meta(real, fr, 0), meta(ours, fo, 0))
 	require.Equal(t, EncodingString(fr.columns[1].pages[0].enc), EncodingString(fo.columns[1].pages[0].enc))
 }
+
+func TestEmptyFile(t *testing.T) {
+	b := (&tFile{rows: 0, fields: top(fld(0, -1, "x", "int32", true), fld(1, -1, "l", "list", true), fld(2, 1, "item", "string", true),
+		fld(3, -1, "st", "struct", true), fld(4, 3, "a", "double", true)),
+		cols: []tCol{{}, {}, {}, {}, {}}}).bytes()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	require.NoError(t, f.Validate())
+	rec, err := f.Read(ReadOptions{})
+	require.NoError(t, err)
+	require.EqualValues(t, 0, rec.NumRows())
+	require.EqualValues(t, 3, rec.NumCols())
+	rec.Release()
+	n := 0
+	for rec, err := range f.Records(ReadOptions{}) {
+		require.NoError(t, err)
+		n += int(rec.NumRows())
+		rec.Release()
+	}
+	require.Zero(t, n)
+}
