@@ -105,6 +105,9 @@ func (f *File) records(o ReadOptions, strict bool) iter.Seq2[arrow.RecordBatch, 
 		if step <= 0 {
 			step = DefaultBatchRows
 		}
+		if len(nodes) == 0 {
+			step = max(b-a, 1) // nothing to decode: one batch, however many rows
+		}
 		r := f.newReader()
 		r.strict = strict
 		defer r.release()

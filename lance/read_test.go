@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
 )
 
 // countingReader records every range read.
@@ -238,4 +240,21 @@ func TestEmptyFile(t *testing.T) {
 		rec.Release()
 	}
 	require.Zero(t, n)
+}
+
+func TestNoColumnsManyRows(t *testing.T) {
+	b := (&tFile{rows: 1 << 60, fields: []*filepb.Field{}}).bytes()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	n := 0
+	for rec, err := range f.Records(ReadOptions{BatchRows: 7}) {
+		require.NoError(t, err)
+		require.EqualValues(t, 1<<60, rec.NumRows())
+		rec.Release()
+		n++
+	}
+	require.Equal(t, 1, n)
+	rec, err := f.Read(ReadOptions{Columns: []string{}})
+	require.NoError(t, err)
+	rec.Release()
 }
