@@ -3,6 +3,7 @@ package lance
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -88,16 +89,42 @@ func FuzzPage(f *testing.F) {
 			checkErr(t, err)
 			return
 		}
-		rec, err := lf.Read(ReadOptions{})
-		if err != nil {
-			checkErr(t, err)
+		fast, errFast := readAllJSON(lf, false)
+		slow, errSlow := readAllJSON(lf, true)
+		if errFast != nil || errSlow != nil {
+			// The direct path may refuse a page earlier (its buffer size
+			// check covers the whole page); both must refuse it then.
+			if errFast == nil || errSlow == nil {
+				t.Fatalf("direct path error %v, general path error %v", errFast, errSlow)
+			}
+			checkErr(t, errFast)
+			checkErr(t, errSlow)
 			return
 		}
-		if rec.NumRows() != int64(length) {
-			t.Fatalf("%d rows, want %d", rec.NumRows(), length)
+		if fast != slow {
+			t.Fatalf("direct path %q, general path %q", fast, slow)
 		}
-		var buf bytes.Buffer
-		_ = WriteJSONLines(&buf, rec, JSONOptions{})
-		rec.Release()
 	})
+}
+
+// readAllJSON reads every row with the direct fixed-width path on or off.
+func readAllJSON(f *File, general bool) (string, error) {
+	nodes, schema, a, b, err := f.selection(ReadOptions{})
+	if err != nil {
+		return "", err
+	}
+	r := f.newReader()
+	r.general = general
+	defer r.release()
+	rec, err := r.record(nodes, schema, a, b)
+	if err != nil {
+		return "", err
+	}
+	defer rec.Release()
+	if rec.NumRows() != f.NumRows() {
+		return "", fmt.Errorf("%d rows, want %d", rec.NumRows(), f.NumRows())
+	}
+	var buf bytes.Buffer
+	err = WriteJSONLines(&buf, rec, JSONOptions{})
+	return buf.String(), err
 }

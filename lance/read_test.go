@@ -258,3 +258,25 @@ func TestNoColumnsManyRows(t *testing.T) {
 	require.NoError(t, err)
 	rec.Release()
 }
+
+// TestDirectPathMatchesGeneral compares the direct fixed-width path with
+// the general decoder on every test file.
+func TestDirectPathMatchesGeneral(t *testing.T) {
+	files := map[string][]byte{"paged": pagedFile(), "bench": benchFile()}
+	paths, _ := filepath.Glob("testdata/*.lance")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		files[filepath.Base(p)] = b
+	}
+	for name, b := range files {
+		f, err := Open(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			continue
+		}
+		fast, errFast := readAllJSON(f, false)
+		slow, errSlow := readAllJSON(f, true)
+		require.Equal(t, errFast == nil, errSlow == nil, "%s: %v / %v", name, errFast, errSlow)
+		require.Equal(t, slow, fast, name)
+	}
+}
