@@ -82,3 +82,23 @@ func ExampleOpen_unsupported() {
 	// Output:
 	// lance: unsupported: Lance file format version 2.1; only 2.0 (footer 0.3) is read (at offset 3959, footer)
 }
+
+// List where a column's pages lie, to fetch byte ranges yourself.
+func ExampleFile_Columns() {
+	b, err := os.ReadFile("testdata/v2_0_alltypes_5rows.lance")
+	if err != nil {
+		panic(err)
+	}
+	f, err := lance.Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range f.Columns()[7:9] {
+		for _, p := range c.Pages {
+			fmt.Println(c.Path, p.Rows, p.Buffers, p.Encoding)
+		}
+	}
+	// Output:
+	// column 7 (l) 5 [{704 40}] list(offsets=nullable(no_nulls(flat(64, page[0]))), null_offset_adjustment=5, num_items=4)
+	// column 8 (l.item) 4 [{768 16}] nullable(no_nulls(flat(32, page[0])))
+}
