@@ -28,7 +28,11 @@
 //   - File.Schema gives the *arrow.Schema; File.Read returns one
 //     arrow.RecordBatch and File.Records yields batches. ReadOptions select
 //     top-level columns (only their pages are read) and a row range (only
-//     the pages holding it are read).
+//     the pages holding it are read). ReadContext and RecordsContext stop
+//     between pages once their context is done.
+//   - File.Columns and File.GlobalBuffers give every column's metadata,
+//     page and buffer byte ranges and encoding trees, for callers that
+//     fetch ranges themselves.
 //   - File.Validate checks the whole file; File.Describe writes its
 //     structure; File.ZoneMap exposes ZoneIndex zone maps.
 //   - WriteJSONLines and AppendJSONRow render records as JSON Lines (used

@@ -97,6 +97,9 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 	if !ok || total > f.cfg.maxBuffer {
 		return nil, false, errs.TooLarge(ErrTooLarge, -1, col.path, "column values", uint64(total), f.cfg.maxBuffer)
 	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, false, err
+	}
 	out := make([]byte, total)
 	pos := int64(0)
 	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {

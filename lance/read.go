@@ -1,6 +1,7 @@
 package lance
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"math"
@@ -28,6 +29,7 @@ type ReadOptions struct {
 // reader decodes one request; it caches the last decoded page of each
 // column so batches and list segments that share a page decode it once.
 type reader struct {
+	ctx   context.Context
 	f     *File
 	cache map[int]cachedPage
 	// strict makes the reader check what decoding alone would not: page
@@ -43,7 +45,9 @@ type cachedPage struct {
 	arr  arrow.Array
 }
 
-func (f *File) newReader() *reader { return &reader{f: f, cache: map[int]cachedPage{}} }
+func (f *File) newReader() *reader {
+	return &reader{ctx: context.Background(), f: f, cache: map[int]cachedPage{}}
+}
 
 func (r *reader) release() {
 	for _, c := range r.cache {
@@ -82,11 +86,17 @@ func (f *File) selection(o ReadOptions) ([]*fieldNode, *arrow.Schema, int64, int
 
 // Read returns the selected rows of the selected columns as one record.
 func (f *File) Read(o ReadOptions) (arrow.RecordBatch, error) {
+	return f.ReadContext(context.Background(), o)
+}
+
+// ReadContext is Read that stops between pages once ctx is done.
+func (f *File) ReadContext(ctx context.Context, o ReadOptions) (arrow.RecordBatch, error) {
 	nodes, schema, a, b, err := f.selection(o)
 	if err != nil {
 		return nil, err
 	}
 	r := f.newReader()
+	r.ctx = ctx
 	defer r.release()
 	return r.record(nodes, schema, a, b)
 }
@@ -94,10 +104,15 @@ func (f *File) Read(o ReadOptions) (arrow.RecordBatch, error) {
 // Records yields the selected rows in batches of at most BatchRows.
 // The caller releases each record.
 func (f *File) Records(o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
-	return f.records(o, false)
+	return f.records(context.Background(), o, false)
 }
 
-func (f *File) records(o ReadOptions, strict bool) iter.Seq2[arrow.RecordBatch, error] {
+// RecordsContext is Records that stops between pages once ctx is done.
+func (f *File) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return f.records(ctx, o, false)
+}
+
+func (f *File) records(ctx context.Context, o ReadOptions, strict bool) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		nodes, schema, a, b, err := f.selection(o)
 		if err != nil {
@@ -112,6 +127,7 @@ func (f *File) records(o ReadOptions, strict bool) iter.Seq2[arrow.RecordBatch, 
 			step = max(b-a, 1) // nothing to decode: one batch, however many rows
 		}
 		r := f.newReader()
+		r.ctx = ctx
 		r.strict = strict
 		defer r.release()
 		for s := a; s < b || (s == a && a == b); s += step {
@@ -195,6 +211,9 @@ func pageAt(col *column, row int64) int {
 func (r *reader) decodePage(col *column, pi int, dt arrow.DataType) (arrow.Array, error) {
 	if c, ok := r.cache[col.index]; ok && c.page == pi {
 		return c.arr, nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
 	}
 	p := col.pages[pi]
 	w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
@@ -287,6 +306,9 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 		}
 		if p.rowStart+p.length <= a || p.rowStart >= b || p.length == 0 {
 			continue
+		}
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
 		}
 		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
 		offs, err := f.uints(w, le.GetOffsets(), p.length, 0)

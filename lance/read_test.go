@@ -2,6 +2,7 @@ package lance
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"sync"
@@ -279,4 +280,20 @@ func TestDirectPathMatchesGeneral(t *testing.T) {
 		require.Equal(t, errFast == nil, errSlow == nil, "%s: %v / %v", name, errFast, errSlow)
 		require.Equal(t, slow, fast, name)
 	}
+}
+
+func TestReadContextCancelled(t *testing.T) {
+	b := pagedFile()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = f.ReadContext(ctx, ReadOptions{})
+	require.ErrorIs(t, err, context.Canceled)
+	for _, err := range f.RecordsContext(ctx, ReadOptions{}) {
+		require.ErrorIs(t, err, context.Canceled)
+	}
+	rec, err := f.ReadContext(context.Background(), ReadOptions{Limit: 3})
+	require.NoError(t, err)
+	rec.Release()
 }

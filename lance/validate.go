@@ -2,6 +2,7 @@ package lance
 
 import (
 	"bytes"
+	"context"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -18,7 +19,7 @@ func (f *File) Validate() error {
 			return err
 		}
 	}
-	for rec, err := range f.records(ReadOptions{}, true) {
+	for rec, err := range f.records(context.Background(), ReadOptions{}, true) {
 		if err != nil {
 			return err
 		}
