@@ -240,6 +240,11 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		if arr, ok, err := r.leafDirect(col, dt, a, b); ok || err != nil {
 			return arr, err
 		}
+		if isVarBinary(dt) {
+			if arr, ok, err := r.leafBinaryDirect(col, dt, a, b); ok || err != nil {
+				return arr, err
+			}
+		}
 	}
 	var parts []arrow.Array
 	defer func() {
