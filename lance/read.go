@@ -285,17 +285,19 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 	if col.rows < b {
 		return nil, errs.At(ErrLength, col.metaOff, col.path, "list column has %d rows, %d needed", col.rows, b)
 	}
-	var itemCol *column
-	if item == nil {
-		itemCol = f.columns[n.col+1]
+	if a == b {
+		return array.MakeArrayOfNull(f.cfg.mem, dt, 0), nil
 	}
+	// One segment per offsets page that holds wanted rows.
+	type segment struct {
+		rel    []int64 // n+1 offsets relative to ia
+		ia, ib int64   // global item range
+		vb     []byte
+		nulls  int
+		w      *where
+	}
+	var segs []segment
 	var base int64
-	var parts []arrow.Array
-	defer func() {
-		for _, p := range parts {
-			p.Release()
-		}
-	}()
 	for pi, p := range col.pages {
 		le := p.enc.GetList()
 		if le == nil {
@@ -309,7 +311,10 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 		if base > 1<<62 {
 			return nil, errs.At(ErrOffsets, col.metaOff, col.path, "page %d: item count overflows", pi)
 		}
-		if p.rowStart+p.length <= a || p.rowStart >= b || p.length == 0 {
+		if p.rowStart >= b {
+			break
+		}
+		if p.rowStart+p.length <= a || p.length == 0 {
 			continue
 		}
 		if err := r.ctx.Err(); err != nil {
@@ -324,11 +329,9 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		cnt := hi - lo
-		rel := make([]int64, cnt+1)
-		var vb []byte
-		nulls := 0
-		var prev uint64
-		var first uint64
+		sg := segment{rel: make([]int64, cnt+1), w: w}
+		var prev, first uint64
+		// Rows before lo are checked too: they give lo its start.
 		for i := int64(0); i < hi; i++ {
 			v := offs[i]
 			valid := adj == 0 || v < adj
@@ -343,49 +346,86 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 				first = prev
 			}
 			if i >= lo {
-				rel[i-lo+1] = int64(end - first)
+				sg.rel[i-lo+1] = int64(end - first)
 				if !valid {
-					if vb == nil {
-						vb = make([]byte, bitutil.BytesForBits(cnt))
-						bitutil.SetBitsTo(vb, 0, cnt, true)
+					if sg.vb == nil {
+						sg.vb = make([]byte, bitutil.BytesForBits(cnt))
+						bitutil.SetBitsTo(sg.vb, 0, cnt, true)
 					}
-					bitutil.ClearBit(vb, int(i-lo))
-					nulls++
+					bitutil.ClearBit(sg.vb, int(i-lo))
+					sg.nulls++
 				}
 			}
 			prev = end
 		}
-		ia, ib := pageBase+int64(first), pageBase+int64(first)+rel[cnt]
+		sg.ia = pageBase + int64(first)
+		sg.ib = sg.ia + sg.rel[cnt]
+		segs = append(segs, sg)
+	}
+	if len(segs) == 0 {
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "no list pages for rows %d..%d", a, b)
+	}
+	// Usually each page's items follow the previous page's: then read the
+	// items once and join the offsets. Otherwise build and join segments.
+	contiguous := true
+	for k := 1; k < len(segs); k++ {
+		contiguous = contiguous && segs[k].ia == segs[k-1].ib
+	}
+	if len(segs) > 1 && contiguous {
+		rows := b - a
+		rel := make([]int64, rows+1)
+		var vb []byte
+		nulls := 0
+		at := int64(0)
+		for _, sg := range segs {
+			shift := sg.ia - segs[0].ia
+			cnt := int64(len(sg.rel) - 1)
+			for i := int64(1); i <= cnt; i++ {
+				rel[at+i] = sg.rel[i] + shift
+			}
+			if sg.nulls > 0 {
+				if vb == nil {
+					vb = make([]byte, bitutil.BytesForBits(rows))
+					bitutil.SetBitsTo(vb, 0, rows, true)
+				}
+				bitutil.CopyBitmap(sg.vb, 0, int(cnt), vb, int(at))
+				nulls += sg.nulls
+			}
+			at += cnt
+		}
+		segs = []segment{{rel: rel, ia: segs[0].ia, ib: segs[len(segs)-1].ib, vb: vb, nulls: nulls, w: segs[0].w}}
+	}
+	var parts []arrow.Array
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	for _, sg := range segs {
 		var part arrow.Array
 		if item == nil {
-			u8, err := r.leaf(itemCol, arrow.PrimitiveTypes.Uint8, ia, ib)
+			u8, err := r.leaf(f.columns[n.col+1], arrow.PrimitiveTypes.Uint8, sg.ia, sg.ib)
 			if err != nil {
 				return nil, err
 			}
-			data := append([]byte(nil), u8.(*array.Uint8).Uint8Values()...)
+			data := u8.(*array.Uint8).Uint8Values()
 			u8.Release()
-			part, err = f.varBinary(w, dt, rel, data, vb, nulls)
+			part, err = f.varBinary(sg.w, dt, sg.rel, data, sg.vb, sg.nulls)
 			if err != nil {
 				return nil, err
 			}
 		} else {
-			items, err := r.field(item, ia, ib, depth+1)
+			items, err := r.field(item, sg.ia, sg.ib, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			part, err = listArray(w, dt, rel, items, vb, nulls)
+			part, err = listArray(sg.w, dt, sg.rel, items, sg.vb, sg.nulls)
 			items.Release()
 			if err != nil {
 				return nil, err
 			}
 		}
 		parts = append(parts, part)
-	}
-	if b-a != 0 && len(parts) == 0 {
-		return nil, errs.At(ErrLength, col.metaOff, col.path, "no list pages for rows %d..%d", a, b)
-	}
-	if len(parts) == 0 {
-		return array.MakeArrayOfNull(f.cfg.mem, dt, 0), nil
 	}
 	if len(parts) == 1 {
 		parts[0].Retain()

@@ -297,3 +297,23 @@ func TestReadContextCancelled(t *testing.T) {
 	require.NoError(t, err)
 	rec.Release()
 }
+
+// TestListPagesWithGap: an offsets page may reference fewer items than its
+// num_items; the next page's items still start after num_items.
+func TestListPagesWithGap(t *testing.T) {
+	b := (&tFile{rows: 3, fields: top(fld(0, -1, "l", "list", true), fld(1, 0, "item", "int32", true)),
+		cols: []tCol{
+			{pages: []tPage{
+				{bufs: [][]byte{u64s(2)}, length: 1, enc: listE(noNull(flatE(64, pbuf(0))), 4, 3)},
+				{bufs: [][]byte{u64s(1, 1+2)}, length: 2, enc: listE(noNull(flatE(64, pbuf(0))), 2, 1)},
+			}},
+			oneCol(flatPage(4, 32, u32s(10, 11, 12, 13))),
+		}}).bytes()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	require.Equal(t, []string{`{"l":[10,11]}`, `{"l":[13]}`, `{"l":null}`}, jsonLines(t, f, JSONOptions{}))
+	rec, err := f.Read(ReadOptions{Offset: 1})
+	require.NoError(t, err)
+	require.Equal(t, `{"l":[13]}`, string(AppendJSONRow(nil, rec, 0, JSONOptions{})))
+	rec.Release()
+}
