@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -137,4 +138,51 @@ func TestJSONEdgeCases(t *testing.T) {
 		c.a.Release()
 	}
 	_ = time.UTC
+}
+
+// TestCheckedAllocator reads every test file through a checked allocator:
+// every Arrow allocation is released once the records are.
+func TestCheckedAllocator(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/*.lance")
+	files := map[string][]byte{"paged": pagedFile()}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		files[p] = b
+	}
+	for name, b := range files {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		f, err := Open(bytes.NewReader(b), int64(len(b)), WithAllocator(mem))
+		if err != nil {
+			continue
+		}
+		for _, bs := range []int64{0, 2} {
+			for rec, err := range f.Records(ReadOptions{BatchRows: bs}) {
+				if err != nil {
+					break
+				}
+				rec.Release()
+			}
+		}
+		_ = f.Validate()
+		mem.AssertSize(t, 0)
+		_ = name
+	}
+}
+
+func TestPackedAndBlobRefused(t *testing.T) {
+	for _, md := range []map[string][]byte{{"lance-encoding:packed": []byte("true")}, {"packed": []byte("true")}, {"lance-encoding:blob": []byte("true")}} {
+		st := fld(0, -1, "st", "struct", true)
+		st.Metadata = md
+		b := (&tFile{rows: 1, fields: top(st, fld(1, 0, "a", "int32", true)), cols: []tCol{oneCol(flatPage(1, 32, u32s(1)))}}).bytes()
+		_, err := Open(bytes.NewReader(b), int64(len(b)))
+		require.ErrorIs(t, err, ErrUnsupported)
+	}
+	st := fld(0, -1, "st", "struct", true)
+	st.Metadata = map[string][]byte{"packed": []byte("false")}
+	b := (&tFile{rows: 1, fields: top(st, fld(1, 0, "a", "int32", true)),
+		cols: []tCol{oneCol(tPage{length: 1, enc: structE()}), oneCol(flatPage(1, 32, u32s(1)))}}).bytes()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	require.NoError(t, f.Validate())
 }

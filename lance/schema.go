@@ -106,6 +106,12 @@ func (f *File) mapField(n *fieldNode, next *int, depth int) error {
 	}
 	lt := n.pb.LogicalType
 	n.col = *next
+	if metaTrue(n.pb.Metadata["lance-encoding:packed"]) || metaTrue(n.pb.Metadata["packed"]) {
+		return errs.At(ErrUnsupported, -1, n.path, "packed struct fields are not in the 2.0 seed encodings")
+	}
+	if metaTrue(n.pb.Metadata["lance-encoding:blob"]) {
+		return errs.At(ErrUnsupported, -1, n.path, "blob fields are not in the 2.0 seed encodings")
+	}
 	claim := func(k int) error {
 		if *next+k > len(f.columns) {
 			return errs.At(ErrLength, -1, n.path, "field needs column %d but the file has %d", *next+k-1, len(f.columns))
@@ -157,12 +163,6 @@ func (f *File) mapField(n *fieldNode, next *int, depth int) error {
 			return errs.At(ErrUnsupported, -1, n.path, "children under %s", lt)
 		}
 		return errs.At(ErrUnsupported, -1, n.path, "fixed_size_list of non-primitive items")
-	}
-	if n.pb.Metadata["lance-encoding:packed"] != nil || n.pb.Metadata["packed"] != nil {
-		return errs.At(ErrUnsupported, -1, n.path, "packed struct fields are not in the 2.0 seed encodings")
-	}
-	if n.pb.Metadata["lance-encoding:blob"] != nil {
-		return errs.At(ErrUnsupported, -1, n.path, "blob fields")
 	}
 	// A 0.13 writer stored strings as List + u8 items: sniff the first page.
 	switch dt.ID() {
@@ -337,4 +337,10 @@ func parseLogicalType(s string, depth int) (arrow.DataType, error) {
 		return &arrow.DictionaryType{IndexType: key, ValueType: val, Ordered: parts[len(parts)-1] == "true"}, nil
 	}
 	return bad()
+}
+
+// metaTrue reads a boolean field-metadata flag as lance does (present and
+// not "false").
+func metaTrue(v []byte) bool {
+	return v != nil && !strings.EqualFold(string(v), "false")
 }

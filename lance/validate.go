@@ -27,9 +27,11 @@ func (f *File) Validate() error {
 	}
 	for _, c := range f.columns {
 		if c.zone != nil {
-			if _, err := f.ZoneMap(c.index); err != nil {
+			zm, err := f.ZoneMap(c.index)
+			if err != nil {
 				return err
 			}
+			zm.Record.Release()
 		}
 	}
 	return nil
