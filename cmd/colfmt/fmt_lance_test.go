@@ -50,6 +50,30 @@ func TestLanceCLI(t *testing.T) {
 	require.Contains(t, errOut, "lance: corrupt input")
 }
 
+func TestLanceCLITypes(t *testing.T) {
+	const f = "../../lance/testdata/golden_types.lance"
+	code, out, errOut := runCLI(t, "cat", f)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, `"d32":"2024-01-01"`)
+	require.Contains(t, out, `"ts":"2024-01-01T00:00:00.123456"`)
+	require.Contains(t, out, `"dec":"123.45"`)
+	require.Contains(t, out, `"u64":18446744073709551615`)
+	code, out, _ = runCLI(t, "cat", "--raw", f)
+	require.Equal(t, 0, code)
+	require.Contains(t, out, `"d32":19723`)
+	require.Contains(t, out, `"ts":1704067200123456`)
+	require.Contains(t, out, `"dec":12345`)
+
+	code, out, _ = runCLI(t, "inspect", "../../lance/testdata/golden_buffers.lance")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "zone index: 2 rows per zone, map in column[0]")
+	require.Contains(t, out, "flat(32, file[1])")
+
+	code, _, errOut = runCLI(t, "validate", "../../lance/testdata/bad_dict_index.lance")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "dictionary index out of range")
+}
+
 func TestLanceDemo(t *testing.T) {
 	row, err := lanceDemo()
 	require.NoError(t, err)
