@@ -18,13 +18,13 @@ const benchPageRows = 8192
 var benchOnce sync.Once
 var benchBytes []byte
 
-// benchFile builds a ~12 MB 2.0 file: int64, double, string, list<int32>
+// benchFile builds a ~12 MB 2.0 file: int64, double (10% nulls), string, list<int32>
 // and fixed_size_list<float,16> columns in pages of 8192 rows, laid out
 // the way lance's writer does (notes §5).
 func benchFile() []byte {
 	benchOnce.Do(func() {
 		tf := &tFile{pad: true, rows: benchRows, fields: top(
-			fld(0, -1, "i", "int64", false), fld(1, -1, "f", "double", false), fld(2, -1, "s", "string", true),
+			fld(0, -1, "i", "int64", false), fld(1, -1, "f", "double", true), fld(2, -1, "s", "string", true),
 			fld(3, -1, "l", "list", true), fld(4, 3, "item", "int32", true), fld(5, -1, "v", "fixed_size_list:float:16", true))}
 		var ci, cf, cs, cl, citems, cv tCol
 		item := 0
@@ -47,7 +47,14 @@ func benchFile() []byte {
 				}
 			}
 			ci.pages = append(ci.pages, flatPage(uint64(n), 64, iv))
-			cf.pages = append(cf.pages, flatPage(uint64(n), 64, fv))
+			// f: every 10th row null (SomeNull).
+			valid := make([]byte, (n+7)/8)
+			for k := 0; k < n; k++ {
+				if (start+k)%10 != 5 {
+					valid[k/8] |= 1 << (k % 8)
+				}
+			}
+			cf.pages = append(cf.pages, someNullPage(uint64(n), 64, valid, fv))
 			cs.pages = append(cs.pages, stringPage(strs))
 			lp := listPage(lens)
 			cl.pages = append(cl.pages, lp)
@@ -119,7 +126,7 @@ func BenchmarkDecode(b *testing.B) {
 			copy(dst, src)
 		}
 	})
-	for _, col := range []string{"i", "s", "l", "v"} {
+	for _, col := range []string{"i", "f", "s", "l", "v"} {
 		b.Run("column="+col, func(b *testing.B) {
 			rec, err := f.Read(ReadOptions{Columns: []string{col}})
 			if err != nil {

@@ -18,25 +18,50 @@ import (
 // only the requested rows' bytes, once, with no per-page array and no
 // concatenation. Everything else takes the general decoder.
 
-// fixedLayout reports the buffer and bytes per row of such a page.
-func fixedLayout(enc *encpb.ArrayEncoding, dt arrow.DataType) (*encpb.Buffer, int64, bool) {
+// fixedPage is a page the direct path can read: values is nil for an
+// all-null page, validity nil when the page has no nulls.
+type fixedPage struct {
+	values, validity *encpb.Buffer
+	rowBytes         int64
+}
+
+// fixedLayout recognises Nullable{NoNull|SomeNull|AllNull} (or no
+// wrapper) over non-null uncompressed Flat values, possibly under
+// FixedSizeList.
+func fixedLayout(enc *encpb.ArrayEncoding, dt arrow.DataType) (fixedPage, bool) {
+	var fp fixedPage
+	if nl := enc.GetNullable(); nl != nil {
+		switch {
+		case nl.GetAllNulls() != nil:
+			per, ok := fixedRowBytes(dt)
+			fp.rowBytes = per
+			return fp, ok
+		case nl.GetSomeNulls() != nil:
+			v := plainFlat(nl.GetSomeNulls().GetValidity(), 1)
+			if v == nil {
+				return fp, false
+			}
+			fp.validity = v.Buffer
+			enc = nl.GetSomeNulls().GetValues()
+		}
+	}
 	per := int64(1)
 	for depth := 0; depth < 16 && enc != nil; depth++ {
 		switch e := enc.GetArrayEncoding().(type) {
 		case *encpb.ArrayEncoding_Nullable:
 			nn := e.Nullable.GetNoNulls()
 			if nn == nil {
-				return nil, 0, false
+				return fp, false
 			}
 			enc = nn.GetValues()
 		case *encpb.ArrayEncoding_FixedSizeList:
 			t, ok := dt.(*arrow.FixedSizeListType)
 			if !ok || int64(e.FixedSizeList.Dimension) != int64(t.Len()) || t.Len() <= 0 {
-				return nil, 0, false
+				return fp, false
 			}
 			per *= int64(t.Len())
 			if per > 1<<24 {
-				return nil, 0, false
+				return fp, false
 			}
 			dt = t.Elem()
 			enc = e.FixedSizeList.GetItems()
@@ -45,14 +70,37 @@ func fixedLayout(enc *encpb.ArrayEncoding, dt arrow.DataType) (*encpb.Buffer, in
 			want, ok := bitWidth(dt)
 			if s := fl.GetCompression().GetScheme(); !ok || want%8 != 0 || want == 0 || fl.BitsPerValue != want ||
 				(s != "" && s != "none") || fl.Buffer == nil || dt.ID() == arrow.DICTIONARY {
-				return nil, 0, false
+				return fp, false
 			}
-			return fl.Buffer, per * int64(want/8), true
+			fp.values, fp.rowBytes = fl.Buffer, per*int64(want/8)
+			return fp, true
 		default:
-			return nil, 0, false
+			return fp, false
 		}
 	}
-	return nil, 0, false
+	return fp, false
+}
+
+// fixedRowBytes is the bytes per row of a byte-aligned fixed-width type,
+// or of fixed-size lists of one.
+func fixedRowBytes(dt arrow.DataType) (int64, bool) {
+	per := int64(1)
+	for depth := 0; depth < 16; depth++ {
+		if t, ok := dt.(*arrow.FixedSizeListType); ok {
+			if t.Len() <= 0 || per*int64(t.Len()) > 1<<24 {
+				return 0, false
+			}
+			per *= int64(t.Len())
+			dt = t.Elem()
+			continue
+		}
+		w, ok := bitWidth(dt)
+		if !ok || w%8 != 0 || w == 0 || dt.ID() == arrow.DICTIONARY {
+			return 0, false
+		}
+		return per * int64(w/8), true
+	}
+	return 0, false
 }
 
 // bufferRange resolves a Buffer reference without reading it.
@@ -77,60 +125,96 @@ func (f *File) bufferRange(col *column, p *page, b *encpb.Buffer) (bufRange, boo
 func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, bool, error) {
 	f := r.f
 	var rowBytes int64
+	anyNulls := false
 	first := pageAt(col, a)
 	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
 		p := col.pages[pi]
 		if p.length == 0 {
 			continue
 		}
-		buf, per, ok := fixedLayout(p.enc, dt)
-		if !ok || (rowBytes != 0 && per != rowBytes) {
+		fp, ok := fixedLayout(p.enc, dt)
+		if !ok || (rowBytes != 0 && fp.rowBytes != rowBytes) {
 			return nil, false, nil
 		}
-		if _, ok := f.bufferRange(col, p, buf); !ok {
-			return nil, false, nil
+		for _, buf := range []*encpb.Buffer{fp.values, fp.validity} {
+			if buf == nil {
+				continue
+			}
+			if _, ok := f.bufferRange(col, p, buf); !ok {
+				return nil, false, nil
+			}
 		}
-		rowBytes = per
+		anyNulls = anyNulls || fp.values == nil || fp.validity != nil
+		rowBytes = fp.rowBytes
 	}
 	if rowBytes == 0 {
 		return nil, false, nil
 	}
-	total, ok := mulRows(b-a, rowBytes)
+	n := b - a
+	total, ok := mulRows(n, rowBytes)
 	if !ok || total > f.cfg.maxBuffer {
-		return nil, false, errs.TooLarge(ErrTooLarge, -1, col.path, "column values", uint64(total), f.cfg.maxBuffer)
+		return nil, false, nil // the general path applies (and reports) the limits page by page
 	}
 	if err := r.ctx.Err(); err != nil {
 		return nil, false, err
 	}
 	out := make([]byte, total)
-	pos := int64(0)
+	var vb []byte
+	if anyNulls {
+		vb = make([]byte, bitutil.BytesForBits(n))
+	}
+	pos := int64(0) // rows written
 	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
 		p := col.pages[pi]
 		if p.length == 0 {
 			continue
 		}
-		buf, _, _ := fixedLayout(p.enc, dt)
-		br, _ := f.bufferRange(col, p, buf)
+		fp, _ := fixedLayout(p.enc, dt)
 		path := fmt.Sprintf("%s page %d", col.path, pi)
+		lo := max(a, p.rowStart) - p.rowStart
+		hi := min(b, p.rowStart+p.length) - p.rowStart
+		if fp.values == nil { // all null: zero values, clear validity bits
+			if err := f.checkAlloc(p.length, nullBits(dt), &where{path: path}, "all-null array"); err != nil {
+				return nil, false, err
+			}
+			pos += hi - lo
+			continue
+		}
+		br, _ := f.bufferRange(col, p, fp.values)
 		if need, ok := mulRows(p.length, rowBytes); !ok || need > br.size {
 			return nil, false, errs.At(ErrBufferSize, br.off, path, "buffer of %d bytes holds fewer than %d rows of %d bytes", br.size, p.length, rowBytes)
 		}
-		lo := max(a, p.rowStart) - p.rowStart
-		hi := min(b, p.rowStart+p.length) - p.rowStart
-		n := (hi - lo) * rowBytes
-		if err := f.readAt(out[pos:pos+n], br.off+lo*rowBytes, path); err != nil {
+		if err := f.readAt(out[pos*rowBytes:(pos+hi-lo)*rowBytes], br.off+lo*rowBytes, path); err != nil {
 			return nil, false, err
 		}
-		pos += n
+		switch {
+		case fp.validity != nil:
+			vr, _ := f.bufferRange(col, p, fp.validity)
+			if need := (p.length + 7) / 8; need > vr.size {
+				return nil, false, errs.At(ErrBufferSize, vr.off, path, "Flat buffer of %d bytes holds fewer than %d values of 1 bits", vr.size, p.length)
+			}
+			src := make([]byte, (hi+7)/8-lo/8)
+			if err := f.readAt(src, vr.off+lo/8, path); err != nil {
+				return nil, false, err
+			}
+			bitutil.CopyBitmap(src, int(lo%8), int(hi-lo), vb, int(pos))
+		case vb != nil:
+			bitutil.SetBitsTo(vb, pos, hi-lo, true)
+		}
+		pos += hi - lo
 	}
-	return fixedArray(dt, int(b-a), out), true, nil
-}
-
-// fixedArray wraps values (no nulls) as dt, nesting FixedSizeList children.
-func fixedArray(dt arrow.DataType, n int, values []byte) arrow.Array {
-	d := fixedData(dt, n, values)
+	nulls := 0
+	if vb != nil {
+		nulls = int(n) - bitutil.CountSetBits(vb, 0, int(n))
+	}
+	d := fixedData(dt, int(n), out)
+	if nulls > 0 {
+		nd := array.NewData(dt, int(n), append([]*memory.Buffer{memory.NewBufferBytes(vb)}, d.Buffers()[1:]...), d.Children(), nulls, 0)
+		d.Release()
+		d = nd
+	}
 	defer d.Release()
-	return array.MakeFromData(d)
+	return array.MakeFromData(d), true, nil
 }
 
 func fixedData(dt arrow.DataType, n int, values []byte) arrow.ArrayData {
@@ -210,7 +294,7 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 	}
 	n := b - a
 	if err := f.checkAlloc(n+1, 64, &where{path: col.path}, "offsets"); err != nil {
-		return nil, false, err
+		return nil, false, nil // the general path applies the limits page by page
 	}
 	var total int64
 	nulls := 0
@@ -248,13 +332,13 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 			return nil, false, errs.At(ErrBufferSize, pt.dataRange.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of 8 bits", pt.dataRange.size, prev)
 		}
 		if pt.dataRange.size > f.cfg.maxBuffer {
-			return nil, false, errs.TooLarge(ErrTooLarge, pt.dataRange.off, w.path, "buffer", uint64(pt.dataRange.size), f.cfg.maxBuffer)
+			return nil, false, nil // the general path reports it
 		}
 		pt.ends = ends
 		s, e := pageSpan(ends, adj, pt.lo, pt.hi)
 		total += int64(e - s)
 		if total > f.cfg.maxBuffer {
-			return nil, false, errs.TooLarge(ErrTooLarge, -1, col.path, "string bytes", uint64(total), f.cfg.maxBuffer)
+			return nil, false, nil // the general path applies the limits page by page
 		}
 	}
 	large := isLarge(dt)
