@@ -3,6 +3,7 @@ package lance
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -316,4 +317,36 @@ func TestListPagesWithGap(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, `{"l":[13]}`, string(AppendJSONRow(nil, rec, 0, JSONOptions{})))
 	rec.Release()
+}
+
+func TestConcurrentReads(t *testing.T) {
+	b := pagedFile()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	want := jsonLines(t, f, JSONOptions{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			rec, err := f.Read(ReadOptions{Offset: int64(g * 100), Limit: 300})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer rec.Release()
+			for i := 0; i < int(rec.NumRows()); i++ {
+				if got := string(AppendJSONRow(nil, rec, i, JSONOptions{})); got != want[g*100+i] {
+					errs <- fmt.Errorf("row %d: %s != %s", g*100+i, got, want[g*100+i])
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
