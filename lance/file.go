@@ -136,15 +136,37 @@ func open(r io.ReaderAt, size int64, cfg config, schema *filepb.FileDescriptor) 
 		return nil, err
 	}
 	f.globals = gbo
+	// Writers put all column metadata back to back: read it in one go when
+	// the span is compact, else column by column.
+	var span []byte
+	var spanOff int64
+	if len(cmo) > 1 {
+		lo, hi, sum := cmo[0].off, cmo[0].off+cmo[0].size, int64(0)
+		for _, c := range cmo {
+			lo, hi, sum = min(lo, c.off), max(hi, c.off+c.size), sum+c.size
+		}
+		if hi-lo <= budget && hi-lo <= 2*sum+4096 {
+			span = make([]byte, hi-lo)
+			if err := f.readAt(span, lo, "column metadata"); err != nil {
+				return nil, err
+			}
+			spanOff = lo
+		}
+	}
 	for i, c := range cmo {
 		path := fmt.Sprintf("column %d metadata", i)
 		if c.size > budget {
 			return nil, errs.TooLarge(ErrTooLarge, c.off, path, "column metadata", uint64(c.size), cfg.maxMetadata)
 		}
 		budget -= c.size
-		buf := make([]byte, c.size)
-		if err := f.readAt(buf, c.off, path); err != nil {
-			return nil, err
+		var buf []byte
+		if span != nil {
+			buf = span[c.off-spanOff : c.off-spanOff+c.size]
+		} else {
+			buf = make([]byte, c.size)
+			if err := f.readAt(buf, c.off, path); err != nil {
+				return nil, err
+			}
 		}
 		col, err := f.parseColumn(i, c, buf)
 		if err != nil {

@@ -56,6 +56,8 @@ func TestProjectionReadsOnlyItsPages(t *testing.T) {
 	cr := &countingReader{r: bytes.NewReader(b)}
 	f, err := Open(cr, int64(len(b)))
 	require.NoError(t, err)
+	// Footer, CMO table, GBO table, all column metadata, schema.
+	require.Len(t, cr.reads, 5)
 	for c := range f.columns {
 		for _, r := range pageRanges(f, c) {
 			require.False(t, cr.touched(r[0], r[1]), "Open read page data of column %d", c)

@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/colfmt/colfmt/internal/errs"
-	"github.com/colfmt/colfmt/lance/internal/pb/encpb"
 	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
 )
 
@@ -91,5 +90,3 @@ func (f *File) logicalTypeOf(i int) string {
 	}
 	return find(f.fields)
 }
-
-var _ = encpb.Buffer_column
