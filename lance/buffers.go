@@ -3,7 +3,7 @@ package lance
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -70,7 +70,7 @@ func (f *File) decompress(scheme string, src []byte, off int64, path string) ([]
 			if err != nil {
 				return nil, err
 			}
-			out, err := zstdDecode(make([]byte, 0, size), src[8:], f.cfg.maxBuffer, true)
+			out, err := f.zstdDecode(make([]byte, 0, size), src[8:], true)
 			if err != nil {
 				return nil, errs.At(ErrCorrupt, off+8, path, "zstd: %v", err)
 			}
@@ -79,7 +79,7 @@ func (f *File) decompress(scheme string, src []byte, off int64, path string) ([]
 			}
 			return out, nil
 		}
-		out, err := zstdDecode(nil, src, f.cfg.maxBuffer, false)
+		out, err := f.zstdDecode(nil, src, false)
 		if err != nil {
 			return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
 		}
@@ -103,21 +103,33 @@ func (f *File) decompress(scheme string, src []byte, off int64, path string) ([]
 	return nil, errs.At(ErrUnsupported, off, path, "compression scheme %q", scheme)
 }
 
+// zstdDecoders are made once per File, for DecodeAll only (no
+// goroutines); exact ones cap the output at cap(dst).
+type zstdDecoders struct {
+	once         sync.Once
+	exact, bound *zstd.Decoder
+	err          error
+}
+
 // zstdDecode decodes all frames in src; with exact, the output may not
-// grow past cap(dst).
-func zstdDecode(dst, src []byte, limit int64, exact bool) ([]byte, error) {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(limit)),
-		zstd.WithDecodeAllCapLimit(exact), zstd.WithDecoderLowmem(true))
-	if err != nil {
-		return nil, err
+// grow past cap(dst). Output is limited to the buffer limit either way.
+func (f *File) zstdDecode(dst, src []byte, exact bool) ([]byte, error) {
+	z := &f.zstd
+	z.once.Do(func() {
+		opts := []zstd.DOption{zstd.WithDecoderConcurrency(2), zstd.WithDecoderMaxMemory(uint64(f.cfg.maxBuffer)), zstd.WithDecoderLowmem(true)}
+		if z.bound, z.err = zstd.NewReader(nil, opts...); z.err != nil {
+			return
+		}
+		z.exact, z.err = zstd.NewReader(nil, append(opts, zstd.WithDecodeAllCapLimit(true))...)
+	})
+	if z.err != nil {
+		return nil, z.err
 	}
-	defer d.Close()
-	if cap(dst) == 0 {
-		dst = make([]byte, 0, min(int64(len(src))*4, limit))
+	d := z.bound
+	if exact {
+		d = z.exact
+	} else {
+		dst = make([]byte, 0, min(int64(len(src))*4, f.cfg.maxBuffer))
 	}
-	out, err := d.DecodeAll(src, dst)
-	if err != nil {
-		return nil, fmt.Errorf("%w", err)
-	}
-	return out, nil
+	return d.DecodeAll(src, dst)
 }

@@ -37,6 +37,7 @@ type File struct {
 	desc         *filepb.FileDescriptor
 	fields       []*fieldNode // top level
 	schema       *arrow.Schema
+	zstd         zstdDecoders
 }
 
 type bufRange struct{ off, size int64 }
