@@ -1,6 +1,7 @@
 package lance
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/lance/internal/pb/encpb"
@@ -63,7 +65,7 @@ func (f *File) array(w *where, enc *encpb.ArrayEncoding, n int64, dt arrow.DataT
 	case *encpb.ArrayEncoding_List, *encpb.ArrayEncoding_Struct:
 		return nil, errs.At(ErrCorrupt, -1, w.path, "%T page in a %s column", e, dt)
 	case nil:
-		return nil, errs.At(ErrUnsupported, -1, w.path, "empty or unknown array encoding (a later lance release's encoding?)")
+		return nil, errs.At(ErrUnsupported, -1, w.path, "%s", unknownEncoding(enc))
 	}
 	return nil, errs.At(ErrUnsupported, -1, w.path, "array encoding %T", enc.GetArrayEncoding())
 }
@@ -525,4 +527,27 @@ func checkKeys(keys arrow.Array, n int64) error {
 		}
 	}
 	return nil
+}
+
+// laterEncodings names ArrayEncoding fields added after the seed proto
+// (notes §1), which 2.0 readers must refuse.
+var laterEncodings = map[protowire.Number]string{
+	8: "fsst", 9: "packed_struct", 10: "bitpacked", 11: "fixed_size_binary", 12: "bitpacked_for_non_neg",
+}
+
+// unknownEncoding describes an ArrayEncoding with no field this package
+// knows: a later lance release's encoding, or nothing at all.
+func unknownEncoding(enc *encpb.ArrayEncoding) string {
+	u := enc.ProtoReflect().GetUnknown()
+	if len(u) == 0 {
+		return "empty array encoding"
+	}
+	num, _, n := protowire.ConsumeTag(u)
+	if n < 0 {
+		return "unreadable array encoding"
+	}
+	if name, ok := laterEncodings[num]; ok {
+		return fmt.Sprintf("array encoding %s (field %d) comes from a later lance release than 2.0's seed encodings", name, num)
+	}
+	return fmt.Sprintf("unknown array encoding field %d (a later lance release?)", num)
 }

@@ -186,3 +186,14 @@ func TestPackedAndBlobRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Validate())
 }
+
+func TestLaterEncodingsRefused(t *testing.T) {
+	// ArrayEncoding field 8 (fsst) with an empty message.
+	b := (&tFile{rows: 1, fields: top(fld(0, -1, "s", "string", true)),
+		cols: []tCol{oneCol(tPage{length: 1, rawEnc: []byte{0x42, 0x00}})}}).bytes()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	_, err = f.Read(ReadOptions{})
+	require.ErrorIs(t, err, ErrUnsupported)
+	require.Contains(t, err.Error(), "fsst")
+}
