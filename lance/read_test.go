@@ -352,3 +352,23 @@ func TestConcurrentReads(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestDictionaryPagesWithOwnDictionaries: each page of an Arrow dictionary
+// field carries its own dictionary; reads across pages unify them.
+func TestDictionaryPagesWithOwnDictionaries(t *testing.T) {
+	page := func(keys []byte, ends []uint64, data string) tPage {
+		return tPage{bufs: [][]byte{keys, u64s(ends...), []byte(data)}, length: uint64(len(keys)),
+			enc: dictE(noNull(flatE(8, pbuf(0))), binaryE(noNull(flatE(64, pbuf(1))), flatE(8, pbuf(2)), uint64(len(data))+1), uint32(len(ends)))}
+	}
+	b := (&tFile{rows: 4, fields: top(fld(0, -1, "d", "dict:string:int8:false", true)),
+		cols: []tCol{{pages: []tPage{page([]byte{0, 1}, []uint64{1, 2}, "ab"), page([]byte{1, 0}, []uint64{1, 2}, "cb")}}}}).bytes()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	require.NoError(t, f.Validate())
+	require.Equal(t, []string{`{"d":"a"}`, `{"d":"b"}`, `{"d":"b"}`, `{"d":"c"}`}, jsonLines(t, f, JSONOptions{}))
+	rec, err := f.Read(ReadOptions{})
+	require.NoError(t, err)
+	require.Equal(t, `{"d":"a"}`, string(AppendJSONRow(nil, rec, 0, JSONOptions{})))
+	require.Equal(t, `{"d":"c"}`, string(AppendJSONRow(nil, rec, 3, JSONOptions{})))
+	rec.Release()
+}
