@@ -5,7 +5,7 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        v3.21.12
-// source: encodings.proto
+// source: lance/internal/pb/encodings.proto
 
 package encpb
 
@@ -62,11 +62,11 @@ func (x Buffer_BufferType) String() string {
 }
 
 func (Buffer_BufferType) Descriptor() protoreflect.EnumDescriptor {
-	return file_encodings_proto_enumTypes[0].Descriptor()
+	return file_lance_internal_pb_encodings_proto_enumTypes[0].Descriptor()
 }
 
 func (Buffer_BufferType) Type() protoreflect.EnumType {
-	return &file_encodings_proto_enumTypes[0]
+	return &file_lance_internal_pb_encodings_proto_enumTypes[0]
 }
 
 func (x Buffer_BufferType) Number() protoreflect.EnumNumber {
@@ -75,7 +75,7 @@ func (x Buffer_BufferType) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Buffer_BufferType.Descriptor instead.
 func (Buffer_BufferType) EnumDescriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{0, 0}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{0, 0}
 }
 
 // A pointer to a buffer in a Lance file
@@ -96,7 +96,7 @@ type Buffer struct {
 
 func (x *Buffer) Reset() {
 	*x = Buffer{}
-	mi := &file_encodings_proto_msgTypes[0]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -108,7 +108,7 @@ func (x *Buffer) String() string {
 func (*Buffer) ProtoMessage() {}
 
 func (x *Buffer) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[0]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -121,7 +121,7 @@ func (x *Buffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Buffer.ProtoReflect.Descriptor instead.
 func (*Buffer) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{0}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *Buffer) GetBufferIndex() uint32 {
@@ -155,7 +155,7 @@ type Nullable struct {
 
 func (x *Nullable) Reset() {
 	*x = Nullable{}
-	mi := &file_encodings_proto_msgTypes[1]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -167,7 +167,7 @@ func (x *Nullable) String() string {
 func (*Nullable) ProtoMessage() {}
 
 func (x *Nullable) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[1]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -180,7 +180,7 @@ func (x *Nullable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Nullable.ProtoReflect.Descriptor instead.
 func (*Nullable) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{1}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *Nullable) GetNullability() isNullable_Nullability {
@@ -321,7 +321,7 @@ type List struct {
 
 func (x *List) Reset() {
 	*x = List{}
-	mi := &file_encodings_proto_msgTypes[2]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -333,7 +333,7 @@ func (x *List) String() string {
 func (*List) ProtoMessage() {}
 
 func (x *List) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[2]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -346,7 +346,7 @@ func (x *List) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use List.ProtoReflect.Descriptor instead.
 func (*List) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{2}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *List) GetOffsets() *ArrayEncoding {
@@ -383,7 +383,7 @@ type FixedSizeList struct {
 
 func (x *FixedSizeList) Reset() {
 	*x = FixedSizeList{}
-	mi := &file_encodings_proto_msgTypes[3]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -395,7 +395,7 @@ func (x *FixedSizeList) String() string {
 func (*FixedSizeList) ProtoMessage() {}
 
 func (x *FixedSizeList) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[3]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -408,7 +408,7 @@ func (x *FixedSizeList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixedSizeList.ProtoReflect.Descriptor instead.
 func (*FixedSizeList) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{3}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *FixedSizeList) GetDimension() uint32 {
@@ -434,7 +434,7 @@ type Compression struct {
 
 func (x *Compression) Reset() {
 	*x = Compression{}
-	mi := &file_encodings_proto_msgTypes[4]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -446,7 +446,7 @@ func (x *Compression) String() string {
 func (*Compression) ProtoMessage() {}
 
 func (x *Compression) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[4]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -459,7 +459,7 @@ func (x *Compression) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Compression.ProtoReflect.Descriptor instead.
 func (*Compression) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{4}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Compression) GetScheme() string {
@@ -486,7 +486,7 @@ type Flat struct {
 
 func (x *Flat) Reset() {
 	*x = Flat{}
-	mi := &file_encodings_proto_msgTypes[5]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -498,7 +498,7 @@ func (x *Flat) String() string {
 func (*Flat) ProtoMessage() {}
 
 func (x *Flat) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[5]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -511,7 +511,7 @@ func (x *Flat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Flat.ProtoReflect.Descriptor instead.
 func (*Flat) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{5}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Flat) GetBitsPerValue() uint64 {
@@ -548,7 +548,7 @@ type SimpleStruct struct {
 
 func (x *SimpleStruct) Reset() {
 	*x = SimpleStruct{}
-	mi := &file_encodings_proto_msgTypes[6]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -560,7 +560,7 @@ func (x *SimpleStruct) String() string {
 func (*SimpleStruct) ProtoMessage() {}
 
 func (x *SimpleStruct) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[6]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -573,7 +573,7 @@ func (x *SimpleStruct) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SimpleStruct.ProtoReflect.Descriptor instead.
 func (*SimpleStruct) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{6}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{6}
 }
 
 // An array encoding for binary fields
@@ -588,7 +588,7 @@ type Binary struct {
 
 func (x *Binary) Reset() {
 	*x = Binary{}
-	mi := &file_encodings_proto_msgTypes[7]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -600,7 +600,7 @@ func (x *Binary) String() string {
 func (*Binary) ProtoMessage() {}
 
 func (x *Binary) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[7]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -613,7 +613,7 @@ func (x *Binary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Binary.ProtoReflect.Descriptor instead.
 func (*Binary) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{7}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Binary) GetIndices() *ArrayEncoding {
@@ -649,7 +649,7 @@ type Dictionary struct {
 
 func (x *Dictionary) Reset() {
 	*x = Dictionary{}
-	mi := &file_encodings_proto_msgTypes[8]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -661,7 +661,7 @@ func (x *Dictionary) String() string {
 func (*Dictionary) ProtoMessage() {}
 
 func (x *Dictionary) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[8]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -674,7 +674,7 @@ func (x *Dictionary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dictionary.ProtoReflect.Descriptor instead.
 func (*Dictionary) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{8}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Dictionary) GetIndices() *ArrayEncoding {
@@ -717,7 +717,7 @@ type ArrayEncoding struct {
 
 func (x *ArrayEncoding) Reset() {
 	*x = ArrayEncoding{}
-	mi := &file_encodings_proto_msgTypes[9]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -729,7 +729,7 @@ func (x *ArrayEncoding) String() string {
 func (*ArrayEncoding) ProtoMessage() {}
 
 func (x *ArrayEncoding) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[9]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -742,7 +742,7 @@ func (x *ArrayEncoding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ArrayEncoding.ProtoReflect.Descriptor instead.
 func (*ArrayEncoding) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{9}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ArrayEncoding) GetArrayEncoding() isArrayEncoding_ArrayEncoding {
@@ -874,7 +874,7 @@ type ZoneIndex struct {
 
 func (x *ZoneIndex) Reset() {
 	*x = ZoneIndex{}
-	mi := &file_encodings_proto_msgTypes[10]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -886,7 +886,7 @@ func (x *ZoneIndex) String() string {
 func (*ZoneIndex) ProtoMessage() {}
 
 func (x *ZoneIndex) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[10]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -899,7 +899,7 @@ func (x *ZoneIndex) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ZoneIndex.ProtoReflect.Descriptor instead.
 func (*ZoneIndex) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{10}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ZoneIndex) GetRowsPerZone() uint32 {
@@ -937,7 +937,7 @@ type ColumnEncoding struct {
 
 func (x *ColumnEncoding) Reset() {
 	*x = ColumnEncoding{}
-	mi := &file_encodings_proto_msgTypes[11]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -949,7 +949,7 @@ func (x *ColumnEncoding) String() string {
 func (*ColumnEncoding) ProtoMessage() {}
 
 func (x *ColumnEncoding) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[11]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -962,7 +962,7 @@ func (x *ColumnEncoding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnEncoding.ProtoReflect.Descriptor instead.
 func (*ColumnEncoding) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{11}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ColumnEncoding) GetColumnEncoding() isColumnEncoding_ColumnEncoding {
@@ -1016,7 +1016,7 @@ type Nullable_NoNull struct {
 
 func (x *Nullable_NoNull) Reset() {
 	*x = Nullable_NoNull{}
-	mi := &file_encodings_proto_msgTypes[12]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1028,7 +1028,7 @@ func (x *Nullable_NoNull) String() string {
 func (*Nullable_NoNull) ProtoMessage() {}
 
 func (x *Nullable_NoNull) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[12]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1041,7 +1041,7 @@ func (x *Nullable_NoNull) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Nullable_NoNull.ProtoReflect.Descriptor instead.
 func (*Nullable_NoNull) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{1, 0}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{1, 0}
 }
 
 func (x *Nullable_NoNull) GetValues() *ArrayEncoding {
@@ -1059,7 +1059,7 @@ type Nullable_AllNull struct {
 
 func (x *Nullable_AllNull) Reset() {
 	*x = Nullable_AllNull{}
-	mi := &file_encodings_proto_msgTypes[13]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1071,7 +1071,7 @@ func (x *Nullable_AllNull) String() string {
 func (*Nullable_AllNull) ProtoMessage() {}
 
 func (x *Nullable_AllNull) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[13]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1084,7 +1084,7 @@ func (x *Nullable_AllNull) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Nullable_AllNull.ProtoReflect.Descriptor instead.
 func (*Nullable_AllNull) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{1, 1}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{1, 1}
 }
 
 type Nullable_SomeNull struct {
@@ -1097,7 +1097,7 @@ type Nullable_SomeNull struct {
 
 func (x *Nullable_SomeNull) Reset() {
 	*x = Nullable_SomeNull{}
-	mi := &file_encodings_proto_msgTypes[14]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1109,7 +1109,7 @@ func (x *Nullable_SomeNull) String() string {
 func (*Nullable_SomeNull) ProtoMessage() {}
 
 func (x *Nullable_SomeNull) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_proto_msgTypes[14]
+	mi := &file_lance_internal_pb_encodings_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1122,7 +1122,7 @@ func (x *Nullable_SomeNull) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Nullable_SomeNull.ProtoReflect.Descriptor instead.
 func (*Nullable_SomeNull) Descriptor() ([]byte, []int) {
-	return file_encodings_proto_rawDescGZIP(), []int{1, 2}
+	return file_lance_internal_pb_encodings_proto_rawDescGZIP(), []int{1, 2}
 }
 
 func (x *Nullable_SomeNull) GetValidity() *ArrayEncoding {
@@ -1139,11 +1139,11 @@ func (x *Nullable_SomeNull) GetValues() *ArrayEncoding {
 	return nil
 }
 
-var File_encodings_proto protoreflect.FileDescriptor
+var File_lance_internal_pb_encodings_proto protoreflect.FileDescriptor
 
-const file_encodings_proto_rawDesc = "" +
+const file_lance_internal_pb_encodings_proto_rawDesc = "" +
 	"\n" +
-	"\x0fencodings.proto\x12\x0flance.encodings\x1a\x1bgoogle/protobuf/empty.proto\"\x9e\x01\n" +
+	"!lance/internal/pb/encodings.proto\x12\x0flance.encodings\x1a\x1bgoogle/protobuf/empty.proto\"\x9e\x01\n" +
 	"\x06Buffer\x12!\n" +
 	"\fbuffer_index\x18\x01 \x01(\rR\vbufferIndex\x12C\n" +
 	"\vbuffer_type\x18\x02 \x01(\x0e2\".lance.encodings.Buffer.BufferTypeR\n" +
@@ -1211,20 +1211,20 @@ const file_encodings_proto_rawDesc = "" +
 	"\x0fcolumn_encodingb\x06proto3"
 
 var (
-	file_encodings_proto_rawDescOnce sync.Once
-	file_encodings_proto_rawDescData []byte
+	file_lance_internal_pb_encodings_proto_rawDescOnce sync.Once
+	file_lance_internal_pb_encodings_proto_rawDescData []byte
 )
 
-func file_encodings_proto_rawDescGZIP() []byte {
-	file_encodings_proto_rawDescOnce.Do(func() {
-		file_encodings_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_encodings_proto_rawDesc), len(file_encodings_proto_rawDesc)))
+func file_lance_internal_pb_encodings_proto_rawDescGZIP() []byte {
+	file_lance_internal_pb_encodings_proto_rawDescOnce.Do(func() {
+		file_lance_internal_pb_encodings_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_lance_internal_pb_encodings_proto_rawDesc), len(file_lance_internal_pb_encodings_proto_rawDesc)))
 	})
-	return file_encodings_proto_rawDescData
+	return file_lance_internal_pb_encodings_proto_rawDescData
 }
 
-var file_encodings_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_encodings_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
-var file_encodings_proto_goTypes = []any{
+var file_lance_internal_pb_encodings_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_lance_internal_pb_encodings_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_lance_internal_pb_encodings_proto_goTypes = []any{
 	(Buffer_BufferType)(0),    // 0: lance.encodings.Buffer.BufferType
 	(*Buffer)(nil),            // 1: lance.encodings.Buffer
 	(*Nullable)(nil),          // 2: lance.encodings.Nullable
@@ -1243,7 +1243,7 @@ var file_encodings_proto_goTypes = []any{
 	(*Nullable_SomeNull)(nil), // 15: lance.encodings.Nullable.SomeNull
 	(*emptypb.Empty)(nil),     // 16: google.protobuf.Empty
 }
-var file_encodings_proto_depIdxs = []int32{
+var file_lance_internal_pb_encodings_proto_depIdxs = []int32{
 	0,  // 0: lance.encodings.Buffer.buffer_type:type_name -> lance.encodings.Buffer.BufferType
 	13, // 1: lance.encodings.Nullable.no_nulls:type_name -> lance.encodings.Nullable.NoNull
 	15, // 2: lance.encodings.Nullable.some_nulls:type_name -> lance.encodings.Nullable.SomeNull
@@ -1277,17 +1277,17 @@ var file_encodings_proto_depIdxs = []int32{
 	0,  // [0:26] is the sub-list for field type_name
 }
 
-func init() { file_encodings_proto_init() }
-func file_encodings_proto_init() {
-	if File_encodings_proto != nil {
+func init() { file_lance_internal_pb_encodings_proto_init() }
+func file_lance_internal_pb_encodings_proto_init() {
+	if File_lance_internal_pb_encodings_proto != nil {
 		return
 	}
-	file_encodings_proto_msgTypes[1].OneofWrappers = []any{
+	file_lance_internal_pb_encodings_proto_msgTypes[1].OneofWrappers = []any{
 		(*Nullable_NoNulls)(nil),
 		(*Nullable_SomeNulls)(nil),
 		(*Nullable_AllNulls)(nil),
 	}
-	file_encodings_proto_msgTypes[9].OneofWrappers = []any{
+	file_lance_internal_pb_encodings_proto_msgTypes[9].OneofWrappers = []any{
 		(*ArrayEncoding_Flat)(nil),
 		(*ArrayEncoding_Nullable)(nil),
 		(*ArrayEncoding_FixedSizeList)(nil),
@@ -1296,7 +1296,7 @@ func file_encodings_proto_init() {
 		(*ArrayEncoding_Binary)(nil),
 		(*ArrayEncoding_Dictionary)(nil),
 	}
-	file_encodings_proto_msgTypes[11].OneofWrappers = []any{
+	file_lance_internal_pb_encodings_proto_msgTypes[11].OneofWrappers = []any{
 		(*ColumnEncoding_Values)(nil),
 		(*ColumnEncoding_ZoneIndex)(nil),
 	}
@@ -1304,18 +1304,18 @@ func file_encodings_proto_init() {
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_encodings_proto_rawDesc), len(file_encodings_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_lance_internal_pb_encodings_proto_rawDesc), len(file_lance_internal_pb_encodings_proto_rawDesc)),
 			NumEnums:      1,
 			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
-		GoTypes:           file_encodings_proto_goTypes,
-		DependencyIndexes: file_encodings_proto_depIdxs,
-		EnumInfos:         file_encodings_proto_enumTypes,
-		MessageInfos:      file_encodings_proto_msgTypes,
+		GoTypes:           file_lance_internal_pb_encodings_proto_goTypes,
+		DependencyIndexes: file_lance_internal_pb_encodings_proto_depIdxs,
+		EnumInfos:         file_lance_internal_pb_encodings_proto_enumTypes,
+		MessageInfos:      file_lance_internal_pb_encodings_proto_msgTypes,
 	}.Build()
-	File_encodings_proto = out.File
-	file_encodings_proto_goTypes = nil
-	file_encodings_proto_depIdxs = nil
+	File_lance_internal_pb_encodings_proto = out.File
+	file_lance_internal_pb_encodings_proto_goTypes = nil
+	file_lance_internal_pb_encodings_proto_depIdxs = nil
 }

@@ -7,7 +7,7 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        v3.21.12
-// source: file2.proto
+// source: lance/internal/pb/file2.proto
 
 package file2pb
 
@@ -40,7 +40,7 @@ type ColumnMetadata struct {
 
 func (x *ColumnMetadata) Reset() {
 	*x = ColumnMetadata{}
-	mi := &file_file2_proto_msgTypes[0]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -52,7 +52,7 @@ func (x *ColumnMetadata) String() string {
 func (*ColumnMetadata) ProtoMessage() {}
 
 func (x *ColumnMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_file2_proto_msgTypes[0]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -65,7 +65,7 @@ func (x *ColumnMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnMetadata.ProtoReflect.Descriptor instead.
 func (*ColumnMetadata) Descriptor() ([]byte, []int) {
-	return file_file2_proto_rawDescGZIP(), []int{0}
+	return file_lance_internal_pb_file2_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *ColumnMetadata) GetEncoding() *Encoding {
@@ -106,7 +106,7 @@ type DeferredEncoding struct {
 
 func (x *DeferredEncoding) Reset() {
 	*x = DeferredEncoding{}
-	mi := &file_file2_proto_msgTypes[1]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -118,7 +118,7 @@ func (x *DeferredEncoding) String() string {
 func (*DeferredEncoding) ProtoMessage() {}
 
 func (x *DeferredEncoding) ProtoReflect() protoreflect.Message {
-	mi := &file_file2_proto_msgTypes[1]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -131,7 +131,7 @@ func (x *DeferredEncoding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeferredEncoding.ProtoReflect.Descriptor instead.
 func (*DeferredEncoding) Descriptor() ([]byte, []int) {
-	return file_file2_proto_rawDescGZIP(), []int{1}
+	return file_lance_internal_pb_file2_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *DeferredEncoding) GetBufferLocation() uint64 {
@@ -158,7 +158,7 @@ type DirectEncoding struct {
 
 func (x *DirectEncoding) Reset() {
 	*x = DirectEncoding{}
-	mi := &file_file2_proto_msgTypes[2]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -170,7 +170,7 @@ func (x *DirectEncoding) String() string {
 func (*DirectEncoding) ProtoMessage() {}
 
 func (x *DirectEncoding) ProtoReflect() protoreflect.Message {
-	mi := &file_file2_proto_msgTypes[2]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -183,7 +183,7 @@ func (x *DirectEncoding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirectEncoding.ProtoReflect.Descriptor instead.
 func (*DirectEncoding) Descriptor() ([]byte, []int) {
-	return file_file2_proto_rawDescGZIP(), []int{2}
+	return file_lance_internal_pb_file2_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *DirectEncoding) GetEncoding() []byte {
@@ -207,7 +207,7 @@ type Encoding struct {
 
 func (x *Encoding) Reset() {
 	*x = Encoding{}
-	mi := &file_file2_proto_msgTypes[3]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -219,7 +219,7 @@ func (x *Encoding) String() string {
 func (*Encoding) ProtoMessage() {}
 
 func (x *Encoding) ProtoReflect() protoreflect.Message {
-	mi := &file_file2_proto_msgTypes[3]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -232,7 +232,7 @@ func (x *Encoding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Encoding.ProtoReflect.Descriptor instead.
 func (*Encoding) Descriptor() ([]byte, []int) {
-	return file_file2_proto_rawDescGZIP(), []int{3}
+	return file_lance_internal_pb_file2_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Encoding) GetLocation() isEncoding_Location {
@@ -306,7 +306,7 @@ type ColumnMetadata_Page struct {
 
 func (x *ColumnMetadata_Page) Reset() {
 	*x = ColumnMetadata_Page{}
-	mi := &file_file2_proto_msgTypes[4]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -318,7 +318,7 @@ func (x *ColumnMetadata_Page) String() string {
 func (*ColumnMetadata_Page) ProtoMessage() {}
 
 func (x *ColumnMetadata_Page) ProtoReflect() protoreflect.Message {
-	mi := &file_file2_proto_msgTypes[4]
+	mi := &file_lance_internal_pb_file2_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -331,7 +331,7 @@ func (x *ColumnMetadata_Page) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnMetadata_Page.ProtoReflect.Descriptor instead.
 func (*ColumnMetadata_Page) Descriptor() ([]byte, []int) {
-	return file_file2_proto_rawDescGZIP(), []int{0, 0}
+	return file_lance_internal_pb_file2_proto_rawDescGZIP(), []int{0, 0}
 }
 
 func (x *ColumnMetadata_Page) GetBufferOffsets() []uint64 {
@@ -369,11 +369,11 @@ func (x *ColumnMetadata_Page) GetPriority() uint64 {
 	return 0
 }
 
-var File_file2_proto protoreflect.FileDescriptor
+var File_lance_internal_pb_file2_proto protoreflect.FileDescriptor
 
-const file_file2_proto_rawDesc = "" +
+const file_lance_internal_pb_file2_proto_rawDesc = "" +
 	"\n" +
-	"\vfile2.proto\x12\rlance.file.v2\x1a\x1bgoogle/protobuf/empty.proto\"\x85\x03\n" +
+	"\x1dlance/internal/pb/file2.proto\x12\rlance.file.v2\x1a\x1bgoogle/protobuf/empty.proto\"\x85\x03\n" +
 	"\x0eColumnMetadata\x123\n" +
 	"\bencoding\x18\x01 \x01(\v2\x17.lance.file.v2.EncodingR\bencoding\x128\n" +
 	"\x05pages\x18\x02 \x03(\v2\".lance.file.v2.ColumnMetadata.PageR\x05pages\x12%\n" +
@@ -398,19 +398,19 @@ const file_file2_proto_rawDesc = "" +
 	"\blocationb\x06proto3"
 
 var (
-	file_file2_proto_rawDescOnce sync.Once
-	file_file2_proto_rawDescData []byte
+	file_lance_internal_pb_file2_proto_rawDescOnce sync.Once
+	file_lance_internal_pb_file2_proto_rawDescData []byte
 )
 
-func file_file2_proto_rawDescGZIP() []byte {
-	file_file2_proto_rawDescOnce.Do(func() {
-		file_file2_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_file2_proto_rawDesc), len(file_file2_proto_rawDesc)))
+func file_lance_internal_pb_file2_proto_rawDescGZIP() []byte {
+	file_lance_internal_pb_file2_proto_rawDescOnce.Do(func() {
+		file_lance_internal_pb_file2_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_lance_internal_pb_file2_proto_rawDesc), len(file_lance_internal_pb_file2_proto_rawDesc)))
 	})
-	return file_file2_proto_rawDescData
+	return file_lance_internal_pb_file2_proto_rawDescData
 }
 
-var file_file2_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
-var file_file2_proto_goTypes = []any{
+var file_lance_internal_pb_file2_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_lance_internal_pb_file2_proto_goTypes = []any{
 	(*ColumnMetadata)(nil),      // 0: lance.file.v2.ColumnMetadata
 	(*DeferredEncoding)(nil),    // 1: lance.file.v2.DeferredEncoding
 	(*DirectEncoding)(nil),      // 2: lance.file.v2.DirectEncoding
@@ -418,7 +418,7 @@ var file_file2_proto_goTypes = []any{
 	(*ColumnMetadata_Page)(nil), // 4: lance.file.v2.ColumnMetadata.Page
 	(*emptypb.Empty)(nil),       // 5: google.protobuf.Empty
 }
-var file_file2_proto_depIdxs = []int32{
+var file_lance_internal_pb_file2_proto_depIdxs = []int32{
 	3, // 0: lance.file.v2.ColumnMetadata.encoding:type_name -> lance.file.v2.Encoding
 	4, // 1: lance.file.v2.ColumnMetadata.pages:type_name -> lance.file.v2.ColumnMetadata.Page
 	1, // 2: lance.file.v2.Encoding.indirect:type_name -> lance.file.v2.DeferredEncoding
@@ -432,12 +432,12 @@ var file_file2_proto_depIdxs = []int32{
 	0, // [0:6] is the sub-list for field type_name
 }
 
-func init() { file_file2_proto_init() }
-func file_file2_proto_init() {
-	if File_file2_proto != nil {
+func init() { file_lance_internal_pb_file2_proto_init() }
+func file_lance_internal_pb_file2_proto_init() {
+	if File_lance_internal_pb_file2_proto != nil {
 		return
 	}
-	file_file2_proto_msgTypes[3].OneofWrappers = []any{
+	file_lance_internal_pb_file2_proto_msgTypes[3].OneofWrappers = []any{
 		(*Encoding_Indirect)(nil),
 		(*Encoding_Direct)(nil),
 		(*Encoding_None)(nil),
@@ -446,17 +446,17 @@ func file_file2_proto_init() {
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_file2_proto_rawDesc), len(file_file2_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_lance_internal_pb_file2_proto_rawDesc), len(file_lance_internal_pb_file2_proto_rawDesc)),
 			NumEnums:      0,
 			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
-		GoTypes:           file_file2_proto_goTypes,
-		DependencyIndexes: file_file2_proto_depIdxs,
-		MessageInfos:      file_file2_proto_msgTypes,
+		GoTypes:           file_lance_internal_pb_file2_proto_goTypes,
+		DependencyIndexes: file_lance_internal_pb_file2_proto_depIdxs,
+		MessageInfos:      file_lance_internal_pb_file2_proto_msgTypes,
 	}.Build()
-	File_file2_proto = out.File
-	file_file2_proto_goTypes = nil
-	file_file2_proto_depIdxs = nil
+	File_lance_internal_pb_file2_proto = out.File
+	file_lance_internal_pb_file2_proto_goTypes = nil
+	file_lance_internal_pb_file2_proto_depIdxs = nil
 }

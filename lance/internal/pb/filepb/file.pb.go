@@ -7,7 +7,7 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        v3.21.12
-// source: file.proto
+// source: lance/internal/pb/file.proto
 
 package filepb
 
@@ -59,11 +59,11 @@ func (x Field_Type) String() string {
 }
 
 func (Field_Type) Descriptor() protoreflect.EnumDescriptor {
-	return file_file_proto_enumTypes[0].Descriptor()
+	return file_lance_internal_pb_file_proto_enumTypes[0].Descriptor()
 }
 
 func (Field_Type) Type() protoreflect.EnumType {
-	return &file_file_proto_enumTypes[0]
+	return &file_lance_internal_pb_file_proto_enumTypes[0]
 }
 
 func (x Field_Type) Number() protoreflect.EnumNumber {
@@ -72,7 +72,7 @@ func (x Field_Type) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Field_Type.Descriptor instead.
 func (Field_Type) EnumDescriptor() ([]byte, []int) {
-	return file_file_proto_rawDescGZIP(), []int{3, 0}
+	return file_lance_internal_pb_file_proto_rawDescGZIP(), []int{3, 0}
 }
 
 // v1 encoding hint; ignored in 2.0.
@@ -115,11 +115,11 @@ func (x Field_Encoding) String() string {
 }
 
 func (Field_Encoding) Descriptor() protoreflect.EnumDescriptor {
-	return file_file_proto_enumTypes[1].Descriptor()
+	return file_lance_internal_pb_file_proto_enumTypes[1].Descriptor()
 }
 
 func (Field_Encoding) Type() protoreflect.EnumType {
-	return &file_file_proto_enumTypes[1]
+	return &file_lance_internal_pb_file_proto_enumTypes[1]
 }
 
 func (x Field_Encoding) Number() protoreflect.EnumNumber {
@@ -128,7 +128,7 @@ func (x Field_Encoding) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Field_Encoding.Descriptor instead.
 func (Field_Encoding) EnumDescriptor() ([]byte, []int) {
-	return file_file_proto_rawDescGZIP(), []int{3, 1}
+	return file_lance_internal_pb_file_proto_rawDescGZIP(), []int{3, 1}
 }
 
 type FileDescriptor struct {
@@ -142,7 +142,7 @@ type FileDescriptor struct {
 
 func (x *FileDescriptor) Reset() {
 	*x = FileDescriptor{}
-	mi := &file_file_proto_msgTypes[0]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -154,7 +154,7 @@ func (x *FileDescriptor) String() string {
 func (*FileDescriptor) ProtoMessage() {}
 
 func (x *FileDescriptor) ProtoReflect() protoreflect.Message {
-	mi := &file_file_proto_msgTypes[0]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -167,7 +167,7 @@ func (x *FileDescriptor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileDescriptor.ProtoReflect.Descriptor instead.
 func (*FileDescriptor) Descriptor() ([]byte, []int) {
-	return file_file_proto_rawDescGZIP(), []int{0}
+	return file_lance_internal_pb_file_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *FileDescriptor) GetSchema() *Schema {
@@ -194,7 +194,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_file_proto_msgTypes[1]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -206,7 +206,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_file_proto_msgTypes[1]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -219,7 +219,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_file_proto_rawDescGZIP(), []int{1}
+	return file_lance_internal_pb_file_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *Schema) GetFields() []*Field {
@@ -247,7 +247,7 @@ type Dictionary struct {
 
 func (x *Dictionary) Reset() {
 	*x = Dictionary{}
-	mi := &file_file_proto_msgTypes[2]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -259,7 +259,7 @@ func (x *Dictionary) String() string {
 func (*Dictionary) ProtoMessage() {}
 
 func (x *Dictionary) ProtoReflect() protoreflect.Message {
-	mi := &file_file_proto_msgTypes[2]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -272,7 +272,7 @@ func (x *Dictionary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dictionary.ProtoReflect.Descriptor instead.
 func (*Dictionary) Descriptor() ([]byte, []int) {
-	return file_file_proto_rawDescGZIP(), []int{2}
+	return file_lance_internal_pb_file_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Dictionary) GetOffset() int64 {
@@ -310,7 +310,7 @@ type Field struct {
 
 func (x *Field) Reset() {
 	*x = Field{}
-	mi := &file_file_proto_msgTypes[3]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -322,7 +322,7 @@ func (x *Field) String() string {
 func (*Field) ProtoMessage() {}
 
 func (x *Field) ProtoReflect() protoreflect.Message {
-	mi := &file_file_proto_msgTypes[3]
+	mi := &file_lance_internal_pb_file_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -335,7 +335,7 @@ func (x *Field) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Field.ProtoReflect.Descriptor instead.
 func (*Field) Descriptor() ([]byte, []int) {
-	return file_file_proto_rawDescGZIP(), []int{3}
+	return file_lance_internal_pb_file_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Field) GetType() Field_Type {
@@ -415,12 +415,11 @@ func (x *Field) GetUnenforcedPrimaryKey() bool {
 	return false
 }
 
-var File_file_proto protoreflect.FileDescriptor
+var File_lance_internal_pb_file_proto protoreflect.FileDescriptor
 
-const file_file_proto_rawDesc = "" +
+const file_lance_internal_pb_file_proto_rawDesc = "" +
 	"\n" +
-	"\n" +
-	"file.proto\x12\n" +
+	"\x1clance/internal/pb/file.proto\x12\n" +
 	"lance.file\"T\n" +
 	"\x0eFileDescriptor\x12*\n" +
 	"\x06schema\x18\x01 \x01(\v2\x12.lance.file.SchemaR\x06schema\x12\x16\n" +
@@ -468,20 +467,20 @@ const file_file_proto_rawDesc = "" +
 	"\x03RLE\x10\x04J\x04\b\v\x10\fb\x06proto3"
 
 var (
-	file_file_proto_rawDescOnce sync.Once
-	file_file_proto_rawDescData []byte
+	file_lance_internal_pb_file_proto_rawDescOnce sync.Once
+	file_lance_internal_pb_file_proto_rawDescData []byte
 )
 
-func file_file_proto_rawDescGZIP() []byte {
-	file_file_proto_rawDescOnce.Do(func() {
-		file_file_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_file_proto_rawDesc), len(file_file_proto_rawDesc)))
+func file_lance_internal_pb_file_proto_rawDescGZIP() []byte {
+	file_lance_internal_pb_file_proto_rawDescOnce.Do(func() {
+		file_lance_internal_pb_file_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_lance_internal_pb_file_proto_rawDesc), len(file_lance_internal_pb_file_proto_rawDesc)))
 	})
-	return file_file_proto_rawDescData
+	return file_lance_internal_pb_file_proto_rawDescData
 }
 
-var file_file_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_file_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
-var file_file_proto_goTypes = []any{
+var file_lance_internal_pb_file_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_lance_internal_pb_file_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_lance_internal_pb_file_proto_goTypes = []any{
 	(Field_Type)(0),        // 0: lance.file.Field.Type
 	(Field_Encoding)(0),    // 1: lance.file.Field.Encoding
 	(*FileDescriptor)(nil), // 2: lance.file.FileDescriptor
@@ -491,7 +490,7 @@ var file_file_proto_goTypes = []any{
 	nil,                    // 6: lance.file.Schema.MetadataEntry
 	nil,                    // 7: lance.file.Field.MetadataEntry
 }
-var file_file_proto_depIdxs = []int32{
+var file_lance_internal_pb_file_proto_depIdxs = []int32{
 	3, // 0: lance.file.FileDescriptor.schema:type_name -> lance.file.Schema
 	5, // 1: lance.file.Schema.fields:type_name -> lance.file.Field
 	6, // 2: lance.file.Schema.metadata:type_name -> lance.file.Schema.MetadataEntry
@@ -506,27 +505,27 @@ var file_file_proto_depIdxs = []int32{
 	0, // [0:7] is the sub-list for field type_name
 }
 
-func init() { file_file_proto_init() }
-func file_file_proto_init() {
-	if File_file_proto != nil {
+func init() { file_lance_internal_pb_file_proto_init() }
+func file_lance_internal_pb_file_proto_init() {
+	if File_lance_internal_pb_file_proto != nil {
 		return
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_file_proto_rawDesc), len(file_file_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_lance_internal_pb_file_proto_rawDesc), len(file_lance_internal_pb_file_proto_rawDesc)),
 			NumEnums:      2,
 			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
-		GoTypes:           file_file_proto_goTypes,
-		DependencyIndexes: file_file_proto_depIdxs,
-		EnumInfos:         file_file_proto_enumTypes,
-		MessageInfos:      file_file_proto_msgTypes,
+		GoTypes:           file_lance_internal_pb_file_proto_goTypes,
+		DependencyIndexes: file_lance_internal_pb_file_proto_depIdxs,
+		EnumInfos:         file_lance_internal_pb_file_proto_enumTypes,
+		MessageInfos:      file_lance_internal_pb_file_proto_msgTypes,
 	}.Build()
-	File_file_proto = out.File
-	file_file_proto_goTypes = nil
-	file_file_proto_depIdxs = nil
+	File_lance_internal_pb_file_proto = out.File
+	file_lance_internal_pb_file_proto_goTypes = nil
+	file_lance_internal_pb_file_proto_depIdxs = nil
 }
