@@ -180,12 +180,12 @@ func (r *reader) field(n *fieldNode, a, b int64, depth int) (arrow.Array, error)
 		}
 		children := make([]arrow.ArrayData, len(n.children))
 		for i, c := range n.children {
-			a, err := r.field(c, a, b, depth+1)
+			arr, err := r.field(c, a, b, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			children[i] = a.Data()
-			defer a.Release()
+			children[i] = arr.Data()
+			defer arr.Release()
 		}
 		d := array.NewData(t, int(b-a), []*memory.Buffer{nil}, children, 0, 0)
 		defer d.Release()
