@@ -372,3 +372,26 @@ func TestDictionaryPagesWithOwnDictionaries(t *testing.T) {
 	require.Equal(t, `{"d":"c"}`, string(AppendJSONRow(nil, rec, 3, JSONOptions{})))
 	rec.Release()
 }
+
+// TestNestedListsAndStructs: list<list<int32>> and struct<l: list<int32>>,
+// column order header/offsets first, then children, depth-first.
+func TestNestedListsAndStructs(t *testing.T) {
+	b := (&tFile{rows: 3, fields: top(
+		fld(0, -1, "ll", "list", true), fld(1, 0, "item", "list", true), fld(2, 1, "item", "int32", true),
+		fld(3, -1, "st", "struct", true), fld(4, 3, "l", "list", true), fld(5, 4, "item", "int32", true)),
+		cols: []tCol{
+			oneCol(listPage([]int{2, -1, 1})),      // ll: [[..],[..]], null, [[..]]
+			oneCol(listPage([]int{1, 0, 2})),       // ll.item: [7], [], [8, 9]
+			oneCol(flatPage(3, 32, u32s(7, 8, 9))), // ll.item.item
+			oneCol(tPage{length: 3, enc: structE()}),
+			oneCol(listPage([]int{0, -1, 2})),
+			oneCol(flatPage(2, 32, u32s(5, 6))),
+		}}).bytes()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	require.NoError(t, f.Validate())
+	require.Equal(t, []string{
+		`{"ll":[[7],[]],"st":{"l":[]}}`,
+		`{"ll":null,"st":{"l":null}}`,
+		`{"ll":[[8,9]],"st":{"l":[5,6]}}`}, jsonLines(t, f, JSONOptions{}))
+}
