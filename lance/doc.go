@@ -30,6 +30,8 @@
 //     top-level columns (only their pages are read) and a row range (only
 //     the pages holding it are read). ReadContext and RecordsContext stop
 //     between pages once their context is done.
+//   - ReadFooter reads only the footer of any Lance file (also the
+//     versions Open refuses) to tell what it is.
 //   - File.Columns and File.GlobalBuffers give every column's metadata,
 //     page and buffer byte ranges and encoding trees, for callers that
 //     fetch ranges themselves.

@@ -197,3 +197,23 @@ func TestLaterEncodingsRefused(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnsupported)
 	require.Contains(t, err.Error(), "fsst")
 }
+
+func TestReadFooter(t *testing.T) {
+	for name, want := range map[string]string{
+		"v2_0_alltypes_5rows.lance": "2.0 (footer 0.3)", "v2_1_alltypes_5rows.lance": "2.1",
+		"v2_2_alltypes_5rows.lance": "2.2", "v0_2_legacy_alltypes_5rows.lance": "legacy v1 (footer 0.2)",
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		require.NoError(t, err)
+		ft, err := ReadFooter(bytes.NewReader(b), int64(len(b)))
+		require.NoError(t, err)
+		require.Equal(t, want, ft.String(), name)
+		require.Equal(t, name == "v2_0_alltypes_5rows.lance", ft.Supported())
+		if name == "v2_0_alltypes_5rows.lance" {
+			// notes §2: column_meta_start 1847, cmo 3561, gbo 3801, 1 global buffer, 15 columns.
+			require.Equal(t, Footer{1847, 3561, 3801, 1, 15, 0, 3}, ft)
+		}
+	}
+	_, err := ReadFooter(bytes.NewReader([]byte("LANC")), 4)
+	require.ErrorIs(t, err, ErrCorrupt)
+}

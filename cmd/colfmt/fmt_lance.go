@@ -29,6 +29,11 @@ func init() {
 		Inspect: func(w io.Writer, in *input) error {
 			f, err := lance.Open(in.R, in.Size)
 			if err != nil {
+				// Still say what the file is when only its version is refused.
+				if ft, ferr := lance.ReadFooter(in.R, in.Size); ferr == nil && !ft.Supported() {
+					fmt.Fprintf(w, "Lance file format %s, %d bytes, %d columns, %d global buffers: not readable by this version\n",
+						ft, in.Size, ft.NumColumns, ft.NumGlobalBuffers)
+				}
 				return err
 			}
 			return f.Describe(w)

@@ -37,6 +37,9 @@ func TestLanceCLI(t *testing.T) {
 		require.Equal(t, 1, code)
 		require.Contains(t, errOut, "version "+strings.Replace(v, "_", ".", 1))
 	}
+	code, out, _ = runCLI(t, "inspect", dir+"v2_2_alltypes_5rows.lance")
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "Lance file format 2.2")
 	code, _, errOut = runCLI(t, "validate", dir+"v0_2_legacy_alltypes_5rows.lance")
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "0.2")
