@@ -1,0 +1,413 @@
+package lance
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/lance/internal/pb/encpb"
+)
+
+// The common non-null fixed-width page (Nullable{NoNull{Flat}}, possibly
+// under FixedSizeList, uncompressed) is read straight into the output:
+// only the requested rows' bytes, once, with no per-page array and no
+// concatenation. Everything else takes the general decoder.
+
+// fixedPage is a page the direct path can read: values is nil for an
+// all-null page, validity nil when the page has no nulls.
+type fixedPage struct {
+	values, validity *encpb.Buffer
+	rowBytes         int64
+}
+
+// fixedLayout recognises Nullable{NoNull|SomeNull|AllNull} (or no
+// wrapper) over non-null uncompressed Flat values, possibly under
+// FixedSizeList.
+func fixedLayout(enc *encpb.ArrayEncoding, dt arrow.DataType) (fixedPage, bool) {
+	var fp fixedPage
+	if nl := enc.GetNullable(); nl != nil {
+		switch {
+		case nl.GetAllNulls() != nil:
+			per, ok := fixedRowBytes(dt)
+			fp.rowBytes = per
+			return fp, ok
+		case nl.GetSomeNulls() != nil:
+			v := plainFlat(nl.GetSomeNulls().GetValidity(), 1)
+			if v == nil {
+				return fp, false
+			}
+			fp.validity = v.Buffer
+			enc = nl.GetSomeNulls().GetValues()
+		}
+	}
+	per := int64(1)
+	for depth := 0; depth < 16 && enc != nil; depth++ {
+		switch e := enc.GetArrayEncoding().(type) {
+		case *encpb.ArrayEncoding_Nullable:
+			nn := e.Nullable.GetNoNulls()
+			if nn == nil {
+				return fp, false
+			}
+			enc = nn.GetValues()
+		case *encpb.ArrayEncoding_FixedSizeList:
+			t, ok := dt.(*arrow.FixedSizeListType)
+			if !ok || int64(e.FixedSizeList.Dimension) != int64(t.Len()) || t.Len() <= 0 {
+				return fp, false
+			}
+			per *= int64(t.Len())
+			if per > 1<<24 {
+				return fp, false
+			}
+			dt = t.Elem()
+			enc = e.FixedSizeList.GetItems()
+		case *encpb.ArrayEncoding_Flat:
+			fl := e.Flat
+			want, ok := bitWidth(dt)
+			if s := fl.GetCompression().GetScheme(); !ok || want%8 != 0 || want == 0 || fl.BitsPerValue != want ||
+				(s != "" && s != "none") || fl.Buffer == nil || dt.ID() == arrow.DICTIONARY {
+				return fp, false
+			}
+			fp.values, fp.rowBytes = fl.Buffer, per*int64(want/8)
+			return fp, true
+		default:
+			return fp, false
+		}
+	}
+	return fp, false
+}
+
+// fixedRowBytes is the bytes per row of a byte-aligned fixed-width type,
+// or of fixed-size lists of one.
+func fixedRowBytes(dt arrow.DataType) (int64, bool) {
+	per := int64(1)
+	for depth := 0; depth < 16; depth++ {
+		if t, ok := dt.(*arrow.FixedSizeListType); ok {
+			if t.Len() <= 0 || per*int64(t.Len()) > 1<<24 {
+				return 0, false
+			}
+			per *= int64(t.Len())
+			dt = t.Elem()
+			continue
+		}
+		w, ok := bitWidth(dt)
+		if !ok || w%8 != 0 || w == 0 || dt.ID() == arrow.DICTIONARY {
+			return 0, false
+		}
+		return per * int64(w/8), true
+	}
+	return 0, false
+}
+
+// bufferRange resolves a Buffer reference without reading it.
+func (f *File) bufferRange(col *column, p *page, b *encpb.Buffer) (bufRange, bool) {
+	var list []bufRange
+	switch b.BufferType {
+	case encpb.Buffer_page:
+		list = p.buffers
+	case encpb.Buffer_column:
+		list = col.buffers
+	case encpb.Buffer_file:
+		list = f.globals
+	}
+	if int(b.BufferIndex) >= len(list) {
+		return bufRange{}, false
+	}
+	return list[b.BufferIndex], true
+}
+
+// leafDirect reads rows [a, b) of col if every page involved has the
+// fixed layout; ok is false when the general path must be used.
+func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, bool, error) {
+	f := r.f
+	var rowBytes int64
+	anyNulls := false
+	first := pageAt(col, a)
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		fp, ok := fixedLayout(p.enc, dt)
+		if !ok || (rowBytes != 0 && fp.rowBytes != rowBytes) {
+			return nil, false, nil
+		}
+		for _, buf := range []*encpb.Buffer{fp.values, fp.validity} {
+			if buf == nil {
+				continue
+			}
+			if _, ok := f.bufferRange(col, p, buf); !ok {
+				return nil, false, nil
+			}
+		}
+		anyNulls = anyNulls || fp.values == nil || fp.validity != nil
+		rowBytes = fp.rowBytes
+	}
+	if rowBytes == 0 {
+		return nil, false, nil
+	}
+	n := b - a
+	total, ok := mulRows(n, rowBytes)
+	if !ok || total > f.cfg.maxBuffer {
+		return nil, false, nil // the general path applies (and reports) the limits page by page
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	out := make([]byte, total)
+	var vb []byte
+	if anyNulls {
+		vb = make([]byte, bitutil.BytesForBits(n))
+	}
+	pos := int64(0) // rows written
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		fp, _ := fixedLayout(p.enc, dt)
+		path := fmt.Sprintf("%s page %d", col.path, pi)
+		lo := max(a, p.rowStart) - p.rowStart
+		hi := min(b, p.rowStart+p.length) - p.rowStart
+		if fp.values == nil { // all null: zero values, clear validity bits
+			if err := f.checkAlloc(p.length, nullBits(dt), &where{path: path}, "all-null array"); err != nil {
+				return nil, false, err
+			}
+			pos += hi - lo
+			continue
+		}
+		br, _ := f.bufferRange(col, p, fp.values)
+		if need, ok := mulRows(p.length, rowBytes); !ok || need > br.size {
+			return nil, false, errs.At(ErrBufferSize, br.off, path, "buffer of %d bytes holds fewer than %d rows of %d bytes", br.size, p.length, rowBytes)
+		}
+		if err := f.readAt(out[pos*rowBytes:(pos+hi-lo)*rowBytes], br.off+lo*rowBytes, path); err != nil {
+			return nil, false, err
+		}
+		switch {
+		case fp.validity != nil:
+			vr, _ := f.bufferRange(col, p, fp.validity)
+			if need := (p.length + 7) / 8; need > vr.size {
+				return nil, false, errs.At(ErrBufferSize, vr.off, path, "Flat buffer of %d bytes holds fewer than %d values of 1 bits", vr.size, p.length)
+			}
+			src := make([]byte, (hi+7)/8-lo/8)
+			if err := f.readAt(src, vr.off+lo/8, path); err != nil {
+				return nil, false, err
+			}
+			bitutil.CopyBitmap(src, int(lo%8), int(hi-lo), vb, int(pos))
+		case vb != nil:
+			bitutil.SetBitsTo(vb, pos, hi-lo, true)
+		}
+		pos += hi - lo
+	}
+	nulls := 0
+	if vb != nil {
+		nulls = int(n) - bitutil.CountSetBits(vb, 0, int(n))
+	}
+	d := fixedData(dt, int(n), out)
+	if nulls > 0 {
+		nd := array.NewData(dt, int(n), append([]*memory.Buffer{memory.NewBufferBytes(vb)}, d.Buffers()[1:]...), d.Children(), nulls, 0)
+		d.Release()
+		d = nd
+	}
+	defer d.Release()
+	return array.MakeFromData(d), true, nil
+}
+
+func fixedData(dt arrow.DataType, n int, values []byte) arrow.ArrayData {
+	if t, ok := dt.(*arrow.FixedSizeListType); ok {
+		child := fixedData(t.Elem(), n*int(t.Len()), values)
+		defer child.Release()
+		return array.NewData(dt, n, []*memory.Buffer{nil}, []arrow.ArrayData{child}, 0, 0)
+	}
+	return array.NewData(dt, n, []*memory.Buffer{nil, memory.NewBufferBytes(values)}, nil, 0, 0)
+}
+
+// plainFlat returns the uncompressed Flat of width bits under optional
+// Nullable{NoNull} wrappers.
+func plainFlat(enc *encpb.ArrayEncoding, bits uint64) *encpb.Flat {
+	for depth := 0; depth < 4 && enc != nil; depth++ {
+		if nn := enc.GetNullable().GetNoNulls(); nn != nil {
+			enc = nn.GetValues()
+			continue
+		}
+		fl := enc.GetFlat()
+		if fl == nil || fl.BitsPerValue != bits || fl.Buffer == nil {
+			return nil
+		}
+		if s := fl.GetCompression().GetScheme(); s != "" && s != "none" {
+			return nil
+		}
+		return fl
+	}
+	return nil
+}
+
+// binaryLayout recognises the Binary page lance writes: u64 indices and
+// u8 bytes, both uncompressed.
+func binaryLayout(enc *encpb.ArrayEncoding) (idx, data *encpb.Flat, adj uint64, ok bool) {
+	b := enc.GetBinary()
+	if b == nil {
+		return nil, nil, 0, false
+	}
+	idx, data = plainFlat(b.GetIndices(), 64), plainFlat(b.GetBytes(), 8)
+	return idx, data, b.NullAdjustment, idx != nil && data != nil
+}
+
+type binaryPart struct {
+	pi        int
+	ends      []uint64 // page-local end offsets of every row of the page
+	nullMask  uint64   // adj, 0 for none
+	lo, hi    int64    // rows of the page wanted
+	dataRange bufRange
+}
+
+// leafBinaryDirect reads rows [a, b) of a string/binary column whose pages
+// are all plain Binary: the indices of each page (checked as the general
+// decoder checks them), then only the bytes of the wanted rows, straight
+// into one output buffer.
+func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, bool, error) {
+	f := r.f
+	var parts []binaryPart
+	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		idx, data, adj, ok := binaryLayout(p.enc)
+		if !ok {
+			return nil, false, nil
+		}
+		_, ok1 := f.bufferRange(col, p, idx.Buffer)
+		dr, ok2 := f.bufferRange(col, p, data.Buffer)
+		if !ok1 || !ok2 {
+			return nil, false, nil
+		}
+		parts = append(parts, binaryPart{pi: pi, nullMask: adj, dataRange: dr,
+			lo: max(a, p.rowStart) - p.rowStart, hi: min(b, p.rowStart+p.length) - p.rowStart})
+	}
+	if len(parts) == 0 {
+		return nil, false, nil
+	}
+	n := b - a
+	if err := f.checkAlloc(n+1, 64, &where{path: col.path}, "offsets"); err != nil {
+		return nil, false, nil // the general path applies the limits page by page
+	}
+	var total int64
+	nulls := 0
+	var vb []byte
+	for k := range parts {
+		pt := &parts[k]
+		p := col.pages[pt.pi]
+		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pt.pi)}
+		if err := r.ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		idx, _, _, _ := binaryLayout(p.enc)
+		raw, err := f.flatBuffer(w, idx, p.length)
+		if err != nil {
+			return nil, false, err
+		}
+		ends := arrow.Uint64Traits.CastFromBytes(raw)
+		if len(raw)%8 != 0 || int64(len(ends)) < p.length {
+			return nil, false, errs.At(ErrBufferSize, -1, w.path, "indices buffer of %d bytes", len(raw))
+		}
+		ends = ends[:p.length]
+		adj := pt.nullMask
+		var prev uint64
+		for i, v := range ends {
+			end := v
+			if adj != 0 && v >= adj {
+				end = v - adj
+			}
+			if end < prev || (adj != 0 && end >= adj) || end > uint64(f.cfg.maxBuffer) {
+				return nil, false, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", i, end, prev, adj)
+			}
+			prev = end
+		}
+		if uint64(pt.dataRange.size) < prev {
+			return nil, false, errs.At(ErrBufferSize, pt.dataRange.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of 8 bits", pt.dataRange.size, prev)
+		}
+		if pt.dataRange.size > f.cfg.maxBuffer {
+			return nil, false, nil // the general path reports it
+		}
+		pt.ends = ends
+		s, e := pageSpan(ends, adj, pt.lo, pt.hi)
+		total += int64(e - s)
+		if total > f.cfg.maxBuffer {
+			return nil, false, nil // the general path applies the limits page by page
+		}
+	}
+	large := isLarge(dt)
+	if !large && total > math.MaxInt32 {
+		return nil, false, errs.At(ErrTooLarge, -1, col.path, "%d bytes of %s need a large type", total, dt)
+	}
+	data := make([]byte, total)
+	var o32 []int32
+	var o64 []int64
+	if large {
+		o64 = make([]int64, n+1)
+	} else {
+		o32 = make([]int32, n+1)
+	}
+	row := int64(0)
+	pos := int64(0)
+	for _, pt := range parts {
+		path := fmt.Sprintf("%s page %d", col.path, pt.pi)
+		s, e := pageSpan(pt.ends, pt.nullMask, pt.lo, pt.hi)
+		if err := f.readAt(data[pos:pos+int64(e-s)], pt.dataRange.off+int64(s), path); err != nil {
+			return nil, false, err
+		}
+		adj := pt.nullMask
+		for i := pt.lo; i < pt.hi; i++ {
+			v := pt.ends[i]
+			if adj != 0 && v >= adj {
+				v -= adj
+				if vb == nil {
+					vb = make([]byte, bitutil.BytesForBits(n))
+					bitutil.SetBitsTo(vb, 0, n, true)
+				}
+				bitutil.ClearBit(vb, int(row))
+				nulls++
+			}
+			row++
+			if large {
+				o64[row] = pos + int64(v-s)
+			} else {
+				o32[row] = int32(pos + int64(v-s))
+			}
+		}
+		pos += int64(e - s)
+	}
+	var ob []byte
+	if large {
+		ob = arrow.Int64Traits.CastToBytes(o64)
+	} else {
+		ob = arrow.Int32Traits.CastToBytes(o32)
+	}
+	var vbuf *memory.Buffer
+	if nulls > 0 {
+		vbuf = memory.NewBufferBytes(vb)
+	}
+	d := array.NewData(dt, int(n), []*memory.Buffer{vbuf, memory.NewBufferBytes(ob), memory.NewBufferBytes(data)}, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), true, nil
+}
+
+// pageSpan returns the byte range rows [lo, hi) of a Binary page cover.
+func pageSpan(ends []uint64, adj uint64, lo, hi int64) (uint64, uint64) {
+	norm := func(v uint64) uint64 {
+		if adj != 0 && v >= adj {
+			return v - adj
+		}
+		return v
+	}
+	var s uint64
+	if lo > 0 {
+		s = norm(ends[lo-1])
+	}
+	return s, norm(ends[hi-1])
+}

@@ -1,0 +1,462 @@
+package lance
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"math"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// ReadOptions selects what Read and Records return.
+type ReadOptions struct {
+	// Columns names the top-level fields to read, in output order; nil
+	// reads all. Only these fields' pages are read from the file.
+	Columns []string
+	// Offset is the first row; Limit the number of rows (<= 0: to the end).
+	Offset, Limit int64
+	// BatchRows is the most rows per record from Records (default 65536).
+	BatchRows int64
+}
+
+// reader decodes one request; it caches the last decoded page of each
+// column so batches and list segments that share a page decode it once.
+type reader struct {
+	ctx   context.Context
+	f     *File
+	cache map[int]cachedPage
+	// strict makes the reader check what decoding alone would not: page
+	// kinds of struct headers and row totals.
+	strict bool
+	// general disables the direct fixed-width path, so tests and fuzzing
+	// can compare it with the general decoder.
+	general bool
+}
+
+type cachedPage struct {
+	page int
+	arr  arrow.Array
+}
+
+func (f *File) newReader() *reader {
+	return &reader{ctx: context.Background(), f: f, cache: map[int]cachedPage{}}
+}
+
+func (r *reader) release() {
+	for _, c := range r.cache {
+		c.arr.Release()
+	}
+	r.cache = nil
+}
+
+// selection resolves ReadOptions to fields and a row range.
+func (f *File) selection(o ReadOptions) ([]*fieldNode, *arrow.Schema, int64, int64, error) {
+	nodes := f.fields
+	schema := f.schema
+	if o.Columns != nil {
+		nodes = nil
+		var fs []arrow.Field
+		for _, name := range o.Columns {
+			idx := f.schema.FieldIndices(name)
+			if len(idx) == 0 {
+				return nil, nil, 0, 0, fmt.Errorf("lance: no column %q", name)
+			}
+			nodes = append(nodes, f.fields[idx[0]])
+			fs = append(fs, f.schema.Field(idx[0]))
+		}
+		md := f.schema.Metadata()
+		schema = arrow.NewSchema(fs, &md)
+	}
+	if o.Offset < 0 || o.Offset > f.numRows {
+		return nil, nil, 0, 0, fmt.Errorf("lance: row offset %d outside 0..%d", o.Offset, f.numRows)
+	}
+	end := f.numRows
+	if o.Limit > 0 && o.Limit < end-o.Offset {
+		end = o.Offset + o.Limit
+	}
+	return nodes, schema, o.Offset, end, nil
+}
+
+// Read returns the selected rows of the selected columns as one record.
+func (f *File) Read(o ReadOptions) (arrow.RecordBatch, error) {
+	return f.ReadContext(context.Background(), o)
+}
+
+// ReadContext is Read that stops between pages once ctx is done.
+func (f *File) ReadContext(ctx context.Context, o ReadOptions) (arrow.RecordBatch, error) {
+	nodes, schema, a, b, err := f.selection(o)
+	if err != nil {
+		return nil, err
+	}
+	r := f.newReader()
+	r.ctx = ctx
+	defer r.release()
+	return r.record(nodes, schema, a, b)
+}
+
+// Records yields the selected rows in batches of at most BatchRows.
+// The caller releases each record.
+func (f *File) Records(o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return f.records(context.Background(), o, false)
+}
+
+// RecordsContext is Records that stops between pages once ctx is done.
+func (f *File) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return f.records(ctx, o, false)
+}
+
+func (f *File) records(ctx context.Context, o ReadOptions, strict bool) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		nodes, schema, a, b, err := f.selection(o)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		step := o.BatchRows
+		if step <= 0 {
+			step = DefaultBatchRows
+		}
+		if len(nodes) == 0 {
+			step = max(b-a, 1) // nothing to decode: one batch, however many rows
+		}
+		r := f.newReader()
+		r.ctx = ctx
+		r.strict = strict
+		defer r.release()
+		for s := a; s < b || (s == a && a == b); s += step {
+			e := min(b, s+step)
+			rec, err := r.record(nodes, schema, s, e)
+			if !yield(rec, err) || err != nil || e == b {
+				return
+			}
+		}
+	}
+}
+
+func (r *reader) record(nodes []*fieldNode, schema *arrow.Schema, a, b int64) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, len(nodes))
+	for i, n := range nodes {
+		c, err := r.field(n, a, b, 0)
+		if err != nil {
+			for _, x := range cols[:i] {
+				x.Release()
+			}
+			return nil, err
+		}
+		cols[i] = c
+	}
+	rec := array.NewRecordBatch(schema, cols, b-a)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
+}
+
+// field reads rows [a, b) of a field (items, for a list's child).
+func (r *reader) field(n *fieldNode, a, b int64, depth int) (arrow.Array, error) {
+	f := r.f
+	if depth > f.cfg.maxDepth {
+		return nil, errs.At(ErrTooLarge, -1, n.path, "nesting deeper than %d", f.cfg.maxDepth)
+	}
+	switch t := n.dt.(type) {
+	case *arrow.StructType:
+		col := f.columns[n.col]
+		if col.rows < b {
+			return nil, errs.At(ErrLength, col.metaOff, col.path, "struct header has %d rows, %d needed", col.rows, b)
+		}
+		if r.strict {
+			for _, p := range col.pages {
+				if p.enc.GetStruct() == nil {
+					return nil, errs.At(ErrCorrupt, col.metaOff, col.path, "struct header page %d is not a struct encoding", p.index)
+				}
+			}
+		}
+		children := make([]arrow.ArrayData, len(n.children))
+		for i, c := range n.children {
+			arr, err := r.field(c, a, b, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			children[i] = arr.Data()
+			defer arr.Release()
+		}
+		d := array.NewData(t, int(b-a), []*memory.Buffer{nil}, children, 0, 0)
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	case *arrow.ListType, *arrow.LargeListType:
+		return r.list(n, n.children[0], n.dt, a, b, depth)
+	}
+	if n.legacyList {
+		return r.list(n, nil, n.dt, a, b, depth)
+	}
+	return r.leaf(f.columns[n.col], n.dt, a, b)
+}
+
+// pageAt returns the index of the page holding row.
+func pageAt(col *column, row int64) int {
+	return sort.Search(len(col.pages), func(i int) bool {
+		p := col.pages[i]
+		return p.rowStart+p.length > row
+	})
+}
+
+// decodePage decodes a whole page of a leaf column, through the cache.
+func (r *reader) decodePage(col *column, pi int, dt arrow.DataType) (arrow.Array, error) {
+	if c, ok := r.cache[col.index]; ok && c.page == pi {
+		return c.arr, nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	p := col.pages[pi]
+	w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
+	a, err := r.f.array(w, p.enc, p.length, dt, 0)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := r.cache[col.index]; ok {
+		c.arr.Release()
+	}
+	r.cache[col.index] = cachedPage{pi, a}
+	return a, nil
+}
+
+// leaf reads rows [a, b) of a one-column field from the pages that hold them.
+func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, error) {
+	if col.rows < b {
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "column has %d rows, %d needed", col.rows, b)
+	}
+	if a == b {
+		return array.MakeArrayOfNull(r.f.cfg.mem, dt, 0), nil
+	}
+	if !r.general {
+		if arr, ok, err := r.leafDirect(col, dt, a, b); ok || err != nil {
+			return arr, err
+		}
+		if isVarBinary(dt) {
+			if arr, ok, err := r.leafBinaryDirect(col, dt, a, b); ok || err != nil {
+				return arr, err
+			}
+		}
+	}
+	var parts []arrow.Array
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		arr, err := r.decodePage(col, pi, dt)
+		if err != nil {
+			return nil, err
+		}
+		lo := max(a, p.rowStart) - p.rowStart
+		hi := min(b, p.rowStart+p.length) - p.rowStart
+		parts = append(parts, array.NewSlice(arr, lo, hi))
+	}
+	if len(parts) == 1 {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	out, err := array.Concatenate(parts, r.f.cfg.mem)
+	if err != nil {
+		return nil, errs.At(ErrCorrupt, -1, col.path, "joining pages: %v", err)
+	}
+	return out, nil
+}
+
+// list reads rows [a, b) of a list field (or a 0.13 string stored as a
+// list of u8 when item is nil). Offsets are page-local; a page's items
+// start after the num_items of the column's earlier offsets pages.
+func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth int) (arrow.Array, error) {
+	f := r.f
+	col := f.columns[n.col]
+	if col.rows < b {
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "list column has %d rows, %d needed", col.rows, b)
+	}
+	if a == b {
+		return array.MakeArrayOfNull(f.cfg.mem, dt, 0), nil
+	}
+	// One segment per offsets page that holds wanted rows.
+	type segment struct {
+		rel    []int64 // n+1 offsets relative to ia
+		ia, ib int64   // global item range
+		vb     []byte
+		nulls  int
+		w      *where
+	}
+	var segs []segment
+	var base int64
+	for pi, p := range col.pages {
+		le := p.enc.GetList()
+		if le == nil {
+			return nil, errs.At(ErrCorrupt, col.metaOff, col.path, "page %d of a list column is not a List encoding", pi)
+		}
+		if le.NumItems > 1<<62 {
+			return nil, errs.At(ErrOffsets, col.metaOff, col.path, "page %d: %d items", pi, le.NumItems)
+		}
+		pageBase := base
+		base += int64(le.NumItems)
+		if base > 1<<62 {
+			return nil, errs.At(ErrOffsets, col.metaOff, col.path, "page %d: item count overflows", pi)
+		}
+		if p.rowStart >= b {
+			break
+		}
+		if p.rowStart+p.length <= a || p.length == 0 {
+			continue
+		}
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
+		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
+		offs, err := f.uints(w, le.GetOffsets(), p.length, 0)
+		if err != nil {
+			return nil, err
+		}
+		adj := le.NullOffsetAdjustment
+		lo := max(a, p.rowStart) - p.rowStart
+		hi := min(b, p.rowStart+p.length) - p.rowStart
+		cnt := hi - lo
+		sg := segment{rel: make([]int64, cnt+1), w: w}
+		var prev, first uint64
+		// Rows before lo are checked too: they give lo its start.
+		for i := int64(0); i < hi; i++ {
+			v := offs[i]
+			valid := adj == 0 || v < adj
+			end := v
+			if !valid {
+				end = v - adj
+			}
+			if end < prev || (adj != 0 && end >= adj) || end > le.NumItems {
+				return nil, errs.At(ErrOffsets, -1, w.path, "list %d ends at item %d after %d (adjustment %d, %d items)", i, end, prev, adj, le.NumItems)
+			}
+			if i == lo {
+				first = prev
+			}
+			if i >= lo {
+				sg.rel[i-lo+1] = int64(end - first)
+				if !valid {
+					if sg.vb == nil {
+						sg.vb = make([]byte, bitutil.BytesForBits(cnt))
+						bitutil.SetBitsTo(sg.vb, 0, cnt, true)
+					}
+					bitutil.ClearBit(sg.vb, int(i-lo))
+					sg.nulls++
+				}
+			}
+			prev = end
+		}
+		sg.ia = pageBase + int64(first)
+		sg.ib = sg.ia + sg.rel[cnt]
+		segs = append(segs, sg)
+	}
+	if len(segs) == 0 {
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "no list pages for rows %d..%d", a, b)
+	}
+	// Usually each page's items follow the previous page's: then read the
+	// items once and join the offsets. Otherwise build and join segments.
+	contiguous := true
+	for k := 1; k < len(segs); k++ {
+		contiguous = contiguous && segs[k].ia == segs[k-1].ib
+	}
+	if len(segs) > 1 && contiguous {
+		rows := b - a
+		rel := make([]int64, rows+1)
+		var vb []byte
+		nulls := 0
+		at := int64(0)
+		for _, sg := range segs {
+			shift := sg.ia - segs[0].ia
+			cnt := int64(len(sg.rel) - 1)
+			for i := int64(1); i <= cnt; i++ {
+				rel[at+i] = sg.rel[i] + shift
+			}
+			if sg.nulls > 0 {
+				if vb == nil {
+					vb = make([]byte, bitutil.BytesForBits(rows))
+					bitutil.SetBitsTo(vb, 0, rows, true)
+				}
+				bitutil.CopyBitmap(sg.vb, 0, int(cnt), vb, int(at))
+				nulls += sg.nulls
+			}
+			at += cnt
+		}
+		segs = []segment{{rel: rel, ia: segs[0].ia, ib: segs[len(segs)-1].ib, vb: vb, nulls: nulls, w: segs[0].w}}
+	}
+	var parts []arrow.Array
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	for _, sg := range segs {
+		var part arrow.Array
+		if item == nil {
+			u8, err := r.leaf(f.columns[n.col+1], arrow.PrimitiveTypes.Uint8, sg.ia, sg.ib)
+			if err != nil {
+				return nil, err
+			}
+			data := u8.(*array.Uint8).Uint8Values()
+			u8.Release()
+			part, err = f.varBinary(sg.w, dt, sg.rel, data, sg.vb, sg.nulls)
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			items, err := r.field(item, sg.ia, sg.ib, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			part, err = listArray(sg.w, dt, sg.rel, items, sg.vb, sg.nulls)
+			items.Release()
+			if err != nil {
+				return nil, err
+			}
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 1 {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	out, err := array.Concatenate(parts, f.cfg.mem)
+	if err != nil {
+		return nil, errs.At(ErrCorrupt, -1, col.path, "joining pages: %v", err)
+	}
+	return out, nil
+}
+
+func listArray(w *where, dt arrow.DataType, rel []int64, items arrow.Array, vb []byte, nulls int) (arrow.Array, error) {
+	var ob []byte
+	if dt.ID() == arrow.LARGE_LIST {
+		ob = arrow.Int64Traits.CastToBytes(rel)
+	} else {
+		if rel[len(rel)-1] > math.MaxInt32 {
+			return nil, errs.At(ErrTooLarge, -1, w.path, "%d list items need a large_list", rel[len(rel)-1])
+		}
+		o32 := make([]int32, len(rel))
+		for i, v := range rel {
+			o32[i] = int32(v)
+		}
+		ob = arrow.Int32Traits.CastToBytes(o32)
+	}
+	var vbuf *memory.Buffer
+	if nulls > 0 {
+		vbuf = memory.NewBufferBytes(vb)
+	}
+	d := array.NewData(dt, len(rel)-1, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob)}, []arrow.ArrayData{items.Data()}, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
