@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -134,15 +135,47 @@ func (c *config) decodeFramed(dst, body []byte, codec Codec, limit int64) ([]byt
 	if _, err := cur.uv("chunk_lines"); err != nil {
 		return nil, err
 	}
+	var frames []frame
 	for i := 0; cur.rest() > 0; i++ {
 		fr, err := nextFrame(cur, i)
 		if err != nil {
 			return nil, err
 		}
-		dst, err = c.decodeFrame(dst, fr, codec, limit)
-		if err != nil {
-			return nil, err
+		frames = append(frames, fr)
+	}
+	if c.concurrency <= 1 || len(frames) <= 1 {
+		var err error
+		for _, fr := range frames {
+			if dst, err = c.decodeFrame(dst, fr, codec, limit); err != nil {
+				return nil, err
+			}
 		}
+		return dst, nil
+	}
+	// Frames are independent: decode them in parallel (each serially
+	// inside, so goroutines stay bounded by the concurrency) and
+	// concatenate in order.
+	inner := *c
+	inner.concurrency = 1
+	outs := make([][]byte, len(frames))
+	var budget atomic.Int64
+	budget.Store(limit - int64(len(dst)))
+	err := parallel(c.concurrency, len(frames), func(i int) error {
+		out, err := inner.decodeFrame(nil, frames[i], codec, c.maxDecoded)
+		if err != nil {
+			return err
+		}
+		if budget.Add(-int64(len(out))) < 0 {
+			return errs.At(ErrTooLarge, frames[i].off, "frame "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+		}
+		outs[i] = out
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range outs {
+		dst = append(dst, o...)
 	}
 	return dst, nil
 }
