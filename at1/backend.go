@@ -88,32 +88,43 @@ func (c *config) unxzWith(z *xz.Reader, src []byte, limit int64, off int64, path
 	// Only the first stream counts; bytes after it are ignored, as the
 	// reference does (vector raw_xz_trailing_garbage).
 	z.Multistream(false)
-	guess := int64(len(src)) * 4
-	if guess > limit {
-		guess = limit
+	// The stream's index gives the exact size when the stream ends the
+	// data; otherwise grow from a guess.
+	size := int64(-1)
+	if n, ok := xzIndexSize(src); ok {
+		if n > uint64(limit) {
+			return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
+		}
+		size = int64(n)
 	}
-	buf := make([]byte, 0, max(guess, 64))
-	for {
+	if size < 0 {
+		size = min(int64(len(src))*4, limit)
+	}
+	buf := make([]byte, 0, size)
+	var one [1]byte
+	for idle := 0; ; {
 		if len(buf) == cap(buf) {
-			if int64(len(buf)) >= limit {
-				// Probe one byte past the limit to tell "exactly limit" from "more".
-				var one [1]byte
-				n, err := z.Read(one[:])
-				if n > 0 {
-					return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", uint64(limit)+1, limit)
-				}
+			// Full: probe one byte before growing, so an exact size
+			// (from the index, or the limit) needs no copy.
+			n, err := z.Read(one[:])
+			if n == 0 {
 				if err == io.EOF {
 					return buf, nil
 				}
 				if err != nil {
-					return nil, errs.At(ErrCorrupt, off, path, "xz: %v", err)
+					return nil, xzErr(err, off, path)
+				}
+				if idle++; idle > 64 {
+					return nil, errs.At(ErrCorrupt, off, path, "xz: decoder makes no progress")
 				}
 				continue
 			}
-			n := min(int64(cap(buf))*2, limit)
-			nb := make([]byte, len(buf), n)
+			if int64(len(buf)) >= limit {
+				return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", uint64(limit)+1, limit)
+			}
+			nb := make([]byte, len(buf), min(max(int64(cap(buf))*2, 64<<10), limit))
 			copy(nb, buf)
-			buf = nb
+			buf = append(nb, one[0])
 		}
 		n, err := z.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
@@ -121,12 +132,51 @@ func (c *config) unxzWith(z *xz.Reader, src []byte, limit int64, off int64, path
 			return buf, nil
 		}
 		if err != nil {
-			if errors.Is(err, xz.ErrMemlimit) {
-				return nil, errs.At(ErrTooLarge, off, path, "xz dictionary exceeds the limit")
-			}
-			return nil, errs.At(ErrCorrupt, off, path, "xz: %v", err)
+			return nil, xzErr(err, off, path)
 		}
 	}
+}
+
+func xzErr(err error, off int64, path string) error {
+	if errors.Is(err, xz.ErrMemlimit) {
+		return errs.At(ErrTooLarge, off, path, "xz dictionary exceeds the limit")
+	}
+	return errs.At(ErrCorrupt, off, path, "xz: %v", err)
+}
+
+// xzIndexSize sums the uncompressed sizes in the index of an xz stream
+// that ends exactly at the end of src. ok is false when the footer is not
+// there (trailing bytes, damage); the decoder checks the index anyway.
+func xzIndexSize(src []byte) (uint64, bool) {
+	if len(src) < 32 || src[len(src)-2] != 'Y' || src[len(src)-1] != 'Z' {
+		return 0, false
+	}
+	foot := src[len(src)-12:]
+	bsize := (uint64(foot[4]) | uint64(foot[5])<<8 | uint64(foot[6])<<16 | uint64(foot[7])<<24 + 1) * 4
+	if bsize > uint64(len(src)-24) {
+		return 0, false
+	}
+	idx := src[len(src)-12-int(bsize) : len(src)-12]
+	if idx[0] != 0 {
+		return 0, false
+	}
+	cur := &cursor{b: idx[:len(idx)-4], off: 1}
+	n, err := cur.uv("records")
+	if err != nil || n > uint64(len(idx)) {
+		return 0, false
+	}
+	var total uint64
+	for i := uint64(0); i < n; i++ {
+		if _, err := cur.uv("unpadded"); err != nil {
+			return 0, false
+		}
+		u, err := cur.uv("uncompressed")
+		if err != nil || total+u < total {
+			return 0, false
+		}
+		total += u
+	}
+	return total, true
 }
 
 // xzDictSize reads the LZMA2 dictionary size of the first block, so a

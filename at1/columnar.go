@@ -421,6 +421,15 @@ func appendQuoted(dst, v []byte) []byte {
 
 func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
 	cols []colVals, quotes []quoting, limit int64) ([]byte, error) {
+	// Reserve the output once: column text, separators, verbatim lines.
+	est := int64(len(header)+len(verbatim)) + int64(m.nrows)*int64(1+len(m.delim)*max(len(cols)-1, 0))
+	for k := range cols {
+		est += int64(len(cols[k].buf))
+		if cols[k].idx != nil && len(cols[k].offs) > 1 {
+			est += int64(len(cols[k].idx)) * int64(len(cols[k].buf)/(len(cols[k].offs)-1))
+		}
+	}
+	dst = reserve(dst, est, limit)
 	if m.hasHeader {
 		dst = append(dst, header...)
 	}

@@ -79,7 +79,7 @@ func (c *config) decodeQJSON2(dst []byte, ss *streamSet, limit int64) ([]byte, e
 		if len(t.rowModes) < t.nlines {
 			return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \""+prefix+"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 		}
-		if next[k], err = c.qLines(t, blocks, max(boff, 0), budget); err != nil {
+		if next[k], _, err = c.qLines(t, blocks, max(boff, 0), budget); err != nil {
 			return nil, err
 		}
 		left[k] = t.nlines

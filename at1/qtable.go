@@ -307,10 +307,11 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 	if len(t.rowModes) < t.nlines {
 		return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 	}
-	lines, err := c.qLines(t, blocks, max(boff, 0), limit-int64(len(dst)))
+	lines, est, err := c.qLines(t, blocks, max(boff, 0), limit-int64(len(dst)))
 	if err != nil {
 		return nil, err
 	}
+	dst = reserve(dst, est, limit)
 	for i := 0; i < t.nlines; i++ {
 		if i > 0 {
 			dst = append(dst, '\n')
@@ -331,10 +332,10 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 
 // qLines decodes every block (in parallel) and returns a function that
 // appends the next line on each call, following row_modes.
-func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (func([]byte) ([]byte, error), error) {
+func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (next func([]byte) ([]byte, error), estimate int64, err error) {
 	if c.strict {
 		if err := t.check(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	var nstruct int
@@ -345,7 +346,7 @@ func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (fun
 	}
 	ngroups := (nstruct + t.rg - 1) / t.rg
 	if t.ncols > 0 && ngroups > len(t.groups) {
-		return nil, errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
+		return nil, 0, errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
 	}
 	if t.ncols == 0 {
 		ngroups = 0
@@ -353,7 +354,7 @@ func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (fun
 	vals := make([]colVals, ngroups*t.ncols)
 	var bud atomic.Int64
 	bud.Store(budget + 1<<20)
-	err := parallel(c.concurrency, len(vals), func(i int) error {
+	err = parallel(c.concurrency, len(vals), func(i int) error {
 		g, col := i/t.ncols, i%t.ncols
 		b := t.groups[g][col]
 		v, err := c.decodeBlock(blocks[b.Offset:b.Offset+b.Size], boff+b.Offset, g, col, &bud)
@@ -361,8 +362,18 @@ func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (fun
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	// Output size estimate: values, separators, verbatim lines.
+	estimate = int64(len(t.verbatim)) + int64(t.nlines)
+	for i := range vals {
+		estimate += int64(len(vals[i].buf))
+	}
+	sep := int64(len(t.delim)) * int64(max(t.ncols-1, 0))
+	for _, s := range t.segs {
+		sep += int64(len(s))
+	}
+	estimate += sep * int64(nstruct)
 	si, vpos, line := 0, 0, 0
 	return func(dst []byte) ([]byte, error) {
 		mode := t.rowModes[line]
@@ -389,5 +400,5 @@ func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (fun
 			}
 		}
 		return t.appendRow(dst, cols, r), nil
-	}, nil
+	}, estimate, nil
 }

@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 )
 
@@ -96,4 +97,13 @@ func appendNum(dst []byte, n int64, dec int) []byte {
 		return strconv.AppendInt(dst, n, 10)
 	}
 	return appendFixed(dst, n, dec)
+}
+
+// reserve grows dst's capacity by an output estimate, never past limit.
+func reserve(dst []byte, est, limit int64) []byte {
+	n := min(est, limit-int64(len(dst)))
+	if n <= 0 || n > 1<<40 {
+		return dst
+	}
+	return slices.Grow(dst, int(n))
 }
