@@ -257,7 +257,7 @@ func (f *File) readQTable() error {
 	return nil
 }
 
-// Columns describes the columns of a qcolumnar/qjson file.
+// Column describes a column of a qcolumnar/qjson file.
 type Column struct {
 	Index int
 	Type  byte   // QText, QInt or QDecimal
@@ -289,7 +289,7 @@ func (f *File) RowGroups() [][]Block {
 }
 
 // RowGroupSize is the number of structured lines per row group (0 for
-// other codecs); StructuredRows is the meta's n_struct.
+// other codecs).
 func (f *File) RowGroupSize() int { return f.tInt(func(t *qTable) int { return t.rg }) }
 
 // StructuredRows is the number of structured lines the meta declares.
