@@ -78,7 +78,9 @@
 // and against a limit before anything is allocated; recursion is not used.
 // Errors wrap ErrCorrupt, ErrTooLarge, ErrUnsupported or ErrChecksum and
 // say where (a *CorruptError with the offset and the stream, column,
-// block or frame). The limits, each an Option:
+// block or frame; the offset is in the file for container structures and
+// inside the decoded stream for errors in a stream's content). The
+// limits, each an Option:
 //
 //   - WithMaxDecodedSize (default 1 GiB): the output of one Decode call
 //     (for NewReader, one frame or a whole-file container). The decoded

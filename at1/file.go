@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -52,6 +53,9 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if size < 0 {
+		return nil, fmt.Errorf("at1: Open: negative size %d", size)
 	}
 	f := &File{r: r, size: size, cfg: c, RawBackend: -1, blocksOff: -1}
 	if size >= TrailerSize {
