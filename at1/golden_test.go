@@ -2,6 +2,9 @@ package at1
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"strings"
 	"flag"
 	"os"
 	"path/filepath"
@@ -26,6 +29,75 @@ var goldens = []struct {
 		src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 1024, lines, true, tagZstd)
 		return withTrailer(src, []byte(want)), []byte(want)
 	}},
+}
+
+// bads are inputs that must fail, each with the sentinel it must wrap.
+var bads = []struct {
+	name     string
+	sentinel error
+	build    func(t *testing.T) []byte
+}{
+	{"bad_go_binding_16383_streams", ErrCorrupt, func(t *testing.T) []byte {
+		return []byte{0x41, 0x54, 0x31, 0x02, 0x07, 0xff, 0xff, 0x00}
+	}},
+	{"bad_257_streams", ErrTooLarge, func(t *testing.T) []byte {
+		var streams []tstream
+		for i := 0; i < 257; i++ {
+			streams = append(streams, tstream{"s", BackendStored, nil})
+		}
+		return wholeFile(CodecColumnar, packSet(t, streams...))
+	}},
+	{"bad_dict_index", ErrCorrupt, func(t *testing.T) []byte {
+		return oneColumn(t, colDict, "\x01\x01\x01x\x01", 1)
+	}},
+	{"bad_shuf_width_9", ErrCorrupt, func(t *testing.T) []byte {
+		return oneColumn(t, colShuf, "\x01\x00\x09"+strings.Repeat("\x00", 9), 1)
+	}},
+	{"bad_block_tag_2", ErrCorrupt, func(t *testing.T) []byte {
+		src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt}, 2, []qLine{{row: []string{"1"}}}, false, tagZstd)
+		// The stored blocks stream is last; its first byte is the tag.
+		i := bytes.LastIndex(src, []byte{tagZstd, 0x28, 0xB5, 0x2F, 0xFD})
+		src[i] = 2
+		return src
+	}},
+	{"bad_framed_truncated", ErrCorrupt, func(t *testing.T) []byte {
+		return framed(CodecRaw, append([]byte{1, 2}, "hello"...))[:10]
+	}},
+	{"bad_framed_method_2", ErrCorrupt, func(t *testing.T) []byte {
+		return framed(CodecColumnar, []byte{2, 0})
+	}},
+	{"bad_codec_vcf", ErrUnsupported, func(t *testing.T) []byte {
+		return wholeFile(CodecVCF, []byte{0})
+	}},
+	{"bad_trailer_framed", ErrChecksum, func(t *testing.T) []byte {
+		return withTrailer(framed(CodecRaw, append([]byte{1, 2}, "hello"...)), []byte("hellO"))
+	}},
+	{"bad_zstd_two_frames", ErrCorrupt, func(t *testing.T) []byte {
+		z := compress(t, BackendZstd, []byte("ab"))
+		return append(append(wholeFile(CodecRaw, []byte{BackendZstd}), z...), z...)
+	}},
+}
+
+func TestBad(t *testing.T) {
+	for _, b := range bads {
+		t.Run(b.name, func(t *testing.T) {
+			path := filepath.Join("testdata", b.name+".at1")
+			if *update {
+				must(t, os.WriteFile(path, b.build(t), 0o644))
+			}
+			src := readVector(t, b.name+".at1")
+			if _, err := Decode(src); !errors.Is(err, b.sentinel) {
+				t.Fatalf("Decode: %v, want %v", err, b.sentinel)
+			}
+			z, err := NewReader(bytes.NewReader(src))
+			if err == nil {
+				_, err = io.Copy(io.Discard, z)
+			}
+			if !errors.Is(err, b.sentinel) {
+				t.Fatalf("NewReader: %v, want %v", err, b.sentinel)
+			}
+		})
+	}
 }
 
 func TestGolden(t *testing.T) {
