@@ -3,11 +3,11 @@ package at1
 import (
 	"bytes"
 	"errors"
-	"io"
-	"strings"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
