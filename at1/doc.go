@@ -63,6 +63,8 @@
 //     (decimal text comparison, no float rounding), and only the needed
 //     blocks are read from the io.ReaderAt. Rows.Stats reports blocks read
 //     and skipped.
+//   - AppendRaw writes the RAW (codec 255) fallback container with the
+//     integrity trailer. The columnar and query encoders are not here yet.
 //
 // Independent streams, frames and blocks decode in parallel, up to
 // GOMAXPROCS goroutines (WithConcurrency); the output does not depend on

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,16 +29,36 @@ func init() {
 		Detect: func(head, _ []byte, _ int64) bool {
 			return len(head) >= 5 && (bytes.HasPrefix(head, at1.MagicWhole) || bytes.HasPrefix(head, at1.MagicFramed))
 		},
-		Inspect:  at1Inspect,
-		Cat:      at1Cat,
-		Validate: at1Validate,
-		Demo:     at1DemoRow,
+		Inspect:   at1Inspect,
+		Cat:       at1Cat,
+		Validate:  at1Validate,
+		Demo:      at1DemoRow,
+		PackFlags: at1PackFlags,
 		Commands: []command{{
 			Name:    "query",
 			Summary: "query an AT-1 qcolumnar/qjson file: query FILE [--cols C,...] [--where C>=X ...]",
 			Run:     at1QueryCommand,
 		}},
 	})
+}
+
+// at1PackFlags writes a RAW (codec 255) file: the columnar and query
+// encoders are a later issue.
+func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+	backend := fs.String("backend", "auto", "RAW payload backend: xz, zstd, stored or auto (smallest)")
+	return func(w io.Writer, data []byte) error {
+		ids := map[string]byte{"xz": at1.BackendXZ, "zstd": at1.BackendZstd, "stored": at1.BackendStored, "auto": at1.RawAuto}
+		b, ok := ids[*backend]
+		if !ok {
+			return usagef("--backend %q: want xz, zstd, stored or auto", *backend)
+		}
+		out, err := at1.AppendRaw(nil, data, b)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(out)
+		return err
+	}
 }
 
 func at1Cat(w io.Writer, in *input, _ catOptions) error {

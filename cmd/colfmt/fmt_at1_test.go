@@ -76,3 +76,20 @@ func TestAT1Query(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "at1: unsupported")
 }
+
+func TestAT1PackRaw(t *testing.T) {
+	in := writeTemp(t, "in.csv", []byte(strings.Repeat("a,b\n1,2\n", 100)))
+	for _, b := range []string{"xz", "zstd", "stored", "auto"} {
+		out := filepath.Join(t.TempDir(), "x.at1")
+		code, _, stderr := runCLI(t, "pack", "--format", "at1", "--backend", b, "--out", out, in)
+		require.Equal(t, 0, code, stderr)
+		code, stdout, stderr := runCLI(t, "cat", out)
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, strings.Repeat("a,b\n1,2\n", 100), stdout)
+		code, stdout, _ = runCLI(t, "inspect", out)
+		require.Equal(t, 0, code)
+		require.Contains(t, stdout, "codec 255 (raw)")
+	}
+	code, _, _ := runCLI(t, "pack", "--format", "at1", "--backend", "lz4", in)
+	require.Equal(t, 2, code)
+}
