@@ -189,3 +189,45 @@ func rank(order []string, i int) int {
 	}
 	return i
 }
+
+func TestQueryBlocksNotStored(t *testing.T) {
+	lines, want := tradesLines(100)
+	src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 16, lines, true, tagZstd)
+	// Re-pack every stream, blocks included, with xz: not range-readable.
+	c, _ := newConfig(nil)
+	ss, err := c.parseStreamSet(src[5:], 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streams []tstream
+	for i, s := range ss.streams {
+		d, err := c.decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, tstream{s.Name, BackendXZ, d})
+	}
+	xzFile := wholeFile(CodecQColumnar, packSet(t, streams...))
+	if got, err := Decode(xzFile); err != nil || string(got) != want {
+		t.Fatalf("decode: %v", err)
+	}
+	f, err := Open(bytes.NewReader(xzFile), int64(len(xzFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.BlocksOffset() != -1 {
+		t.Fatal("xz blocks stream reported as range-readable")
+	}
+	rs, err := f.Query(Query{Columns: []int{0}, Where: []Range{{Column: 0, Min: "1030", Max: "1036"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := collect(t, rs); strings.Join(got, ",") != "1030,1033,1036" {
+		t.Fatalf("rows %q", got)
+	}
+	// A framed file has no single index to query.
+	fr := openVector(t, "stream_columnar.at1")
+	if _, err := fr.Query(Query{}); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("framed query: %v", err)
+	}
+}
