@@ -20,6 +20,8 @@ type benchFiles struct {
 	orig     []byte
 	plainXZ  []byte // the original as one xz stream (ulikunitz writer)
 	columnar []byte // columnar, every stream xz
+	colZstd  []byte // columnar, every stream zstd
+	colStore []byte // columnar, every stream stored: reconstruction alone
 	qcolXZ   []byte // qcolumnar, xz-tagged blocks
 	qcolZstd []byte // qcolumnar, zstd-tagged blocks
 }
@@ -69,6 +71,8 @@ func loadBench(b *testing.B) *benchFiles {
 		bench.plainXZ = compress(b, BackendXZ, bench.orig)
 		types := []string{"int", "int", "text", "dec2", "int", "text"}
 		bench.columnar = columnarFile(b, BackendXZ, "", rows, types, true)
+		bench.colZstd = columnarFile(b, BackendZstd, "", rows, types, true)
+		bench.colStore = columnarFile(b, BackendStored, "", rows, types, true)
 		qt := []byte{QInt, QInt, QText, QDecimal, QInt, QText}
 		bench.qcolXZ = qFile(b, CodecQColumnar, ",", nil, nil, qt, 16384, lines, true, tagXZ)
 		bench.qcolZstd = qFile(b, CodecQColumnar, ",", nil, nil, qt, 16384, lines, true, tagZstd)
@@ -102,6 +106,8 @@ func BenchmarkDecode(b *testing.B) {
 	f := loadBench(b)
 	b.Run("columnar", func(b *testing.B) { benchDecode(b, f.columnar) })
 	b.Run("columnar-serial", func(b *testing.B) { benchDecode(b, f.columnar, WithConcurrency(1)) })
+	b.Run("columnar-zstd", func(b *testing.B) { benchDecode(b, f.colZstd) })
+	b.Run("columnar-stored", func(b *testing.B) { benchDecode(b, f.colStore) })
 	b.Run("qcol-xz", func(b *testing.B) { benchDecode(b, f.qcolXZ) })
 	b.Run("qcol-xz-serial", func(b *testing.B) { benchDecode(b, f.qcolXZ, WithConcurrency(1)) })
 	b.Run("qcol-zstd", func(b *testing.B) { benchDecode(b, f.qcolZstd) })
