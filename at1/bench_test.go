@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -158,6 +159,25 @@ func BenchmarkPlainXZ(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkXZCommand runs `xz -dc` on AT1_BENCH_XZFILE (a liblzma-made
+// .xz of the benchmark original, see BenchmarkPlainXZ) in the same run,
+// so its MB/s compare with BenchmarkDecode under the same machine load.
+func BenchmarkXZCommand(b *testing.B) {
+	f := loadBench(b)
+	p := os.Getenv("AT1_BENCH_XZFILE")
+	xzPath, err := exec.LookPath("xz")
+	if p == "" || err != nil {
+		b.Skip("needs AT1_BENCH_XZFILE and the xz command")
+	}
+	b.SetBytes(int64(len(f.orig)))
+	for i := 0; i < b.N; i++ {
+		out, err := exec.Command(xzPath, "-dc", p).Output()
+		if err != nil || len(out) != len(f.orig) {
+			b.Fatalf("xz -dc: %v (%d bytes)", err, len(out))
+		}
 	}
 }
 
