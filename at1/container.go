@@ -120,6 +120,11 @@ func (c *config) decodeRaw(dst, p []byte, off int64, limit int64, path string) (
 		if len(p) == 0 {
 			return nil, errs.At(ErrCorrupt, off, path, "missing backend byte")
 		}
+		if p[0] > BackendStored {
+			// The reference decodes unknown ids as xz; its encoder
+			// never writes them (vector raw_backend_7).
+			return nil, errs.At(ErrCorrupt, off, path, "unknown backend id %d", p[0])
+		}
 		backend, data, off = p[0], p[1:], off+1
 	}
 	lim := min(limit-int64(len(dst)), c.maxStream)

@@ -65,6 +65,10 @@ func (c *config) parseStreamSet(b []byte, base int64) (*streamSet, error) {
 			si.Legacy = true
 			si.Backend = BackendXZ
 		} else {
+			if b0 > BackendStored {
+				cur.off--
+				return nil, cur.errf("unknown backend id %d", b0)
+			}
 			si.Backend = b0
 		}
 		clen, err := cur.uv("comp_len")
