@@ -86,7 +86,9 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	if len(quotemodes) < m.ncols {
 		return nil, errs.At(ErrCorrupt, int64(len(quotemodes)), "stream \"quotemodes\"", "%d quote modes for %d columns", len(quotemodes), m.ncols)
 	}
-	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), ss.get("values"), limit-int64(len(dst)))
+	// Column text is capped by the output limit and, for uint32 offsets,
+	// by maxStreamLimit in total.
+	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), ss.get("values"), min(limit-int64(len(dst)), maxStreamLimit))
 	if err != nil {
 		return nil, err
 	}

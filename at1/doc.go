@@ -86,8 +86,9 @@
 //
 //   - WithMaxDecodedSize (default 1 GiB): the output of one Decode call
 //     (for NewReader, one frame or a whole-file container). The decoded
-//     streams of one stream set may take at most twice this in total.
-//   - WithMaxStreamSize (default 256 MiB, at most 4 GiB - 1): one decoded
+//     streams of one stream set may take at most twice this in total, and
+//     the text of a columnar file's columns at most this (and 2 GiB).
+//   - WithMaxStreamSize (default 256 MiB, at most 2 GiB): one decoded
 //     stream, query block or raw frame. xz output is sized from the
 //     stream's own index when present; zstd output from the frame's
 //     content size, checked before allocation.

@@ -21,8 +21,9 @@ const (
 	DefaultMaxXZDictionary = 64 << 20
 )
 
-// maxStreamLimit keeps per-stream buffers addressable by uint32 offsets.
-const maxStreamLimit = 1<<32 - 1
+// maxStreamLimit keeps per-stream and per-column buffers addressable by
+// uint32 offsets (with room for the end sentinel).
+const maxStreamLimit = 1 << 31
 
 // config holds the options of one call.
 type config struct {
@@ -57,11 +58,12 @@ func newConfig(opts []Option) (*config, error) {
 	return c, nil
 }
 
-// WithMaxDecodedSize caps the decoded output of one call (n > 0).
+// WithMaxDecodedSize caps the decoded output of one call (0 < n <= 2^48,
+// a bound that keeps derived budgets free of overflow).
 func WithMaxDecodedSize(n int64) Option {
 	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("at1: WithMaxDecodedSize(%d): must be positive", n)
+		if n <= 0 || n > 1<<48 {
+			return fmt.Errorf("at1: WithMaxDecodedSize(%d): must be in 1..%d", n, int64(1)<<48)
 		}
 		c.maxDecoded = n
 		return nil
@@ -69,7 +71,7 @@ func WithMaxDecodedSize(n int64) Option {
 }
 
 // WithMaxStreamSize caps the decompressed size of one stream, query block
-// or raw frame (0 < n < 4 GiB).
+// or raw frame (0 < n <= 2 GiB).
 func WithMaxStreamSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 || n > maxStreamLimit {
