@@ -137,13 +137,12 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 // returns io.EOF at the end.
 func (z *Reader) nextFrame() error {
 	tail, err := z.br.Peek(TrailerSize + 1)
-	if len(tail) == 0 && err == io.EOF {
-		return io.EOF
+	if len(tail) == 0 {
+		return err // io.EOF at the end, or the source's error
 	}
-	if err != nil && err != io.EOF {
-		return err
-	}
-	if len(tail) == TrailerSize && bytes.HasSuffix(tail, trailerMagic) {
+	// Only a clean end after exactly 36 bytes makes them the trailer;
+	// other read errors surface while reading the frame.
+	if err == io.EOF && len(tail) == TrailerSize && bytes.HasSuffix(tail, trailerMagic) {
 		if !bytes.Equal(z.sum.Sum(nil), tail[:32]) {
 			return errs.At(ErrChecksum, z.off, "trailer", "decoded bytes do not match the embedded SHA-256")
 		}
