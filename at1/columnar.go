@@ -2,6 +2,8 @@ package at1
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -421,7 +423,132 @@ func appendQuoted(dst, v []byte) []byte {
 	return append(dst, '"')
 }
 
+// assembleRows validates the row structure once (field counts, column
+// value counts, verbatim lines) and computes the exact output size, then
+// writes the rows without per-item checks. assembleRowsSafe is its
+// checked twin, used when config.safe is set; the fuzz target compares
+// the two.
 func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
+	cols []colVals, quotes []quoting, limit int64) ([]byte, error) {
+	if c.safe {
+		return c.assembleRowsSafe(dst, m, rowModes, fieldcounts, verbatim, header, cols, quotes, limit)
+	}
+	nfs, size, err := c.planRows(m, rowModes, fieldcounts, verbatim, header, cols, quotes)
+	if err != nil {
+		return nil, err
+	}
+	if size > limit-int64(len(dst)) {
+		return nil, errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, c.maxDecoded)
+	}
+	dst = slices.Grow(dst, int(size))
+	start := len(dst)
+	if m.hasHeader {
+		dst = append(dst, header...)
+	}
+	next := make([]int, len(cols))
+	vpos, s := 0, 0
+	for r := 0; r < m.nrows; r++ {
+		if r > 0 || m.hasHeader {
+			dst = append(dst, '\n')
+		}
+		if rowModes[r] == 0 {
+			if line, ok := nextVerbatim(verbatim, &vpos); ok {
+				dst = append(dst, line...)
+			}
+			continue
+		}
+		nf := int(nfs[s])
+		s++
+		for i := 0; i < nf; i++ {
+			if i > 0 {
+				dst = append(dst, m.delim...)
+			}
+			j := next[i]
+			next[i]++
+			if quotes[i].quoted(j) {
+				dst = appendQuoted(dst, cols[i].at(j))
+			} else {
+				dst = append(dst, cols[i].at(j)...)
+			}
+		}
+	}
+	if m.trailing {
+		dst = append(dst, '\n')
+	}
+	if int64(len(dst)-start) != size {
+		// planRows and this loop disagree: a bug, never an input problem.
+		return nil, fmt.Errorf("at1: internal error: planned %d output bytes, wrote %d", size, len(dst)-start)
+	}
+	return dst, nil
+}
+
+// planRows checks everything assembleRows relies on and returns the field
+// count of each structured row and the exact output size.
+func (c *config) planRows(m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
+	cols []colVals, quotes []quoting) ([]uint32, int64, error) {
+	var size int64
+	if m.hasHeader {
+		size += int64(len(header))
+	}
+	if m.nrows > 0 {
+		size += int64(m.nrows)
+		if !m.hasHeader {
+			size--
+		}
+	}
+	if m.trailing {
+		size++
+	}
+	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
+	var nfs []uint32
+	hist := make([]int, len(cols)+1) // rows by field count
+	vpos := 0
+	for r := 0; r < m.nrows; r++ {
+		if rowModes[r] == 0 {
+			line, ok := nextVerbatim(verbatim, &vpos)
+			if !ok && c.strict {
+				return nil, 0, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
+			}
+			size += int64(len(line))
+			continue
+		}
+		nf, err := fc.uv("field count")
+		if err != nil {
+			return nil, 0, err
+		}
+		if nf > uint64(len(cols)) {
+			return nil, 0, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
+		}
+		if nfs == nil {
+			nfs = make([]uint32, 0, min(m.nrows, len(fieldcounts)))
+		}
+		nfs = append(nfs, uint32(nf))
+		hist[nf]++
+		if nf > 1 {
+			size += int64(nf-1) * int64(len(m.delim))
+		}
+	}
+	// Column i is used by every row with more than i fields.
+	need := 0
+	for i := len(cols) - 1; i >= 0; i-- {
+		need += hist[i+1]
+		col := &cols[i]
+		if need > col.count() {
+			return nil, 0, errs.At(ErrCorrupt, -1, "column "+strconv.Itoa(i), "column runs out of values: %d rows need it, it has %d", need, col.count())
+		}
+		for j := 0; j < need; j++ {
+			v := col.at(j)
+			size += int64(len(v))
+			if quotes[i].quoted(j) {
+				size += 2 + int64(bytes.Count(v, []byte{'"'}))
+			}
+		}
+	}
+	return nfs, size, nil
+}
+
+// assembleRowsSafe writes the rows checking each step as it goes.
+func (c *config) assembleRowsSafe(dst []byte, m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
 	cols []colVals, quotes []quoting, limit int64) ([]byte, error) {
 	// Reserve the output once: column text, separators, verbatim lines.
 	est := int64(len(header)+len(verbatim)) + int64(m.nrows)*int64(1+len(m.delim)*max(len(cols)-1, 0))

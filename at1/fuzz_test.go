@@ -18,6 +18,14 @@ var fuzzOpts = []Option{WithMaxDecodedSize(1 << 20), WithMaxStreamSize(1 << 20),
 // up to one fresh 8 MiB xz dictionary per concurrent decoder.
 const fuzzAllocLimit = 128 << 20
 
+// withSafe selects the checked twins of the fast paths.
+func withSafe() Option {
+	return func(c *config) error {
+		c.safe = true
+		return nil
+	}
+}
+
 func addSeeds(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.at1")
 	for _, p := range files {
@@ -65,6 +73,11 @@ func FuzzDecode(f *testing.F) {
 		par, err2 := Decode(src, append(fuzzOpts, WithConcurrency(4))...)
 		if (err1 == nil) != (err2 == nil) || !bytes.Equal(serial, par) {
 			t.Fatalf("serial %v / parallel %v disagree", err1, err2)
+		}
+		// The validated fast paths against their checked twins.
+		safe, err3 := Decode(src, append(fuzzOpts, withSafe())...)
+		if (err1 == nil) != (err3 == nil) || !bytes.Equal(serial, safe) {
+			t.Fatalf("fast %v / safe twin %v disagree", err1, err3)
 		}
 		z, err := NewReader(bytes.NewReader(src), fuzzOpts...)
 		if err == nil {

@@ -33,6 +33,9 @@ type config struct {
 	maxDict     uint32
 	strict      bool
 	concurrency int
+	// safe selects the checked twins of the validated fast paths (tests
+	// and fuzzing compare the two).
+	safe bool
 }
 
 // An Option changes a limit or a policy. Options validate their argument

@@ -364,6 +364,18 @@ func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (nex
 	if err != nil {
 		return nil, 0, err
 	}
+	// Validate once: every block holds a value for each row of its group.
+	if !c.safe {
+		for g := 0; g < ngroups; g++ {
+			rows := min(t.rg, nstruct-g*t.rg)
+			for col := 0; col < t.ncols; col++ {
+				if n := vals[g*t.ncols+col].count(); n < rows {
+					b := t.groups[g][col]
+					return nil, 0, errs.At(ErrCorrupt, boff+b.Offset, "block ("+strconv.Itoa(g)+","+strconv.Itoa(col)+")", "block has %d values, its row group has %d rows", n, rows)
+				}
+			}
+		}
+	}
 	// Output size estimate: values, separators, verbatim lines.
 	estimate = int64(len(t.verbatim)) + int64(t.nlines)
 	for i := range vals {
@@ -394,9 +406,11 @@ func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (nex
 			return dst, nil
 		}
 		cols := vals[g*t.ncols : (g+1)*t.ncols]
-		for c := range cols {
-			if r >= cols[c].count() {
-				return nil, errs.At(ErrCorrupt, -1, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block has %d values, row %d needed", cols[c].count(), r)
+		if c.safe { // the checked twin; the fast path validated counts above
+			for c := range cols {
+				if r >= cols[c].count() {
+					return nil, errs.At(ErrCorrupt, -1, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block has %d values, row %d needed", cols[c].count(), r)
+				}
 			}
 		}
 		return t.appendRow(dst, cols, r), nil

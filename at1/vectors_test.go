@@ -54,8 +54,8 @@ func TestManifest(t *testing.T) {
 	for _, v := range loadManifest(t) {
 		t.Run(v.Name, func(t *testing.T) {
 			src := readVector(t, v.File)
-			for _, conc := range []int{1, 4} {
-				got, err := Decode(src, WithConcurrency(conc))
+			for _, opts := range [][]Option{{WithConcurrency(1)}, {WithConcurrency(4)}, {withSafe()}} {
+				got, err := Decode(src, opts...)
 				switch v.Expect {
 				case "bytes":
 					if err != nil {
