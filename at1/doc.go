@@ -62,7 +62,10 @@
 //     are read before the others, survivors are re-checked exactly
 //     (decimal text comparison, no float rounding), and only the needed
 //     blocks are read from the io.ReaderAt. Rows.Stats reports blocks read
-//     and skipped.
+//     and skipped. Queries run on whole-file qcolumnar/qjson files; a
+//     framed file returns ErrUnsupported (its raw frames hold rows as plain
+//     text that no index covers), as do qjson2 and the other codecs. A
+//     query sizes the last row group from the meta's n_struct.
 //   - AppendRaw writes the RAW (codec 255) fallback container with the
 //     integrity trailer. The columnar and query encoders are not here yet.
 //
