@@ -112,6 +112,31 @@ func FuzzOpenQuery(f *testing.F) {
 		if err != nil || file.Columns() == nil {
 			return
 		}
+		// On a consistent qcolumnar file a full query returns exactly the
+		// structured lines a full decode writes.
+		if full, err := Decode(src, append(fuzzOpts, Strict())...); err == nil && file.Codec == CodecQColumnar {
+			lines := map[string]bool{}
+			for _, l := range strings.Split(string(full), "\n") {
+				lines[l] = true
+			}
+			rs, err := file.Query(Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := int64(0)
+			for row, err := range rs.All() {
+				if err != nil {
+					t.Fatalf("query fails where decode succeeds: %v", err)
+				}
+				if l := string(bytes.Join(row.Values, file.Delimiter())); !lines[l] {
+					t.Fatalf("query row %q is not a decoded line", l)
+				}
+				n++
+			}
+			if n != file.StructuredRows() {
+				t.Fatalf("query returned %d rows, n_struct %d", n, file.StructuredRows())
+			}
+		}
 		qs := []Query{{}}
 		for _, c := range file.Columns() {
 			if c.Type != QText {
