@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/colfmt/colfmt/internal/shareddata"
 )
 
 type vector struct {
@@ -85,5 +87,29 @@ func TestManifest(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSharedVectorsUnchanged checks that the copies in testdata match the
+// project's shared vectors (skipped in a clone without ../shared).
+func TestSharedVectorsUnchanged(t *testing.T) {
+	dir := shareddata.Path(t, "at1")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		shared, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(shared, readVector(t, e.Name())) {
+			t.Errorf("testdata/%s differs from the shared copy: re-copy it", e.Name())
+		}
+		n++
+	}
+	if n < 37 {
+		t.Fatalf("only %d shared files", n)
 	}
 }
