@@ -1,0 +1,339 @@
+package at1
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/therootcompany/xz"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// Backend ids: the byte that precedes compressed data in a stream set,
+// after RAW's codec byte and after a framed raw frame's method byte.
+const (
+	BackendXZ     = 0
+	BackendZstd   = 1
+	BackendStored = 2
+)
+
+// BackendName names a backend id.
+func BackendName(b byte) string {
+	switch b {
+	case BackendXZ:
+		return "xz"
+	case BackendZstd:
+		return "zstd"
+	case BackendStored:
+		return "stored"
+	}
+	return "unknown"
+}
+
+var xzMagic = []byte{0xFD, '7', 'z', 'X', 'Z', 0x00}
+
+// decompress decodes src with backend into a new buffer of at most limit
+// bytes. off and path locate src in the input for errors.
+func (c *config) decompress(backend byte, src []byte, limit int64, off int64, path string) ([]byte, error) {
+	switch backend {
+	case BackendStored:
+		if int64(len(src)) > limit {
+			return nil, errs.TooLarge(ErrTooLarge, off, path, "stored data", uint64(len(src)), limit)
+		}
+		return src, nil
+	case BackendXZ:
+		return c.unxz(src, limit, off, path)
+	case BackendZstd:
+		return unzstd(src, limit, off, path)
+	}
+	// The reference decodes unknown ids as xz; its encoder never writes
+	// them, so we reject (vector raw_backend_7).
+	return nil, errs.At(ErrCorrupt, off, path, "unknown backend id %d", backend)
+}
+
+// xzPools keeps decoders with their dictionaries for reuse, one pool per
+// dictionary limit: allocating an 8 MiB dictionary per stream costs more
+// than decoding a small block.
+var xzPools sync.Map // uint32 -> *sync.Pool
+
+func (c *config) unxz(src []byte, limit int64, off int64, path string) ([]byte, error) {
+	pv, ok := xzPools.Load(c.maxDict)
+	if !ok {
+		dict := c.maxDict
+		pv, _ = xzPools.LoadOrStore(dict, &sync.Pool{New: func() any {
+			z, _ := xz.NewReader(nil, dict)
+			return z
+		}})
+	}
+	pool := pv.(*sync.Pool)
+	z := pool.Get().(*xz.Reader)
+	out, err := c.unxzWith(z, src, limit, off, path)
+	pool.Put(z)
+	return out, err
+}
+
+func (c *config) unxzWith(z *xz.Reader, src []byte, limit int64, off int64, path string) ([]byte, error) {
+	if !bytes.HasPrefix(src, xzMagic) {
+		return nil, errs.At(ErrCorrupt, off, path, "xz: missing stream header")
+	}
+	if d, ok := xzDictSize(src); ok && d > uint64(c.maxDict) {
+		return nil, errs.TooLarge(ErrTooLarge, off, path, "xz dictionary", d, int64(c.maxDict))
+	}
+	if err := z.Reset(bytes.NewReader(src)); err != nil {
+		return nil, errs.At(ErrCorrupt, off, path, "xz: %v", err)
+	}
+	// Only the first stream counts; bytes after it are ignored, as the
+	// reference does (vector raw_xz_trailing_garbage).
+	z.Multistream(false)
+	// The stream's index gives the exact size when the stream ends the
+	// data; otherwise grow from a guess.
+	size := int64(-1)
+	if n, ok := xzIndexSize(src); ok {
+		if n > uint64(limit) {
+			return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
+		}
+		size = int64(n)
+	}
+	if size < 0 {
+		size = min(int64(len(src))*4, limit)
+	}
+	buf := make([]byte, 0, size)
+	var one [1]byte
+	for idle := 0; ; {
+		if len(buf) == cap(buf) {
+			// Full: probe one byte before growing, so an exact size
+			// (from the index, or the limit) needs no copy.
+			n, err := z.Read(one[:])
+			if n == 0 {
+				if err == io.EOF {
+					return buf, nil
+				}
+				if err != nil {
+					return nil, xzErr(err, off, path)
+				}
+				if idle++; idle > 64 {
+					return nil, errs.At(ErrCorrupt, off, path, "xz: decoder makes no progress")
+				}
+				continue
+			}
+			if int64(len(buf)) >= limit {
+				return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", uint64(limit)+1, limit)
+			}
+			nb := make([]byte, len(buf), min(max(int64(cap(buf))*2, 64<<10), limit))
+			copy(nb, buf)
+			buf = append(nb, one[0])
+		}
+		n, err := z.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, xzErr(err, off, path)
+		}
+	}
+}
+
+func xzErr(err error, off int64, path string) error {
+	if errors.Is(err, xz.ErrMemlimit) {
+		return errs.At(ErrTooLarge, off, path, "xz dictionary exceeds the limit")
+	}
+	return errs.At(ErrCorrupt, off, path, "xz: %v", err)
+}
+
+// xzIndexSize sums the uncompressed sizes in the index of an xz stream
+// that ends exactly at the end of src. ok is false when the footer is not
+// there (trailing bytes, damage); the decoder checks the index anyway.
+func xzIndexSize(src []byte) (uint64, bool) {
+	if len(src) < 32 || src[len(src)-2] != 'Y' || src[len(src)-1] != 'Z' {
+		return 0, false
+	}
+	foot := src[len(src)-12:]
+	bsize := (uint64(foot[4]) | uint64(foot[5])<<8 | uint64(foot[6])<<16 | uint64(foot[7])<<24 + 1) * 4
+	if bsize > uint64(len(src)-24) {
+		return 0, false
+	}
+	idx := src[len(src)-12-int(bsize) : len(src)-12]
+	if idx[0] != 0 {
+		return 0, false
+	}
+	cur := &cursor{b: idx[:len(idx)-4], off: 1}
+	n, err := cur.uv("records")
+	if err != nil || n > uint64(len(idx)) {
+		return 0, false
+	}
+	var total uint64
+	for i := uint64(0); i < n; i++ {
+		if _, err := cur.uv("unpadded"); err != nil {
+			return 0, false
+		}
+		u, err := cur.uv("uncompressed")
+		if err != nil || total+u < total {
+			return 0, false
+		}
+		total += u
+	}
+	return total, true
+}
+
+// xzDictSize reads the LZMA2 dictionary size of the first block, so a
+// declared size beyond the limit fails before the decoder allocates it.
+func xzDictSize(src []byte) (uint64, bool) {
+	// Stream header (12 bytes), then a block header: size byte, flags,
+	// optional compressed and uncompressed sizes, then filter flags.
+	if len(src) < 14 || src[12] == 0 {
+		return 0, false
+	}
+	hdr := src[12:]
+	flags := hdr[1]
+	p := 2
+	skipVarint := func() bool {
+		for i := 0; i < 9; i++ {
+			if p >= len(hdr) {
+				return false
+			}
+			c := hdr[p]
+			p++
+			if c < 0x80 {
+				return true
+			}
+		}
+		return false
+	}
+	if flags&0x40 != 0 && !skipVarint() {
+		return 0, false
+	}
+	if flags&0x80 != 0 && !skipVarint() {
+		return 0, false
+	}
+	nf := int(flags&3) + 1
+	for i := 0; i < nf; i++ {
+		if p >= len(hdr) {
+			return 0, false
+		}
+		id := hdr[p]
+		p++
+		if p >= len(hdr) {
+			return 0, false
+		}
+		psize := int(hdr[p])
+		p++
+		if p+psize > len(hdr) {
+			return 0, false
+		}
+		if id == 0x21 && psize == 1 {
+			props := hdr[p]
+			if props > 40 {
+				return 0, false
+			}
+			if props == 40 {
+				return 1<<32 - 1, true
+			}
+			return uint64(2|props&1) << (props/2 + 11), true
+		}
+		p += psize
+	}
+	return 0, false
+}
+
+var (
+	zstdOnce sync.Once
+	zstdDec  *zstd.Decoder
+)
+
+func zstdDecoder() *zstd.Decoder {
+	zstdOnce.Do(func() {
+		// Sizes are checked against the frame's content size before
+		// decoding; the decoder's own cap is a backstop.
+		zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0),
+			zstd.WithDecoderMaxMemory(maxStreamLimit), zstd.WithDecoderMaxWindow(1<<31))
+	})
+	return zstdDec
+}
+
+// zstdFrame parses one frame's layout: its content size and total length.
+func zstdFrame(src []byte) (size uint64, frameLen int, err string) {
+	if len(src) < 5 || src[0] != 0x28 || src[1] != 0xB5 || src[2] != 0x2F || src[3] != 0xFD {
+		return 0, 0, "missing frame magic"
+	}
+	fhd := src[4]
+	fcsFlag := fhd >> 6
+	single := fhd>>5&1 == 1
+	if fhd&0x08 != 0 {
+		return 0, 0, "reserved frame header bit set"
+	}
+	if fcsFlag == 0 && !single {
+		return 0, 0, "frame header has no content size"
+	}
+	p := 5
+	if !single {
+		p++
+	}
+	p += [4]int{0, 1, 2, 4}[fhd&3]
+	fcsLen := [4]int{0, 2, 4, 8}[fcsFlag]
+	if fcsFlag == 0 {
+		fcsLen = 1
+	}
+	if p+fcsLen > len(src) {
+		return 0, 0, "truncated frame header"
+	}
+	for i := fcsLen - 1; i >= 0; i-- {
+		size = size<<8 | uint64(src[p+i])
+	}
+	if fcsLen == 2 {
+		size += 256
+	}
+	p += fcsLen
+	for {
+		if p+3 > len(src) {
+			return 0, 0, "truncated block header"
+		}
+		bh := uint32(src[p]) | uint32(src[p+1])<<8 | uint32(src[p+2])<<16
+		p += 3
+		bsize := int(bh >> 3)
+		switch bh >> 1 & 3 {
+		case 1: // RLE: one byte on the wire
+			bsize = 1
+		case 3:
+			return 0, 0, "reserved block type"
+		}
+		if bsize > len(src)-p {
+			return 0, 0, "truncated block"
+		}
+		p += bsize
+		if bh&1 == 1 {
+			break
+		}
+	}
+	if fhd&0x04 != 0 {
+		p += 4
+		if p > len(src) {
+			return 0, 0, "truncated checksum"
+		}
+	}
+	return size, p, ""
+}
+
+func unzstd(src []byte, limit int64, off int64, path string) ([]byte, error) {
+	size, n, msg := zstdFrame(src)
+	if msg != "" {
+		return nil, errs.At(ErrCorrupt, off, path, "zstd: %s", msg)
+	}
+	if n != len(src) {
+		return nil, errs.At(ErrCorrupt, off+int64(n), path, "zstd: %d bytes after the frame", len(src)-n)
+	}
+	if size > uint64(limit) {
+		return nil, errs.TooLarge(ErrTooLarge, off, path, "zstd content size", size, limit)
+	}
+	out, err := zstdDecoder().DecodeAll(src, make([]byte, 0, size))
+	if err != nil {
+		return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
+	}
+	if uint64(len(out)) != size {
+		return nil, errs.At(ErrCorrupt, off, path, "zstd: decoded %d bytes, frame declares %d", len(out), size)
+	}
+	return out, nil
+}

@@ -1,0 +1,233 @@
+package at1
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	rootxz "github.com/therootcompany/xz"
+	ulixz "github.com/ulikunitz/xz"
+)
+
+// benchData is a trades-like CSV of about 8 MB and the files built from
+// it, made once per process.
+type benchFiles struct {
+	orig     []byte
+	plainXZ  []byte // the original as one xz stream (ulikunitz writer)
+	columnar []byte // columnar, every stream xz
+	colZstd  []byte // columnar, every stream zstd
+	colStore []byte // columnar, every stream stored: reconstruction alone
+	qcolXZ   []byte // qcolumnar, xz-tagged blocks
+	qcolZstd []byte // qcolumnar, zstd-tagged blocks
+}
+
+var (
+	benchOnce sync.Once
+	bench     benchFiles
+)
+
+func benchRows(n int) ([][]string, []qLine, string) {
+	syms := []string{"AAPL", "MSFT", "GOOG", "AMZN", "TSLA", "NVDA", "META", "BRK.B"}
+	venues := []string{"XNAS", "XNYS", "ARCX", "BATS"}
+	rows := make([][]string, n)
+	lines := make([]qLine, n)
+	var sb strings.Builder
+	ts := int64(1700000000000)
+	seed := uint64(42)
+	rnd := func() uint64 {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return seed
+	}
+	for i := range rows {
+		ts += int64(rnd() % 250)
+		price := 10000 + int64(rnd()%90000)
+		row := []string{
+			strconv.Itoa(5_000_000 + i),
+			strconv.FormatInt(ts, 10),
+			syms[rnd()%uint64(len(syms))],
+			fmt.Sprintf("%d.%02d", price/100, price%100),
+			strconv.FormatUint(1+rnd()%500, 10),
+			venues[rnd()%uint64(len(venues))],
+		}
+		rows[i] = row
+		lines[i] = qLine{row: row}
+		sb.WriteString(strings.Join(row, ","))
+		sb.WriteByte('\n')
+	}
+	return rows, lines, sb.String()
+}
+
+func loadBench(b *testing.B) *benchFiles {
+	benchOnce.Do(func() {
+		rows, lines, orig := benchRows(160_000)
+		bench.orig = []byte(orig)
+		bench.plainXZ = compress(b, BackendXZ, bench.orig)
+		types := []string{"int", "int", "text", "dec2", "int", "text"}
+		bench.columnar = columnarFile(b, BackendXZ, "", rows, types, true)
+		bench.colZstd = columnarFile(b, BackendZstd, "", rows, types, true)
+		bench.colStore = columnarFile(b, BackendStored, "", rows, types, true)
+		qt := []byte{QInt, QInt, QText, QDecimal, QInt, QText}
+		bench.qcolXZ = qFile(b, CodecQColumnar, ",", nil, nil, qt, 16384, lines, true, tagXZ)
+		bench.qcolZstd = qFile(b, CodecQColumnar, ",", nil, nil, qt, 16384, lines, true, tagZstd)
+		if p := os.Getenv("AT1_BENCH_WRITE"); p != "" {
+			os.WriteFile(p, bench.orig, 0o644)
+		}
+	})
+	return &bench
+}
+
+// reportCPU adds "cpuMB/s": original bytes per CPU second of this process
+// (all threads), steadier than wall time when other jobs share the cores.
+func reportCPU(b *testing.B, start time.Duration, n int) {
+	if cpu := processCPU() - start; cpu > 0 {
+		b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds()/1e6, "cpuMB/s")
+	}
+}
+
+func benchDecode(b *testing.B, src []byte, opts ...Option) {
+	f := loadBench(b)
+	got, err := Decode(src, opts...)
+	if err != nil || !bytes.Equal(got, f.orig) {
+		b.Fatalf("decode: %v", err)
+	}
+	b.SetBytes(int64(len(f.orig)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := processCPU()
+	for i := 0; i < b.N; i++ {
+		if _, err := Decode(src, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu, len(f.orig))
+}
+
+// BenchmarkDecode measures whole-file decode of the same 8 MB original in
+// each container; MB/s are of original bytes. Compare with
+// BenchmarkPlainXZ (the original as one xz stream, same run).
+func BenchmarkDecode(b *testing.B) {
+	f := loadBench(b)
+	b.Run("columnar", func(b *testing.B) { benchDecode(b, f.columnar) })
+	b.Run("columnar-serial", func(b *testing.B) { benchDecode(b, f.columnar, WithConcurrency(1)) })
+	b.Run("columnar-zstd", func(b *testing.B) { benchDecode(b, f.colZstd) })
+	b.Run("columnar-stored", func(b *testing.B) { benchDecode(b, f.colStore) })
+	b.Run("qcol-xz", func(b *testing.B) { benchDecode(b, f.qcolXZ) })
+	b.Run("qcol-xz-serial", func(b *testing.B) { benchDecode(b, f.qcolXZ, WithConcurrency(1)) })
+	b.Run("qcol-zstd", func(b *testing.B) { benchDecode(b, f.qcolZstd) })
+}
+
+// BenchmarkPlainXZ decodes the original compressed as one plain xz
+// stream, with each Go xz decoder: the baseline for BenchmarkDecode.
+// AT1_BENCH_XZFILE may name a liblzma-made .xz of the same original
+// (AT1_BENCH_WRITE writes the original out) to decode as well.
+func BenchmarkPlainXZ(b *testing.B) {
+	f := loadBench(b)
+	inputs := map[string][]byte{"ulikunitz-written": f.plainXZ}
+	if p := os.Getenv("AT1_BENCH_XZFILE"); p != "" {
+		x, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inputs["liblzma-written"] = x
+	}
+	for name, src := range inputs {
+		b.Run("therootcompany/"+name, func(b *testing.B) {
+			b.SetBytes(int64(len(f.orig)))
+			b.ReportAllocs()
+			z, _ := rootxz.NewReader(nil, 0)
+			out := make([]byte, 0, len(f.orig))
+			cpu := processCPU()
+			defer func() { reportCPU(b, cpu, len(f.orig)) }()
+			for i := 0; i < b.N; i++ {
+				if err := z.Reset(bytes.NewReader(src)); err != nil {
+					b.Fatal(err)
+				}
+				w := bytes.NewBuffer(out[:0])
+				if _, err := io.Copy(w, z); err != nil || w.Len() != len(f.orig) {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("ulikunitz/"+name, func(b *testing.B) {
+			b.SetBytes(int64(len(f.orig)))
+			b.ReportAllocs()
+			out := make([]byte, 0, len(f.orig))
+			cpu := processCPU()
+			defer func() { reportCPU(b, cpu, len(f.orig)) }()
+			for i := 0; i < b.N; i++ {
+				z, err := ulixz.NewReader(bytes.NewReader(src))
+				if err != nil {
+					b.Fatal(err)
+				}
+				w := bytes.NewBuffer(out[:0])
+				if _, err := io.Copy(w, z); err != nil || w.Len() != len(f.orig) {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkXZCommand runs `xz -dc` on AT1_BENCH_XZFILE (a liblzma-made
+// .xz of the benchmark original, see BenchmarkPlainXZ) in the same run,
+// so its MB/s compare with BenchmarkDecode under the same machine load.
+func BenchmarkXZCommand(b *testing.B) {
+	f := loadBench(b)
+	p := os.Getenv("AT1_BENCH_XZFILE")
+	xzPath, err := exec.LookPath("xz")
+	if p == "" || err != nil {
+		b.Skip("needs AT1_BENCH_XZFILE and the xz command")
+	}
+	b.SetBytes(int64(len(f.orig)))
+	var cpu time.Duration
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(xzPath, "-dc", p)
+		out, err := cmd.Output()
+		if err != nil || len(out) != len(f.orig) {
+			b.Fatalf("xz -dc: %v (%d bytes)", err, len(out))
+		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	// The child's CPU time, comparable with the decoders' cpuMB/s.
+	b.ReportMetric(float64(len(f.orig))*float64(b.N)/cpu.Seconds()/1e6, "cpuMB/s")
+}
+
+// BenchmarkQuery measures a selective query on the qcolumnar files.
+func BenchmarkQuery(b *testing.B) {
+	f := loadBench(b)
+	for name, src := range map[string][]byte{"xz": f.qcolXZ, "zstd": f.qcolZstd} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(f.orig)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				file, err := Open(bytes.NewReader(src), int64(len(src)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				rs, err := file.Query(Query{Columns: []int{2, 3}, Where: []Range{{Column: 0, Min: "5100000", Max: "5100100"}}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for _, err := range rs.All() {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				if n != 101 {
+					b.Fatalf("%d rows", n)
+				}
+			}
+		})
+	}
+}

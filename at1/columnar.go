@@ -1,0 +1,621 @@
+package at1
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// Column types of the columnar codec (4).
+const (
+	colText    = 0
+	colInt     = 1
+	colDec     = 2
+	colNumExc  = 3
+	colDerived = 4
+	colDict    = 5 // not in the spec text; read by the reference
+	colShuf    = 6 // not in the spec text; read by the reference
+)
+
+// maxScale is the largest number of fractional digits (DEC, NUMEXC).
+const maxScale = 18
+
+var columnarStreams = []string{"meta", "row_modes", "fieldcounts", "coltypes", "col_index",
+	"values", "quotemodes", "quotebits", "verbatim", "header"}
+
+// columnarMeta is the meta stream of codec 4.
+type columnarMeta struct {
+	nrows     int
+	trailing  bool
+	hasHeader bool
+	delim     []byte
+	ncols     int
+}
+
+func parseColumnarMeta(meta []byte) (columnarMeta, error) {
+	var m columnarMeta
+	cur := &cursor{b: meta, path: "stream \"meta\""}
+	n, err := cur.uv("nrows")
+	if err != nil {
+		return m, err
+	}
+	t, err := cur.u8("trailing_nl")
+	if err != nil {
+		return m, err
+	}
+	h, err := cur.u8("has_header")
+	if err != nil {
+		return m, err
+	}
+	if m.delim, err = cur.lstr("delim"); err != nil {
+		return m, err
+	}
+	nc, err := cur.uv("ncols")
+	if err != nil {
+		return m, err
+	}
+	// Each row needs a row_modes byte and each column a coltypes byte, so
+	// the checks against those streams come before any allocation; here
+	// only keep the numbers in int range.
+	if n > 1<<40 || nc > 1<<40 {
+		return m, cur.errf("nrows %d / ncols %d implausibly large", n, nc)
+	}
+	m.nrows, m.trailing, m.hasHeader, m.ncols = int(n), t != 0, h != 0, int(nc)
+	return m, nil
+}
+
+// decodeColumnar reconstructs a columnar (codec 4) stream set onto dst.
+func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte, error) {
+	if err := ss.load(columnarStreams...); err != nil {
+		return nil, err
+	}
+	m, err := parseColumnarMeta(ss.get("meta"))
+	if err != nil {
+		return nil, err
+	}
+	rowModes := ss.get("row_modes")
+	if len(rowModes) < m.nrows {
+		return nil, errs.At(ErrCorrupt, int64(len(rowModes)), "stream \"row_modes\"", "%d row modes for %d rows", len(rowModes), m.nrows)
+	}
+	coltypes := ss.get("coltypes")
+	if len(coltypes) < m.ncols {
+		return nil, errs.At(ErrCorrupt, int64(len(coltypes)), "stream \"coltypes\"", "%d column types for %d columns", len(coltypes), m.ncols)
+	}
+	quotemodes := ss.get("quotemodes")
+	if len(quotemodes) < m.ncols {
+		return nil, errs.At(ErrCorrupt, int64(len(quotemodes)), "stream \"quotemodes\"", "%d quote modes for %d columns", len(quotemodes), m.ncols)
+	}
+	// Column text is capped by the output limit and, for uint32 offsets,
+	// by maxStreamLimit in total.
+	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), ss.get("values"), min(limit-int64(len(dst)), maxStreamLimit))
+	if err != nil {
+		return nil, err
+	}
+	quotes, err := quoteFlags(cols, quotemodes, ss.get("quotebits"))
+	if err != nil {
+		return nil, err
+	}
+	return c.assembleRows(dst, m, rowModes, ss.get("fieldcounts"), ss.get("verbatim"), ss.get("header"), cols, quotes, limit)
+}
+
+// decodeColumns decodes every column of the values stream. budget caps
+// the text the columns may produce in total.
+func (c *config) decodeColumns(ncols int, coltypes, colIndex, values []byte, budget int64) ([]colVals, error) {
+	idx := &cursor{b: colIndex, path: "stream \"col_index\""}
+	vals := &cursor{b: values, path: "stream \"values\""}
+	cols := make([]colVals, ncols)
+	for k := 0; k < ncols; k++ {
+		clen, err := idx.uv("column " + strconv.Itoa(k) + " length")
+		if err != nil {
+			return nil, err
+		}
+		start := vals.off
+		chunk, err := vals.take(clen, "column "+strconv.Itoa(k)+" chunk")
+		if err != nil {
+			return nil, err
+		}
+		cc := &cursor{b: chunk, base: int64(start), path: "stream \"values\" column " + strconv.Itoa(k)}
+		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], &budget)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cols, nil
+}
+
+func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int64) (colVals, error) {
+	switch typ {
+	case colText:
+		return splitLines(cur.b), nil
+	case colInt:
+		return numColumn(cur, -1, budget)
+	case colDec:
+		if len(cur.b) == 0 {
+			return colVals{}, cur.errf("empty DEC chunk")
+		}
+		d, err := scale(cur)
+		if err != nil {
+			return colVals{}, err
+		}
+		return numColumn(cur, d, budget)
+	case colNumExc:
+		return c.numExcColumn(cur, budget)
+	case colDerived:
+		return derivedColumn(cur, prev)
+	case colDict:
+		return dictColumn(cur)
+	case colShuf:
+		return shufColumn(cur, budget)
+	}
+	return colVals{}, cur.errf("unknown column type %d", typ)
+}
+
+func scale(cur *cursor) (int, error) {
+	d, err := cur.u8("decimal scale")
+	if err != nil {
+		return 0, err
+	}
+	if d > maxScale {
+		cur.off--
+		return 0, cur.errf("decimal scale out of range: %d > %d", d, maxScale)
+	}
+	return int(d), nil
+}
+
+// spend takes n bytes of text from the budget.
+func spend(cur *cursor, budget *int64, n int) error {
+	*budget -= int64(n)
+	if *budget < 0 {
+		return errs.At(ErrTooLarge, cur.base+int64(cur.off), cur.path, "column text exceeds the decoded size limit")
+	}
+	return nil
+}
+
+// numColumn decodes svarint deltas to the end of the chunk (INT when
+// dec < 0, DEC with dec fractional digits otherwise).
+func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
+	rest := cur.b[cur.off:]
+	// Every delta takes at least one byte.
+	v := colVals{buf: make([]byte, 0, len(rest)*4), offs: make([]uint32, 1, len(rest)+1)}
+	var acc int64
+	for cur.rest() > 0 {
+		d, err := cur.sv("delta")
+		if err != nil {
+			return colVals{}, err
+		}
+		acc += d // wrapping, where C would be undefined
+		v.buf = appendNum(v.buf, acc, dec)
+		v.buf = append(v.buf, '\n')
+		v.offs = append(v.offs, uint32(len(v.buf)))
+		if int64(len(v.buf)) > *budget {
+			return colVals{}, spend(cur, budget, len(v.buf))
+		}
+	}
+	return v, spend(cur, budget, len(v.buf))
+}
+
+func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
+	sub, err := cur.u8("NUMEXC subtype")
+	if err != nil {
+		return colVals{}, err
+	}
+	dec := -1
+	if sub != 0 {
+		if sub > 1 && c.strict {
+			cur.off--
+			return colVals{}, cur.errf("NUMEXC subtype %d", sub)
+		}
+		if dec, err = scale(cur); err != nil {
+			return colVals{}, err
+		}
+	}
+	at := cur.off
+	count, err := cur.uv("NUMEXC count")
+	if err != nil {
+		return colVals{}, err
+	}
+	if count > uint64(cur.rest())*8 {
+		cur.off = at
+		return colVals{}, cur.errf("NUMEXC count %d needs a bitmap longer than the %d bytes that remain", count, cur.rest())
+	}
+	bitmap, err := cur.take((count+7)/8, "NUMEXC bitmap")
+	if err != nil {
+		return colVals{}, err
+	}
+	nexc, err := cur.count("NUMEXC exception count", 1)
+	if err != nil {
+		return colVals{}, err
+	}
+	exc := make([][]byte, nexc)
+	for i := range exc {
+		if exc[i], err = cur.lstr("NUMEXC exception"); err != nil {
+			return colVals{}, err
+		}
+	}
+	n := int(count)
+	v := colVals{buf: make([]byte, 0, min(n*4, cur.rest()*4+64)), offs: make([]uint32, 1, n+1)}
+	var acc int64
+	used := 0
+	for i := 0; i < n; i++ {
+		if bitmap[i>>3]>>(i&7)&1 == 1 {
+			d, err := cur.sv("NUMEXC delta")
+			if err != nil {
+				return colVals{}, err
+			}
+			acc += d // the accumulator chains across numeric entries only
+			v.buf = appendNum(v.buf, acc, dec)
+		} else {
+			if used >= len(exc) {
+				return colVals{}, cur.errf("NUMEXC exceptions run out at entry %d of %d", i, n)
+			}
+			v.buf = append(v.buf, exc[used]...)
+			used++
+		}
+		v.buf = append(v.buf, '\n')
+		v.offs = append(v.offs, uint32(len(v.buf)))
+		if int64(len(v.buf)) > *budget {
+			return colVals{}, spend(cur, budget, len(v.buf))
+		}
+	}
+	if c.strict && used != len(exc) {
+		return colVals{}, cur.errf("NUMEXC has %d exceptions, the bitmap uses %d", len(exc), used)
+	}
+	return v, spend(cur, budget, len(v.buf))
+}
+
+func derivedColumn(cur *cursor, prev []colVals) (colVals, error) {
+	a, err := cur.uv("DERIVED source column")
+	if err != nil {
+		return colVals{}, err
+	}
+	if a >= uint64(len(prev)) {
+		return colVals{}, cur.errf("DERIVED source column %d is not before column %d", a, len(prev))
+	}
+	nmap, err := cur.count("DERIVED map size", 1)
+	if err != nil {
+		return colVals{}, err
+	}
+	list := make([][]byte, nmap)
+	for i := range list {
+		if list[i], err = cur.lstr("DERIVED map value"); err != nil {
+			return colVals{}, err
+		}
+	}
+	src := &prev[a]
+	n := src.count()
+	v := entries(list)
+	v.idx = make([]uint32, n)
+	seen := make(map[string]uint32)
+	for i := 0; i < n; i++ {
+		s := src.at(i)
+		j, ok := seen[string(s)]
+		if !ok {
+			j = uint32(len(seen))
+			if int(j) >= nmap {
+				return colVals{}, cur.errf("DERIVED map has %d values, source column %d has more distinct values", nmap, a)
+			}
+			seen[string(s)] = j
+		}
+		v.idx[i] = j
+	}
+	return v, nil
+}
+
+func dictColumn(cur *cursor) (colVals, error) {
+	nvals, err := cur.count("DICT value count", 1)
+	if err != nil {
+		return colVals{}, err
+	}
+	ndict, err := cur.count("DICT size", 1)
+	if err != nil {
+		return colVals{}, err
+	}
+	list := make([][]byte, ndict)
+	for i := range list {
+		if list[i], err = cur.lstr("DICT entry"); err != nil {
+			return colVals{}, err
+		}
+	}
+	if nvals > cur.rest() {
+		return colVals{}, cur.errf("DICT value count %d needs more than the %d bytes that remain", nvals, cur.rest())
+	}
+	v := entries(list)
+	v.idx = make([]uint32, nvals)
+	for i := range v.idx {
+		j, err := cur.uv("DICT index")
+		if err != nil {
+			return colVals{}, err
+		}
+		if j >= uint64(ndict) {
+			return colVals{}, cur.errf("DICT index %d out of range (%d entries)", j, ndict)
+		}
+		v.idx[i] = uint32(j)
+	}
+	return v, nil
+}
+
+func shufColumn(cur *cursor, budget *int64) (colVals, error) {
+	cnt, err := cur.count("SHUF count", 1)
+	if err != nil {
+		return colVals{}, err
+	}
+	mn, err := cur.sv("SHUF min")
+	if err != nil {
+		return colVals{}, err
+	}
+	w, err := cur.u8("SHUF width")
+	if err != nil {
+		return colVals{}, err
+	}
+	if w < 1 || w > 8 {
+		cur.off--
+		return colVals{}, cur.errf("SHUF width %d outside 1..8", w)
+	}
+	planes, err := cur.take(uint64(cnt)*uint64(w), "SHUF byte planes")
+	if err != nil {
+		return colVals{}, err
+	}
+	v := colVals{buf: make([]byte, 0, cnt*4), offs: make([]uint32, 1, cnt+1)}
+	for i := 0; i < cnt; i++ {
+		var x uint64
+		for j := int(w) - 1; j >= 0; j-- {
+			x = x<<8 | uint64(planes[j*cnt+i])
+		}
+		v.buf = strconv.AppendInt(v.buf, int64(x)+mn, 10) // wrapping
+		v.buf = append(v.buf, '\n')
+		v.offs = append(v.offs, uint32(len(v.buf)))
+		if int64(len(v.buf)) > *budget {
+			return colVals{}, spend(cur, budget, len(v.buf))
+		}
+	}
+	return v, spend(cur, budget, len(v.buf))
+}
+
+// quoting of one column: mode 0 none, 1 all, otherwise a bitmap.
+type quoting struct {
+	mode byte
+	bits []byte
+}
+
+func (q *quoting) quoted(i int) bool {
+	switch q.mode {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	return q.bits[i>>3]>>(i&7)&1 == 1
+}
+
+func quoteFlags(cols []colVals, modes, bits []byte) ([]quoting, error) {
+	qs := make([]quoting, len(cols))
+	cur := &cursor{b: bits, path: "stream \"quotebits\""}
+	for k := range cols {
+		qs[k].mode = modes[k]
+		if modes[k] > 1 {
+			n := uint64(cols[k].count())
+			b, err := cur.take((n+7)/8, "quote bitmap of column "+strconv.Itoa(k))
+			if err != nil {
+				return nil, err
+			}
+			qs[k].bits = b
+		}
+	}
+	return qs, nil
+}
+
+// appendQuoted writes v as an RFC-4180 quoted field.
+func appendQuoted(dst, v []byte) []byte {
+	dst = append(dst, '"')
+	for {
+		i := bytes.IndexByte(v, '"')
+		if i < 0 {
+			break
+		}
+		dst = append(dst, v[:i+1]...)
+		dst = append(dst, '"')
+		v = v[i+1:]
+	}
+	dst = append(dst, v...)
+	return append(dst, '"')
+}
+
+// assembleRows validates the row structure once (field counts, column
+// value counts, verbatim lines) and computes the exact output size, then
+// writes the rows without per-item checks. assembleRowsSafe is its
+// checked twin, used when config.safe is set; the fuzz target compares
+// the two.
+func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
+	cols []colVals, quotes []quoting, limit int64) ([]byte, error) {
+	if c.safe {
+		return c.assembleRowsSafe(dst, m, rowModes, fieldcounts, verbatim, header, cols, quotes, limit)
+	}
+	nfs, size, err := c.planRows(m, rowModes, fieldcounts, verbatim, header, cols, quotes)
+	if err != nil {
+		return nil, err
+	}
+	if size > limit-int64(len(dst)) {
+		return nil, errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, c.maxDecoded)
+	}
+	dst = slices.Grow(dst, int(size))
+	start := len(dst)
+	if m.hasHeader {
+		dst = append(dst, header...)
+	}
+	next := make([]int, len(cols))
+	vpos, s := 0, 0
+	for r := 0; r < m.nrows; r++ {
+		if r > 0 || m.hasHeader {
+			dst = append(dst, '\n')
+		}
+		if rowModes[r] == 0 {
+			if line, ok := nextVerbatim(verbatim, &vpos); ok {
+				dst = append(dst, line...)
+			}
+			continue
+		}
+		nf := int(nfs[s])
+		s++
+		for i := 0; i < nf; i++ {
+			if i > 0 {
+				dst = append(dst, m.delim...)
+			}
+			j := next[i]
+			next[i]++
+			if quotes[i].quoted(j) {
+				dst = appendQuoted(dst, cols[i].at(j))
+			} else {
+				dst = append(dst, cols[i].at(j)...)
+			}
+		}
+	}
+	if m.trailing {
+		dst = append(dst, '\n')
+	}
+	if int64(len(dst)-start) != size {
+		// planRows and this loop disagree: a bug, never an input problem.
+		return nil, fmt.Errorf("at1: internal error: planned %d output bytes, wrote %d", size, len(dst)-start)
+	}
+	return dst, nil
+}
+
+// planRows checks everything assembleRows relies on and returns the field
+// count of each structured row and the exact output size.
+func (c *config) planRows(m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
+	cols []colVals, quotes []quoting) ([]uint32, int64, error) {
+	var size int64
+	if m.hasHeader {
+		size += int64(len(header))
+	}
+	if m.nrows > 0 {
+		size += int64(m.nrows)
+		if !m.hasHeader {
+			size--
+		}
+	}
+	if m.trailing {
+		size++
+	}
+	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
+	var nfs []uint32
+	hist := make([]int, len(cols)+1) // rows by field count
+	vpos := 0
+	for r := 0; r < m.nrows; r++ {
+		if rowModes[r] == 0 {
+			line, ok := nextVerbatim(verbatim, &vpos)
+			if !ok && c.strict {
+				return nil, 0, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
+			}
+			size += int64(len(line))
+			continue
+		}
+		nf, err := fc.uv("field count")
+		if err != nil {
+			return nil, 0, err
+		}
+		if nf > uint64(len(cols)) {
+			return nil, 0, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
+		}
+		if nfs == nil {
+			nfs = make([]uint32, 0, min(m.nrows, len(fieldcounts)))
+		}
+		nfs = append(nfs, uint32(nf))
+		hist[nf]++
+		if nf > 1 {
+			size += int64(nf-1) * int64(len(m.delim))
+		}
+	}
+	// Column i is used by every row with more than i fields.
+	need := 0
+	for i := len(cols) - 1; i >= 0; i-- {
+		need += hist[i+1]
+		col := &cols[i]
+		if need > col.count() {
+			return nil, 0, errs.At(ErrCorrupt, -1, "column "+strconv.Itoa(i), "column runs out of values: %d rows need it, it has %d", need, col.count())
+		}
+		for j := 0; j < need; j++ {
+			v := col.at(j)
+			size += int64(len(v))
+			if quotes[i].quoted(j) {
+				size += 2 + int64(bytes.Count(v, []byte{'"'}))
+			}
+		}
+	}
+	return nfs, size, nil
+}
+
+// assembleRowsSafe writes the rows checking each step as it goes.
+func (c *config) assembleRowsSafe(dst []byte, m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
+	cols []colVals, quotes []quoting, limit int64) ([]byte, error) {
+	// Reserve the output once: column text, separators, verbatim lines.
+	est := int64(len(header)+len(verbatim)) + int64(m.nrows)*int64(1+len(m.delim)*max(len(cols)-1, 0))
+	for k := range cols {
+		est += int64(len(cols[k].buf))
+		if cols[k].idx != nil && len(cols[k].offs) > 1 {
+			est += int64(len(cols[k].idx)) * int64(len(cols[k].buf)/(len(cols[k].offs)-1))
+		}
+	}
+	dst = reserve(dst, est, limit)
+	if m.hasHeader {
+		dst = append(dst, header...)
+	}
+	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
+	next := make([]int, len(cols))
+	vpos := 0 // next verbatim line; len(verbatim)+1 once they have run out
+	for r := 0; r < m.nrows; r++ {
+		if r > 0 || m.hasHeader {
+			dst = append(dst, '\n')
+		}
+		if rowModes[r] == 0 {
+			if vpos > len(verbatim) {
+				if c.strict {
+					return nil, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
+				}
+				continue // the reference emits an empty line
+			}
+			end := bytes.IndexByte(verbatim[vpos:], '\n')
+			if end < 0 {
+				end = len(verbatim) - vpos
+			}
+			dst = append(dst, verbatim[vpos:vpos+end]...)
+			vpos += end + 1
+		} else {
+			nf, err := fc.uv("field count")
+			if err != nil {
+				return nil, err
+			}
+			if nf > uint64(len(cols)) {
+				return nil, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
+			}
+			for i := 0; i < int(nf); i++ {
+				if i > 0 {
+					dst = append(dst, m.delim...)
+				}
+				col := &cols[i]
+				j := next[i]
+				if j >= col.count() {
+					return nil, errs.At(ErrCorrupt, -1, "column "+strconv.Itoa(i), "column runs out of values at row %d", r)
+				}
+				next[i]++
+				if quotes[i].quoted(j) {
+					dst = appendQuoted(dst, col.at(j))
+				} else {
+					dst = append(dst, col.at(j)...)
+				}
+			}
+		}
+		if int64(len(dst)) > limit {
+			return nil, errs.At(ErrTooLarge, -1, "row "+strconv.Itoa(r), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+		}
+	}
+	if m.trailing {
+		dst = append(dst, '\n')
+	}
+	if int64(len(dst)) > limit {
+		return nil, errs.At(ErrTooLarge, -1, "", "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+	}
+	return dst, nil
+}

@@ -1,0 +1,22 @@
+package at1
+
+import (
+	"errors"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// Sentinel errors. Every error the package returns wraps exactly one of
+// them; errors about a place in the input are *CorruptError values that say
+// where (byte offset and stream, column or frame).
+var (
+	ErrCorrupt     = errors.New("at1: corrupt input")
+	ErrTooLarge    = errors.New("at1: size exceeds limit")
+	ErrUnsupported = errors.New("at1: unsupported")
+	// ErrChecksum reports that the decoded output does not match the
+	// SHA-256 integrity trailer.
+	ErrChecksum = errors.New("at1: integrity check failed")
+)
+
+// CorruptError locates a problem in the input.
+type CorruptError = errs.CorruptError

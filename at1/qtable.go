@@ -1,0 +1,418 @@
+package at1
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// Column types of qcolumnar (7) and qjson (8).
+const (
+	QText    = 0
+	QInt     = 1
+	QDecimal = 2
+)
+
+// Block tags inside the blocks stream.
+const (
+	tagXZ   = 0
+	tagZstd = 1
+)
+
+// Block is one (row group, column) block of a qcolumnar/qjson file.
+type Block struct {
+	Offset int64 // offset in the blocks stream (file offset via File)
+	Size   int64 // bytes, tag included
+	// Zone map: IntMin/IntMax for integer columns, DecMin/DecMax for
+	// decimal columns; HasZone is false for text columns.
+	HasZone        bool
+	IntMin, IntMax int64
+	DecMin, DecMax float64
+}
+
+// qTable is the parsed non-data part of a qcolumnar/qjson file.
+type qTable struct {
+	codec    Codec
+	nlines   int
+	trailing bool
+	delim    []byte
+	ncols    int
+	rg       int
+	nStruct  uint64
+	nrg      uint64
+	coltypes []byte
+	segs     [][]byte // qjson template
+	paths    []string // qjson column names, if present
+	rowModes []byte
+	verbatim []byte
+	groups   [][]Block // [g][c]
+	// blocksLen is the size of the blocks stream.
+	blocksLen int64
+}
+
+func qStreams(codec Codec, prefix string) []string {
+	names := []string{"meta", "row_modes", "verbatim", "index"}
+	if codec == CodecQJSON {
+		names = append(names, "template", "paths")
+	}
+	for i := range names {
+		names[i] = prefix + names[i]
+	}
+	return names
+}
+
+// parseQTable parses meta, template, paths and index. rowModes and
+// verbatim are attached by the caller. blocksLen bounds the blocks.
+func (c *config) parseQTable(codec Codec, get func(string) []byte, prefix string, blocksLen int64) (*qTable, error) {
+	t := &qTable{codec: codec, blocksLen: blocksLen}
+	cur := &cursor{b: get(prefix + "meta"), path: "stream \"" + prefix + "meta\""}
+	n, err := cur.uv("nlines")
+	if err != nil {
+		return nil, err
+	}
+	tr, err := cur.u8("trailing")
+	if err != nil {
+		return nil, err
+	}
+	if codec == CodecQColumnar {
+		if t.delim, err = cur.lstr("delim"); err != nil {
+			return nil, err
+		}
+	}
+	ncols, err := cur.uv("ncols")
+	if err != nil {
+		return nil, err
+	}
+	if ncols > uint64(cur.rest()) {
+		return nil, cur.errf("ncols %d exceeds the bytes that remain for column types", ncols)
+	}
+	rg, err := cur.uv("rg")
+	if err != nil {
+		return nil, err
+	}
+	if rg == 0 || rg > 1<<40 {
+		return nil, cur.errf("row group size %d", rg)
+	}
+	if t.nStruct, err = cur.uv("n_struct"); err != nil {
+		return nil, err
+	}
+	if t.nrg, err = cur.uv("nrg"); err != nil {
+		return nil, err
+	}
+	if t.coltypes, err = cur.take(ncols, "coltypes"); err != nil {
+		return nil, err
+	}
+	if n > 1<<40 {
+		return nil, cur.errf("nlines %d implausibly large", n)
+	}
+	t.nlines, t.trailing, t.ncols, t.rg = int(n), tr != 0, int(ncols), int(rg)
+	for k, ct := range t.coltypes {
+		if ct > QDecimal {
+			return nil, errs.At(ErrCorrupt, -1, cur.path, "column %d has unknown type %d", k, ct)
+		}
+	}
+	if codec == CodecQJSON {
+		tc := &cursor{b: get(prefix + "template"), path: "stream \"" + prefix + "template\""}
+		nseg, err := tc.count("nseg", 1)
+		if err != nil {
+			return nil, err
+		}
+		if uint64(nseg) != ncols+1 {
+			return nil, tc.errf("template has %d segments for %d columns (want ncols+1)", nseg, ncols)
+		}
+		t.segs = make([][]byte, nseg)
+		for i := range t.segs {
+			if t.segs[i], err = tc.lstr("template segment"); err != nil {
+				return nil, err
+			}
+		}
+		t.paths = parsePaths(get(prefix + "paths"))
+	}
+	if err := t.parseIndex(get(prefix+"index"), prefix); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// parsePaths reads the optional column names; the decoder does not need
+// them, so a damaged paths stream only loses query-by-name.
+func parsePaths(b []byte) []string {
+	cur := &cursor{b: b}
+	n, err := cur.count("paths", 1)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		s, err := cur.lstr("path")
+		if err != nil {
+			return nil
+		}
+		out = append(out, string(s))
+	}
+	return out
+}
+
+func (t *qTable) parseIndex(index []byte, prefix string) error {
+	cur := &cursor{b: index, path: "stream \"" + prefix + "index\""}
+	if t.ncols == 0 {
+		return nil
+	}
+	var off int64
+	for cur.rest() > 0 {
+		g := make([]Block, t.ncols)
+		for c := range g {
+			clen, err := cur.uv("block length")
+			if err != nil {
+				return err
+			}
+			if clen > uint64(t.blocksLen-off) {
+				return cur.errf("block (%d,%d) of %d bytes runs past the blocks stream (%d bytes)", len(t.groups), c, clen, t.blocksLen)
+			}
+			b := Block{Offset: off, Size: int64(clen)}
+			off += int64(clen)
+			switch t.coltypes[c] {
+			case QInt:
+				b.HasZone = true
+				if b.IntMin, err = cur.sv("zone min"); err != nil {
+					return err
+				}
+				if b.IntMax, err = cur.sv("zone max"); err != nil {
+					return err
+				}
+			case QDecimal:
+				z, err := cur.take(16, "decimal zone map")
+				if err != nil {
+					return err
+				}
+				b.HasZone = true
+				b.DecMin = math.Float64frombits(binary.LittleEndian.Uint64(z))
+				b.DecMax = math.Float64frombits(binary.LittleEndian.Uint64(z[8:]))
+			}
+			g[c] = b
+		}
+		t.groups = append(t.groups, g)
+	}
+	return nil
+}
+
+// check runs the Strict consistency checks on n_struct and nrg.
+func (t *qTable) check() error {
+	var ns uint64
+	for _, m := range t.rowModes[:t.nlines] {
+		if m != 0 {
+			ns++
+		}
+	}
+	if ns != t.nStruct {
+		return errs.At(ErrCorrupt, -1, "stream \"meta\"", "n_struct %d, row_modes has %d structured lines", t.nStruct, ns)
+	}
+	if want := (ns + uint64(t.rg) - 1) / uint64(t.rg); t.nrg != want || (t.ncols > 0 && uint64(len(t.groups)) != want) {
+		return errs.At(ErrCorrupt, -1, "stream \"meta\"", "nrg %d, index has %d groups, %d expected", t.nrg, len(t.groups), want)
+	}
+	return nil
+}
+
+// decodeBlock decodes one block ([tag][payload]) into its values.
+func (c *config) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.Int64) (colVals, error) {
+	path := "block (" + strconv.Itoa(g) + "," + strconv.Itoa(col) + ")"
+	if len(raw) == 0 {
+		return colVals{}, errs.At(ErrCorrupt, off, path, "empty block (no tag)")
+	}
+	var backend byte
+	switch raw[0] {
+	case tagXZ:
+		backend = BackendXZ
+	case tagZstd:
+		backend = BackendZstd
+	default:
+		// The reference decodes any other tag as xz; its encoder writes
+		// only 0 and 1.
+		return colVals{}, errs.At(ErrCorrupt, off, path, "unknown block tag %d", raw[0])
+	}
+	d, err := c.decompress(backend, raw[1:], c.maxStream, off+1, path)
+	if err != nil {
+		return colVals{}, err
+	}
+	if budget != nil && budget.Add(-int64(len(d))) < 0 {
+		return colVals{}, errs.At(ErrTooLarge, off, path, "decoded blocks exceed the decoded size limit of %d bytes", c.maxDecoded)
+	}
+	return splitLines(d), nil
+}
+
+// nextVerbatim returns the verbatim line at *pos and advances; ok is
+// false once the lines have run out.
+func nextVerbatim(verbatim []byte, pos *int) ([]byte, bool) {
+	if *pos > len(verbatim) {
+		return nil, false
+	}
+	rest := verbatim[*pos:]
+	end := bytes.IndexByte(rest, '\n')
+	if end < 0 {
+		end = len(rest)
+	}
+	*pos += end + 1
+	return rest[:end], true
+}
+
+// appendRow writes structured row r of a group's decoded columns.
+func (t *qTable) appendRow(dst []byte, cols []colVals, r int) []byte {
+	if t.codec == CodecQJSON {
+		dst = append(dst, t.segs[0]...)
+		for c := range cols {
+			dst = append(dst, cols[c].at(r)...)
+			dst = append(dst, t.segs[c+1]...)
+		}
+		return dst
+	}
+	for c := range cols {
+		if c > 0 {
+			dst = append(dst, t.delim...)
+		}
+		dst = append(dst, cols[c].at(r)...)
+	}
+	return dst
+}
+
+// loadQTable loads and parses everything but the blocks of a stream set.
+func (c *config) loadQTable(codec Codec, ss *streamSet, prefix string) (*qTable, []byte, int64, error) {
+	names := append(qStreams(codec, prefix), prefix+"blocks")
+	if err := ss.load(names...); err != nil {
+		return nil, nil, 0, err
+	}
+	blocks := ss.get(prefix + "blocks")
+	var boff int64 = -1
+	if i := ss.find(prefix + "blocks"); i >= 0 && ss.streams[i].Backend == BackendStored {
+		boff = ss.streams[i].Offset
+	}
+	t, err := c.parseQTable(codec, ss.get, prefix, int64(len(blocks)))
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	t.rowModes = ss.get(prefix + "row_modes")
+	t.verbatim = ss.get(prefix + "verbatim")
+	return t, blocks, boff, nil
+}
+
+// decodeQuery fully reconstructs a qcolumnar or qjson stream set.
+func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64) ([]byte, error) {
+	t, blocks, boff, err := c.loadQTable(codec, ss, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(t.rowModes) < t.nlines {
+		return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
+	}
+	lines, est, err := c.qLines(t, blocks, max(boff, 0), limit-int64(len(dst)))
+	if err != nil {
+		return nil, err
+	}
+	dst = reserve(dst, est, limit)
+	for i := 0; i < t.nlines; i++ {
+		if i > 0 {
+			dst = append(dst, '\n')
+		}
+		dst, err = lines(dst)
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(dst)) > limit {
+			return nil, errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+		}
+	}
+	if t.trailing {
+		dst = append(dst, '\n')
+	}
+	return dst, nil
+}
+
+// qLines decodes every block (in parallel) and returns a function that
+// appends the next line on each call, following row_modes.
+func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (next func([]byte) ([]byte, error), estimate int64, err error) {
+	if c.strict {
+		if err := t.check(); err != nil {
+			return nil, 0, err
+		}
+	}
+	var nstruct int
+	for _, m := range t.rowModes[:t.nlines] {
+		if m != 0 {
+			nstruct++
+		}
+	}
+	ngroups := (nstruct + t.rg - 1) / t.rg
+	if t.ncols > 0 && ngroups > len(t.groups) {
+		return nil, 0, errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
+	}
+	if t.ncols == 0 {
+		ngroups = 0
+	}
+	vals := make([]colVals, ngroups*t.ncols)
+	var bud atomic.Int64
+	bud.Store(budget + 1<<20)
+	err = parallel(c.concurrency, len(vals), func(i int) error {
+		g, col := i/t.ncols, i%t.ncols
+		b := t.groups[g][col]
+		v, err := c.decodeBlock(blocks[b.Offset:b.Offset+b.Size], boff+b.Offset, g, col, &bud)
+		vals[i] = v
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	// Validate once: every block holds a value for each row of its group.
+	if !c.safe {
+		for g := 0; g < ngroups; g++ {
+			rows := min(t.rg, nstruct-g*t.rg)
+			for col := 0; col < t.ncols; col++ {
+				if n := vals[g*t.ncols+col].count(); n < rows {
+					b := t.groups[g][col]
+					return nil, 0, errs.At(ErrCorrupt, boff+b.Offset, "block ("+strconv.Itoa(g)+","+strconv.Itoa(col)+")", "block has %d values, its row group has %d rows", n, rows)
+				}
+			}
+		}
+	}
+	// Output size estimate: values, separators, verbatim lines.
+	estimate = int64(len(t.verbatim)) + int64(t.nlines)
+	for i := range vals {
+		estimate += int64(len(vals[i].buf))
+	}
+	sep := int64(len(t.delim)) * int64(max(t.ncols-1, 0))
+	for _, s := range t.segs {
+		sep += int64(len(s))
+	}
+	estimate += sep * int64(nstruct)
+	si, vpos, line := 0, 0, 0
+	return func(dst []byte) ([]byte, error) {
+		mode := t.rowModes[line]
+		line++
+		if mode == 0 {
+			v, ok := nextVerbatim(t.verbatim, &vpos)
+			if !ok && c.strict {
+				return nil, errs.At(ErrCorrupt, int64(len(t.verbatim)), "stream \"verbatim\"", "verbatim lines run out at line %d", line-1)
+			}
+			return append(dst, v...), nil
+		}
+		g, r := si/t.rg, si%t.rg
+		si++
+		if t.ncols == 0 {
+			if t.codec == CodecQJSON {
+				dst = append(dst, t.segs[0]...)
+			}
+			return dst, nil
+		}
+		cols := vals[g*t.ncols : (g+1)*t.ncols]
+		if c.safe { // the checked twin; the fast path validated counts above
+			for c := range cols {
+				if r >= cols[c].count() {
+					return nil, errs.At(ErrCorrupt, -1, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block has %d values, row %d needed", cols[c].count(), r)
+				}
+			}
+		}
+		return t.appendRow(dst, cols, r), nil
+	}, estimate, nil
+}

@@ -1,0 +1,164 @@
+package at1
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// tradesLines builds n structured lines (id, price, symbol) with a header
+// verbatim line first.
+func tradesLines(n int) ([]qLine, string) {
+	lines := []qLine{{verbatim: "id,price,sym"}}
+	out := []string{"id,price,sym"}
+	for i := 0; i < n; i++ {
+		row := []string{strconv.Itoa(1000 + i*3), fmt.Sprintf("%d.%02d", 10+i%50, i%100), []string{"AAA", "\"B,B\"", ""}[i%3]}
+		lines = append(lines, qLine{row: row})
+		out = append(out, strings.Join(row, ","))
+	}
+	return lines, strings.Join(out, "\n") + "\n"
+}
+
+func TestQColumnarBuilt(t *testing.T) {
+	lines, want := tradesLines(1000)
+	for _, tag := range []byte{tagXZ, tagZstd} {
+		src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 64, lines, true, tag)
+		for _, conc := range []int{1, 2, 8} {
+			got, err := Decode(src, WithConcurrency(conc), Strict())
+			if err != nil || string(got) != want {
+				t.Fatalf("tag %d conc %d: %v (len %d/%d)", tag, conc, err, len(got), len(want))
+			}
+		}
+		f, err := Open(bytes.NewReader(src), int64(len(src)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.RowGroups()) != 16 {
+			t.Fatalf("%d groups", len(f.RowGroups()))
+		}
+		// ids 1000+3i in [1300, 1330] -> i in 100..110: groups 1 only.
+		rs, err := f.Query(Query{Columns: []int{0, 2}, Where: []Range{{Column: 0, Min: "1300", Max: "1330"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := collect(t, rs)
+		if len(got) != 11 || got[0] != "1300|\"B,B\"" || got[10] != "1330|" {
+			t.Fatalf("rows %q", got)
+		}
+		st := rs.Stats()
+		if st.GroupsSkipped != 15 || st.BlocksRead != 2 || st.BlocksSkipped != 30 || st.Rows != 11 {
+			t.Fatalf("stats %+v", st)
+		}
+		// Decimal predicate, open lower bound; exact at the boundary.
+		rs, _ = f.Query(Query{Columns: []int{1}, Where: []Range{{Column: 1, Max: "10.00"}}})
+		if got := collect(t, rs); len(got) != 10 || got[0] != "10.00" {
+			t.Fatalf("decimal rows %q", got)
+		}
+		// Stopping early is fine.
+		rs, _ = f.Query(Query{})
+		for range rs.All() {
+			break
+		}
+	}
+}
+
+func TestQJSONBuilt(t *testing.T) {
+	segs := []string{`{"id":`, `,"px":`, `,"name":`, `}`}
+	var lines []qLine
+	var out []string
+	for i := 0; i < 300; i++ {
+		if i%50 == 7 {
+			lines = append(lines, qLine{verbatim: `{"odd": true}`})
+			out = append(out, `{"odd": true}`)
+		}
+		row := []string{strconv.Itoa(i), fmt.Sprintf("%d.5", i%7), []string{`"x"`, `null`}[i%2]}
+		lines = append(lines, qLine{row: row})
+		out = append(out, segs[0]+row[0]+segs[1]+row[1]+segs[2]+row[2]+segs[3])
+	}
+	want := strings.Join(out, "\n")
+	src := qFile(t, CodecQJSON, "", segs, []string{"id", "px", "name"}, []byte{QInt, QDecimal, QText}, 32, lines, false, tagZstd)
+	got, err := Decode(src, Strict())
+	if err != nil || string(got) != want {
+		t.Fatalf("decode: %v", err)
+	}
+	f, err := Open(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := f.Query(Query{Paths: []string{"name", "id"}, Where: []Range{{Path: "id", Min: "290"}, {Path: "px", Min: "3.5", Max: "3.5"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := collect(t, rs); strings.Join(got, " ") != `"x"|290 null|297` {
+		t.Fatalf("rows %q", got)
+	}
+}
+
+func TestQTableErrors(t *testing.T) {
+	lines, _ := tradesLines(10)
+	good := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 4, lines, true, tagXZ)
+	if _, err := Decode(good); err != nil {
+		t.Fatal(err)
+	}
+	// Rebuild with a broken piece each time, by editing streams.
+	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 20, maxStream: 1 << 20, maxDict: 1 << 26}).parseStreamSet(good[5:], 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.load("meta", "row_modes", "verbatim", "index", "blocks"); err != nil {
+		t.Fatal(err)
+	}
+	rebuild := func(change map[string][]byte) []byte {
+		var streams []tstream
+		for _, s := range ss.streams {
+			d := ss.get(s.Name)
+			if c, ok := change[s.Name]; ok {
+				d = c
+			}
+			streams = append(streams, tstream{s.Name, BackendStored, d})
+		}
+		return wholeFile(CodecQColumnar, packSet(t, streams...))
+	}
+	meta := ss.get("meta")
+	blocks := ss.get("blocks")
+	badTag := append([]byte{}, blocks...)
+	badTag[0] = 2
+	cases := []struct {
+		name   string
+		change map[string][]byte
+		want   string
+		strict bool
+	}{
+		{"rg 0", map[string][]byte{"meta": bytes.Replace(meta, []byte{3, 4, 10, 3}, []byte{3, 0, 10, 3}, 1)}, "row group size 0", false},
+		{"block tag 2", map[string][]byte{"blocks": badTag}, "unknown block tag 2", false},
+		{"blocks short", map[string][]byte{"blocks": blocks[:len(blocks)-1]}, "runs past the blocks stream", false},
+		{"index short", map[string][]byte{"index": ss.get("index")[:8]}, "", false},
+		{"row_modes short", map[string][]byte{"row_modes": []byte{0, 1}}, "row modes for 11 lines", false},
+		{"n_struct wrong (strict)", map[string][]byte{"meta": bytes.Replace(meta, []byte{3, 4, 10, 3}, []byte{3, 4, 9, 3}, 1)}, "n_struct 9", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := rebuild(tc.change)
+			var opts []Option
+			if tc.strict {
+				opts = append(opts, Strict())
+				if _, err := Decode(src); err != nil {
+					t.Fatalf("default mode rejects: %v", err)
+				}
+			}
+			_, err := Decode(src, opts...)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// qjson with a template of the wrong length.
+	segs := []string{"{", ",", "}"}
+	q := qFile(t, CodecQJSON, "", segs[:2], nil, []byte{QInt, QInt}, 2, []qLine{{row: []string{"1", "2"}}}, false, tagZstd)
+	if _, err := Decode(q); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "segments") {
+		t.Fatalf("nseg: %v", err)
+	}
+}

@@ -1,0 +1,312 @@
+package at1
+
+import (
+	"fmt"
+	"iter"
+	"math"
+	"strconv"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// Query selects columns and rows of a qcolumnar or qjson file.
+type Query struct {
+	// Columns to return, by index. Paths adds qjson columns by field name.
+	// With neither, every column is returned, in order.
+	Columns []int
+	Paths   []string
+	// Where holds range predicates; a row must satisfy all of them.
+	Where []Range
+}
+
+// Range is an inclusive range predicate on an integer or decimal column,
+// chosen by Column, or by Path (qjson) when Path is set. Min and Max are
+// decimal text ("-3", "12.50"); an empty bound is open. Comparison is
+// exact; values that are not decimal numbers (null, text) never match.
+type Range struct {
+	Column   int
+	Path     string
+	Min, Max string
+}
+
+// Row is one structured row of a query result.
+type Row struct {
+	// Index is the row's number among the structured lines (0-based).
+	Index int64
+	// Values are the selected columns' raw field text, in query order.
+	// They stay valid after the iteration moves on.
+	Values [][]byte
+}
+
+// QueryStats counts the work a query did.
+type QueryStats struct {
+	Groups        int   // row groups in the file
+	GroupsSkipped int   // skipped by zone maps or because no row matched
+	BlocksRead    int   // blocks read from the file and decoded
+	BlocksSkipped int   // blocks a full scan of the selected columns would have read
+	BytesRead     int64 // block bytes read
+	Rows          int64 // rows returned
+}
+
+// Rows is the result of File.Query: iterate with All, then read Stats.
+type Rows struct {
+	f     *File
+	cols  []int
+	preds []pred
+	need  []int // distinct columns to read: predicate columns first
+	npred int   // how many of need are predicate columns
+	stats QueryStats
+}
+
+type pred struct {
+	col      int
+	lo, hi   decimal
+	hasLo    bool
+	hasHi    bool
+	loF, hiF float64
+}
+
+// Query plans a query. It fails for codecs other than qcolumnar/qjson,
+// unknown columns or paths, predicates on text columns and bad bounds.
+func (f *File) Query(q Query) (*Rows, error) {
+	if f.t == nil {
+		return nil, errs.Wrap(ErrUnsupported, "query needs a whole-file qcolumnar or qjson file, not %s", f.kind())
+	}
+	t := f.t
+	rs := &Rows{f: f}
+	for _, c := range q.Columns {
+		if c < 0 || c >= t.ncols {
+			return nil, fmt.Errorf("at1: query: column %d out of range (%d columns)", c, t.ncols)
+		}
+		rs.cols = append(rs.cols, c)
+	}
+	for _, p := range q.Paths {
+		c, err := f.columnByPath(p)
+		if err != nil {
+			return nil, err
+		}
+		rs.cols = append(rs.cols, c)
+	}
+	if len(q.Columns) == 0 && len(q.Paths) == 0 {
+		for c := 0; c < t.ncols; c++ {
+			rs.cols = append(rs.cols, c)
+		}
+	}
+	for _, w := range q.Where {
+		c := w.Column
+		if w.Path != "" {
+			var err error
+			if c, err = f.columnByPath(w.Path); err != nil {
+				return nil, err
+			}
+		}
+		if c < 0 || c >= t.ncols {
+			return nil, fmt.Errorf("at1: query: predicate column %d out of range (%d columns)", c, t.ncols)
+		}
+		if t.coltypes[c] == QText {
+			return nil, errs.Wrap(ErrUnsupported, "range predicate on text column %d", c)
+		}
+		p := pred{col: c, loF: math.Inf(-1), hiF: math.Inf(1)}
+		var ok bool
+		if w.Min != "" {
+			if p.lo, ok = parseDecimal([]byte(w.Min)); !ok {
+				return nil, fmt.Errorf("at1: query: bad lower bound %q", w.Min)
+			}
+			p.hasLo = true
+			p.loF, _ = strconv.ParseFloat(w.Min, 64)
+		}
+		if w.Max != "" {
+			if p.hi, ok = parseDecimal([]byte(w.Max)); !ok {
+				return nil, fmt.Errorf("at1: query: bad upper bound %q", w.Max)
+			}
+			p.hasHi = true
+			p.hiF, _ = strconv.ParseFloat(w.Max, 64)
+		}
+		rs.preds = append(rs.preds, p)
+	}
+	seen := map[int]bool{}
+	for _, p := range rs.preds {
+		if !seen[p.col] {
+			seen[p.col] = true
+			rs.need = append(rs.need, p.col)
+		}
+	}
+	rs.npred = len(rs.need)
+	for _, c := range rs.cols {
+		if !seen[c] {
+			seen[c] = true
+			rs.need = append(rs.need, c)
+		}
+	}
+	return rs, nil
+}
+
+func (f *File) kind() string {
+	if f.Framed {
+		return "a framed " + f.Codec.String() + " file"
+	}
+	return f.Codec.String()
+}
+
+func (f *File) columnByPath(p string) (int, error) {
+	for i, name := range f.t.paths {
+		if name == p && i < f.t.ncols {
+			return i, nil
+		}
+	}
+	if f.Codec != CodecQJSON {
+		return 0, fmt.Errorf("at1: query: columns by path need a qjson file")
+	}
+	return 0, fmt.Errorf("at1: query: no column with path %q", p)
+}
+
+// Stats returns the counts so far (final once All has finished).
+func (rs *Rows) Stats() QueryStats { return rs.stats }
+
+// zoneSkips reports whether block b's zone map proves no row of the group
+// can satisfy p. Decimal zones are f64: widened by one ulp, never trusted
+// when NaN.
+func (p *pred) zoneSkips(typ byte, b *Block) bool {
+	if !b.HasZone {
+		return false
+	}
+	if typ == QInt {
+		mn, _ := parseDecimal(strconv.AppendInt(nil, b.IntMin, 10))
+		mx, _ := parseDecimal(strconv.AppendInt(nil, b.IntMax, 10))
+		return (p.hasLo && cmpDecimal(mx, p.lo) < 0) || (p.hasHi && cmpDecimal(mn, p.hi) > 0)
+	}
+	if math.IsNaN(b.DecMin) || math.IsNaN(b.DecMax) {
+		return false
+	}
+	return (p.hasLo && math.Nextafter(b.DecMax, math.Inf(1)) < p.loF) ||
+		(p.hasHi && math.Nextafter(b.DecMin, math.Inf(-1)) > p.hiF)
+}
+
+func (p *pred) match(v []byte) bool {
+	d, ok := parseDecimal(v)
+	if !ok {
+		return false
+	}
+	return (!p.hasLo || cmpDecimal(d, p.lo) >= 0) && (!p.hasHi || cmpDecimal(d, p.hi) <= 0)
+}
+
+// groupRows is the number of structured rows of group g, from n_struct.
+func (t *qTable) groupRows(g int) int {
+	start := uint64(g) * uint64(t.rg)
+	if t.nStruct <= start {
+		return 0
+	}
+	return int(min(uint64(t.rg), t.nStruct-start))
+}
+
+// readBlocks reads and decodes the blocks of group g for cols, in parallel.
+func (rs *Rows) readBlocks(g int, cols []int, into map[int]*colVals) error {
+	f := rs.f
+	out := make([]colVals, len(cols))
+	raws := make([][]byte, len(cols))
+	for i, c := range cols {
+		b := f.t.groups[g][c]
+		if b.Size > f.cfg.maxStream+1<<16 {
+			return errs.TooLarge(ErrTooLarge, b.Offset, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block", uint64(b.Size), f.cfg.maxStream)
+		}
+		if f.blocksOff >= 0 {
+			raws[i] = make([]byte, b.Size)
+			if err := f.readAt(raws[i], f.blocksOff+b.Offset, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")"); err != nil {
+				return err
+			}
+		} else {
+			raws[i] = f.blocks[b.Offset : b.Offset+b.Size]
+		}
+		rs.stats.BlocksRead++
+		rs.stats.BytesRead += b.Size
+	}
+	base := max(f.blocksOff, 0)
+	err := parallel(f.cfg.concurrency, len(cols), func(i int) error {
+		b := f.t.groups[g][cols[i]]
+		v, err := f.cfg.decodeBlock(raws[i], base+b.Offset, g, cols[i], nil)
+		out[i] = v
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	n := f.t.groupRows(g)
+	for i, c := range cols {
+		if out[i].count() < n {
+			return errs.At(ErrCorrupt, base+f.t.groups[g][c].Offset, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block has %d values, the group has %d rows", out[i].count(), n)
+		}
+		into[c] = &out[i]
+	}
+	return nil
+}
+
+// All runs the query and yields the matching rows in file order. Row
+// groups whose zone maps exclude a predicate are not read; in the others
+// the predicate columns are read first and the remaining columns only if
+// a row matches. Iteration stops at the first error, which it yields.
+func (rs *Rows) All() iter.Seq2[Row, error] {
+	return func(yield func(Row, error) bool) {
+		t := rs.f.t
+		rs.stats = QueryStats{Groups: len(t.groups)}
+		if t.ncols == 0 {
+			return
+		}
+		npred := rs.npred
+		for g := range t.groups {
+			nrows := t.groupRows(g)
+			skip := nrows == 0
+			for i := range rs.preds {
+				p := &rs.preds[i]
+				if p.zoneSkips(t.coltypes[p.col], &t.groups[g][p.col]) {
+					skip = true
+				}
+			}
+			if skip {
+				rs.stats.GroupsSkipped++
+				rs.stats.BlocksSkipped += len(rs.need)
+				continue
+			}
+			vals := make(map[int]*colVals, len(rs.need))
+			if err := rs.readBlocks(g, rs.need[:npred], vals); err != nil {
+				yield(Row{}, err)
+				return
+			}
+			match := make([]bool, nrows)
+			any := false
+			for r := range match {
+				ok := true
+				for i := range rs.preds {
+					p := &rs.preds[i]
+					if !p.match(vals[p.col].at(r)) {
+						ok = false
+						break
+					}
+				}
+				match[r] = ok
+				any = any || ok
+			}
+			if !any {
+				rs.stats.GroupsSkipped++
+				rs.stats.BlocksSkipped += len(rs.need) - npred
+				continue
+			}
+			if err := rs.readBlocks(g, rs.need[npred:], vals); err != nil {
+				yield(Row{}, err)
+				return
+			}
+			for r, ok := range match {
+				if !ok {
+					continue
+				}
+				row := Row{Index: int64(g)*int64(t.rg) + int64(r), Values: make([][]byte, len(rs.cols))}
+				for i, c := range rs.cols {
+					row.Values[i] = vals[c].at(r)
+				}
+				rs.stats.Rows++
+				if !yield(row, nil) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package at1
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+)
+
+// RawAuto asks AppendRaw for the smallest of the three backends.
+const RawAuto = 0xFF
+
+// AppendRaw appends src to dst as a whole-file RAW (codec 255) AT-1 file
+// with the SHA-256 integrity trailer - the format's fallback container,
+// which any AT-1 decoder reads. backend is BackendXZ, BackendZstd,
+// BackendStored or RawAuto (the smallest). The zstd frame always carries
+// its content size, as the reference decoder requires. The columnar and
+// query encoders are not part of this package yet.
+func AppendRaw(dst, src []byte, backend byte) ([]byte, error) {
+	var payload []byte
+	switch backend {
+	case BackendXZ, BackendZstd, BackendStored:
+		p, err := rawPayload(src, backend)
+		if err != nil {
+			return nil, err
+		}
+		payload = p
+	case RawAuto:
+		backend = BackendStored
+		payload = src
+		for _, b := range []byte{BackendZstd, BackendXZ} {
+			p, err := rawPayload(src, b)
+			if err != nil {
+				return nil, err
+			}
+			if len(p) < len(payload) {
+				payload, backend = p, b
+			}
+		}
+	default:
+		return nil, fmt.Errorf("at1: AppendRaw: unknown backend %d", backend)
+	}
+	dst = append(dst, MagicWhole...)
+	dst = append(dst, byte(CodecRaw), backend)
+	dst = append(dst, payload...)
+	sum := sha256.Sum256(src)
+	dst = append(dst, sum[:]...)
+	return append(dst, trailerMagic...), nil
+}
+
+func rawPayload(src []byte, backend byte) ([]byte, error) {
+	switch backend {
+	case BackendXZ:
+		var buf bytes.Buffer
+		w, err := xz.WriterConfig{CheckSum: xz.CRC64}.NewWriter(&buf)
+		if err != nil {
+			return nil, fmt.Errorf("at1: xz: %w", err)
+		}
+		if _, err := w.Write(src); err != nil {
+			return nil, fmt.Errorf("at1: xz: %w", err)
+		}
+		if err := w.Close(); err != nil {
+			return nil, fmt.Errorf("at1: xz: %w", err)
+		}
+		return buf.Bytes(), nil
+	case BackendZstd:
+		enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+		if err != nil {
+			return nil, fmt.Errorf("at1: zstd: %w", err)
+		}
+		defer enc.Close()
+		return enc.EncodeAll(src, nil), nil
+	}
+	return src, nil
+}

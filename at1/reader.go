@@ -1,0 +1,182 @@
+package at1
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"hash"
+	"io"
+	"strconv"
+
+	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/varint"
+)
+
+// Reader decodes an AT-1 file from an io.Reader. A framed (AT1\x03) file
+// is decoded one frame at a time, so memory is bounded by the largest
+// frame rather than the file; a whole-file (AT1\x02) file is read whole
+// (up to the decoded size limit) and decoded at once. The integrity
+// trailer, if present, is verified when the last frame has been read:
+// Read returns ErrChecksum instead of io.EOF on a mismatch.
+type Reader struct {
+	cfg    *config
+	br     *bufio.Reader
+	codec  Codec
+	framed bool
+	off    int64 // input offset of br's next byte
+	frame  int
+	out    []byte // decoded bytes not yet returned
+	sum    hash.Hash
+	err    error
+}
+
+// NewReader reads the header of r and returns a Reader of the original.
+func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(5)
+	if err != nil && len(head) < 5 {
+		if err == io.EOF {
+			return nil, errs.At(ErrCorrupt, 0, "header", "file of %d bytes is shorter than the 5-byte header", len(head))
+		}
+		return nil, err
+	}
+	framed, codec, err := checkHeader(head)
+	if err != nil {
+		return nil, err
+	}
+	z := &Reader{cfg: c, br: br, codec: codec, framed: framed, sum: sha256.New()}
+	if !framed {
+		// Whole-file containers are one unit: read it (bounded) and decode.
+		src, err := io.ReadAll(io.LimitReader(br, c.maxDecoded+c.maxStream+TrailerSize+1))
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(src)) > c.maxDecoded+c.maxStream+TrailerSize {
+			return nil, errs.At(ErrTooLarge, int64(len(src)), "file", "whole-file container larger than the limits allow")
+		}
+		if z.out, err = c.decode(nil, src); err != nil {
+			return nil, err
+		}
+		z.err = io.EOF
+		return z, nil
+	}
+	br.Discard(5)
+	z.off = 5
+	if _, err := z.uv("chunk_lines"); err != nil {
+		return nil, err
+	}
+	return z, nil
+}
+
+// Codec returns the file's codec id.
+func (z *Reader) Codec() Codec { return z.codec }
+
+func (z *Reader) uv(what string) (uint64, error) {
+	var buf [varint.MaxLen]byte
+	for i := 0; i < len(buf); i++ {
+		b, err := z.br.ReadByte()
+		if err != nil {
+			if err == io.EOF {
+				return 0, errs.At(ErrCorrupt, z.off, "frame "+strconv.Itoa(z.frame), "truncated varint (%s)", what)
+			}
+			return 0, err
+		}
+		buf[i] = b
+		if b < 0x80 {
+			v, n := varint.Consume(buf[:i+1])
+			if n < 0 {
+				break
+			}
+			z.off += int64(n)
+			return v, nil
+		}
+	}
+	return 0, errs.At(ErrCorrupt, z.off, "frame "+strconv.Itoa(z.frame), "bad varint (%s)", what)
+}
+
+// Read implements io.Reader.
+func (z *Reader) Read(p []byte) (int, error) {
+	for len(z.out) == 0 {
+		if z.err != nil {
+			return 0, z.err
+		}
+		z.err = z.nextFrame()
+	}
+	n := copy(p, z.out)
+	z.out = z.out[n:]
+	return n, nil
+}
+
+// WriteTo implements io.WriterTo, writing frame by frame.
+func (z *Reader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for {
+		if len(z.out) > 0 {
+			n, err := w.Write(z.out)
+			total += int64(n)
+			z.out = z.out[n:]
+			if err != nil {
+				return total, err
+			}
+		}
+		if z.err != nil {
+			if z.err == io.EOF {
+				return total, nil
+			}
+			return total, z.err
+		}
+		z.err = z.nextFrame()
+	}
+}
+
+// nextFrame decodes the next frame into z.out, or checks the trailer and
+// returns io.EOF at the end.
+func (z *Reader) nextFrame() error {
+	tail, err := z.br.Peek(TrailerSize + 1)
+	if len(tail) == 0 {
+		return err // io.EOF at the end, or the source's error
+	}
+	// Only a clean end after exactly 36 bytes makes them the trailer;
+	// other read errors surface while reading the frame.
+	if err == io.EOF && len(tail) == TrailerSize && bytes.HasSuffix(tail, trailerMagic) {
+		if !bytes.Equal(z.sum.Sum(nil), tail[:32]) {
+			return errs.At(ErrChecksum, z.off, "trailer", "decoded bytes do not match the embedded SHA-256")
+		}
+		z.br.Discard(TrailerSize)
+		return io.EOF
+	}
+	n, err := z.uv("payload_len")
+	if err != nil {
+		return err
+	}
+	path := "frame " + strconv.Itoa(z.frame)
+	if n == 0 {
+		return errs.At(ErrCorrupt, z.off, path, "payload_len 0")
+	}
+	// A frame's payload is compressed (or stored) data of one decoded
+	// frame, so it cannot usefully exceed the decoded limit.
+	if n > uint64(z.cfg.maxDecoded) {
+		return errs.TooLarge(ErrTooLarge, z.off, path, "frame payload", n, z.cfg.maxDecoded)
+	}
+	payload := make([]byte, n)
+	if k, err := io.ReadFull(z.br, payload); err != nil {
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			return errs.At(ErrCorrupt, z.off+int64(k), path, "frame payload of %d bytes is truncated", n)
+		}
+		return err
+	}
+	fr := frame{index: z.frame, off: z.off, payload: payload}
+	z.off += int64(n)
+	z.frame++
+	out, err := z.cfg.decodeFrame(nil, fr, z.codec, z.cfg.maxDecoded)
+	if err != nil {
+		return err
+	}
+	z.sum.Write(out)
+	z.out = out
+	return nil
+}

@@ -1,0 +1,109 @@
+package at1
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+)
+
+// colVals holds one column's values as text. Each entry is followed by a
+// '\n' in buf (or by the end of buf), so a TEXT chunk is used in place:
+// entry j is buf[offs[j] : offs[j+1]-1]. If idx is set (DICT, DERIVED)
+// value i is entry idx[i]; otherwise value i is entry i.
+type colVals struct {
+	buf  []byte
+	offs []uint32
+	idx  []uint32
+}
+
+func (v *colVals) count() int {
+	if v.idx != nil {
+		return len(v.idx)
+	}
+	return len(v.offs) - 1
+}
+
+func (v *colVals) entry(j int) []byte { return v.buf[v.offs[j] : v.offs[j+1]-1] }
+
+// at returns value i; callers check i < count().
+func (v *colVals) at(i int) []byte {
+	if v.idx != nil {
+		return v.entry(int(v.idx[i]))
+	}
+	return v.entry(i)
+}
+
+// splitLines indexes b split on '\n' as Python's bytes.split does: n
+// newlines give n+1 values, an empty b gives one empty value.
+func splitLines(b []byte) colVals {
+	n := bytes.Count(b, []byte{'\n'})
+	offs := make([]uint32, 0, n+2)
+	offs = append(offs, 0)
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		offs = append(offs, uint32(i))
+	}
+	offs = append(offs, uint32(len(b)+1))
+	return colVals{buf: b, offs: offs}
+}
+
+// entries builds a table of separate byte strings (DICT and DERIVED maps).
+func entries(list [][]byte) colVals {
+	size := 0
+	for _, e := range list {
+		size += len(e) + 1
+	}
+	v := colVals{buf: make([]byte, 0, size), offs: make([]uint32, 1, len(list)+1)}
+	for _, e := range list {
+		v.buf = append(v.buf, e...)
+		v.buf = append(v.buf, '\n')
+		v.offs = append(v.offs, uint32(len(v.buf)))
+	}
+	return v
+}
+
+// appendFixed appends n as a fixed-point decimal with d fractional digits:
+// the digits of |n| left-padded with zeros to d+1, a '.' before the last d.
+// d = 0 gives a trailing dot ("5."), as the reference does.
+func appendFixed(dst []byte, n int64, d int) []byte {
+	mag := uint64(n)
+	if n < 0 {
+		dst = append(dst, '-')
+		mag = -mag
+	}
+	var tmp, padded [24]byte
+	s := strconv.AppendUint(tmp[:0], mag, 10)
+	if len(s) < d+1 { // d <= 18, so d+1 fits in padded
+		z := d + 1 - len(s)
+		for i := 0; i < z; i++ {
+			padded[i] = '0'
+		}
+		copy(padded[z:], s)
+		s = padded[:d+1]
+	}
+	split := len(s) - d
+	dst = append(dst, s[:split]...)
+	dst = append(dst, '.')
+	return append(dst, s[split:]...)
+}
+
+// appendNum formats a NUMEXC/INT/DEC value: integer when dec < 0.
+func appendNum(dst []byte, n int64, dec int) []byte {
+	if dec < 0 {
+		return strconv.AppendInt(dst, n, 10)
+	}
+	return appendFixed(dst, n, dec)
+}
+
+// reserve grows dst's capacity by an output estimate, never past limit.
+func reserve(dst []byte, est, limit int64) []byte {
+	n := min(est, limit-int64(len(dst)))
+	if n <= 0 || n > 1<<40 {
+		return dst
+	}
+	return slices.Grow(dst, int(n))
+}

@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/colfmt/colfmt/at1"
+)
+
+// at1Demo is a qcolumnar file (trades-like CSV, header as a verbatim
+// line) written by the at1 tests' file builder; see
+// demodata/at1/README.md.
+//
+//go:embed demodata/at1/trades.at1
+var at1Demo []byte
+
+func init() {
+	register(&format{
+		Name:    "at1",
+		Summary: "AT-1 containers (whole-file and framed): columnar, qcolumnar, qjson, qjson2, RAW",
+		Detect: func(head, _ []byte, _ int64) bool {
+			return len(head) >= 5 && (bytes.HasPrefix(head, at1.MagicWhole) || bytes.HasPrefix(head, at1.MagicFramed))
+		},
+		Inspect:   at1Inspect,
+		Cat:       at1Cat,
+		Validate:  at1Validate,
+		Demo:      at1DemoRow,
+		PackFlags: at1PackFlags,
+		Commands: []command{{
+			Name:    "query",
+			Summary: "query an AT-1 qcolumnar/qjson file: query FILE [--cols C,...] [--where C>=X ...]",
+			Run:     at1QueryCommand,
+		}},
+	})
+}
+
+// at1PackFlags writes a RAW (codec 255) file: the columnar and query
+// encoders are a later issue.
+func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+	backend := fs.String("backend", "auto", "RAW payload backend: xz, zstd, stored or auto (smallest)")
+	return func(w io.Writer, data []byte) error {
+		ids := map[string]byte{"xz": at1.BackendXZ, "zstd": at1.BackendZstd, "stored": at1.BackendStored, "auto": at1.RawAuto}
+		b, ok := ids[*backend]
+		if !ok {
+			return usagef("--backend %q: want xz, zstd, stored or auto", *backend)
+		}
+		out, err := at1.AppendRaw(nil, data, b)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(out)
+		return err
+	}
+}
+
+func at1Cat(w io.Writer, in *input, _ catOptions) error {
+	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size))
+	if err != nil {
+		return err
+	}
+	_, err = z.WriteTo(w)
+	return err
+}
+
+func at1Validate(in *input) error {
+	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size), at1.Strict())
+	if err != nil {
+		return err
+	}
+	_, err = z.WriteTo(io.Discard)
+	return err
+}
+
+func at1Inspect(w io.Writer, in *input) error {
+	f, err := at1.Open(in.R, in.Size)
+	if err != nil {
+		return err
+	}
+	kind := "whole-file (AT1\\x02)"
+	if f.Framed {
+		kind = "framed (AT1\\x03)"
+	}
+	fmt.Fprintf(w, "file:      %s, %d bytes\n", in.Name, in.Size)
+	fmt.Fprintf(w, "container: %s, codec %d (%s)", kind, int(f.Codec), f.Codec)
+	if !f.Codec.Supported() {
+		fmt.Fprint(w, " - not decodable by this version")
+	}
+	fmt.Fprintln(w)
+	if f.Trailer != nil {
+		fmt.Fprintf(w, "integrity: sha256 %s (verified by cat/validate)\n", hex.EncodeToString(f.Trailer))
+	} else {
+		fmt.Fprintln(w, "integrity: no trailer")
+	}
+	switch {
+	case f.Framed:
+		fmt.Fprintf(w, "chunk_lines: %d\nframes: %d\n", f.ChunkLines, len(f.Frames))
+		for i, fr := range f.Frames {
+			m := "structured"
+			if fr.Method == 1 {
+				m = "raw"
+			}
+			fmt.Fprintf(w, "  frame %d: %s, offset %d, %d bytes\n", i, m, fr.Offset, fr.Size)
+		}
+	case f.Codec == at1.CodecRaw:
+		if f.RawBackend < 0 {
+			fmt.Fprintln(w, "raw payload: xz (spec-literal form, no backend byte)")
+		} else {
+			fmt.Fprintf(w, "raw payload: backend %d (%s)\n", f.RawBackend, at1.BackendName(byte(f.RawBackend)))
+		}
+	default:
+		fmt.Fprintf(w, "streams: %d\n", len(f.Streams))
+		for _, s := range f.Streams {
+			b := at1.BackendName(s.Backend)
+			if s.Legacy {
+				b = "xz (no backend byte)"
+			}
+			fmt.Fprintf(w, "  %-12s %-22s offset %8d  %8d bytes\n", s.Name, b, s.Offset, s.Size)
+		}
+	}
+	cols := f.Columns()
+	if cols == nil {
+		return nil
+	}
+	fmt.Fprintf(w, "%s: %d lines, %d structured rows, row groups of %d, %d groups\n",
+		f.Codec, f.Lines(), f.StructuredRows(), f.RowGroupSize(), len(f.RowGroups()))
+	if d := f.Delimiter(); d != nil {
+		fmt.Fprintf(w, "delimiter: %q\n", d)
+	}
+	types := []string{"text", "int", "decimal"}
+	for _, c := range cols {
+		fmt.Fprintf(w, "  column %d: %s", c.Index, types[c.Type])
+		if c.Path != "" {
+			fmt.Fprintf(w, " path %q", c.Path)
+		}
+		fmt.Fprintln(w)
+	}
+	for g, blocks := range f.RowGroups() {
+		fmt.Fprintf(w, "  group %d:", g)
+		for c, b := range blocks {
+			fmt.Fprintf(w, " c%d %dB", c, b.Size)
+			switch {
+			case !b.HasZone:
+			case cols[c].Type == at1.QInt:
+				fmt.Fprintf(w, " [%d,%d]", b.IntMin, b.IntMax)
+			default:
+				fmt.Fprintf(w, " [%g,%g]", b.DecMin, b.DecMax)
+			}
+			if c < len(blocks)-1 {
+				fmt.Fprint(w, ";")
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// at1QueryCommand runs `colfmt query FILE [--cols ...] [--where ...]`.
+func at1QueryCommand(args []string, stdout, stderr io.Writer) int {
+	return report(at1Query(args, stdout, stderr), stderr)
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func at1Query(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("query", stderr, "query FILE [--cols C,...] [--where C>=X] [--where C<=Y] [--where C=X] [--where C=X..Y] [--stats]\n"+
+		"  C is a column index or, for qjson, a field path; bounds are inclusive decimals.")
+	cols := fs.String("cols", "", "columns to print, comma-separated (default all)")
+	stats := fs.Bool("stats", false, "print blocks read/skipped to stderr")
+	var where multiFlag
+	fs.Var(&where, "where", "range predicate (repeatable)")
+	// Accept the file before or after the flags.
+	var files []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return usagef("query takes exactly one FILE")
+	}
+	fh, err := os.Open(files[0])
+	if err != nil {
+		return fmt.Errorf("colfmt: %w", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return fmt.Errorf("colfmt: %w", err)
+	}
+	f, err := at1.Open(fh, st.Size())
+	if err != nil {
+		return err
+	}
+	var q at1.Query
+	if *cols != "" {
+		for _, c := range strings.Split(*cols, ",") {
+			if i, err := strconv.Atoi(c); err == nil {
+				q.Columns = append(q.Columns, i)
+			} else {
+				q.Paths = append(q.Paths, c)
+			}
+		}
+	}
+	for _, w := range where {
+		r, err := parseWhere(w)
+		if err != nil {
+			return err
+		}
+		q.Where = append(q.Where, r)
+	}
+	rs, err := f.Query(q)
+	if err != nil {
+		return err
+	}
+	sep := []byte("\t")
+	if d := f.Delimiter(); d != nil {
+		sep = d
+	}
+	for row, err := range rs.All() {
+		if err != nil {
+			return err
+		}
+		if _, err := stdout.Write(append(bytes.Join(row.Values, sep), '\n')); err != nil {
+			return err
+		}
+	}
+	if *stats {
+		s := rs.Stats()
+		fmt.Fprintf(stderr, "at1 query: %d rows; blocks read %d (%d bytes), skipped %d; row groups %d, skipped %d\n",
+			s.Rows, s.BlocksRead, s.BytesRead, s.BlocksSkipped, s.Groups, s.GroupsSkipped)
+	}
+	return nil
+}
+
+// parseWhere reads C>=X, C<=Y, C=X or C=X..Y.
+func parseWhere(s string) (at1.Range, error) {
+	var r at1.Range
+	var col, val string
+	switch {
+	case strings.Contains(s, ">="):
+		col, val, _ = strings.Cut(s, ">=")
+		r.Min = val
+	case strings.Contains(s, "<="):
+		col, val, _ = strings.Cut(s, "<=")
+		r.Max = val
+	case strings.Contains(s, "="):
+		col, val, _ = strings.Cut(s, "=")
+		if lo, hi, ok := strings.Cut(val, ".."); ok {
+			r.Min, r.Max = lo, hi
+		} else {
+			r.Min, r.Max = val, val
+		}
+	default:
+		return r, usagef("--where %q: want C>=X, C<=Y, C=X or C=X..Y", s)
+	}
+	col = strings.TrimSpace(col)
+	if col == "" {
+		return r, usagef("--where %q: no column", s)
+	}
+	if i, err := strconv.Atoi(col); err == nil {
+		r.Column = i
+	} else {
+		r.Path = col
+	}
+	return r, nil
+}
+
+// at1DemoRow decodes the embedded sample. There is no AT-1 encoder yet
+// (a later issue), so encode MB/s is reported as 0.
+func at1DemoRow() (demoRow, error) {
+	var out []byte
+	var err error
+	start := time.Now()
+	n := 0
+	for n == 0 || time.Since(start) < 50*time.Millisecond {
+		if out, err = at1.Decode(at1Demo); err != nil {
+			return demoRow{}, err
+		}
+		n++
+	}
+	secs := time.Since(start).Seconds()
+	// Validate as the validate command does (strict checks, trailer).
+	if _, err := at1.Decode(at1Demo, at1.Strict()); err != nil {
+		return demoRow{}, err
+	}
+	return demoRow{
+		Format:       "at1",
+		Input:        "trades.at1 (qcolumnar; decode only, no encoder yet)",
+		InputBytes:   len(out),
+		EncodedBytes: len(at1Demo),
+		DecodeMBps:   float64(len(out)) * float64(n) / secs / 1e6,
+	}, nil
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func at1Vector(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "at1", "testdata", name))
+	require.NoError(t, err)
+	return writeTemp(t, name, b)
+}
+
+func TestAT1Cat(t *testing.T) {
+	for _, v := range []string{"columnar_edge", "qcol", "qjson", "stream_columnar", "raw_xz_integrity_ok"} {
+		p := at1Vector(t, v+".at1")
+		want, err := os.ReadFile(filepath.Join("..", "..", "at1", "testdata", v+".expected"))
+		require.NoError(t, err)
+		code, stdout, stderr := runCLI(t, "cat", p)
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, string(want), stdout, v)
+		code, stdout, stderr = runCLI(t, "validate", p)
+		require.Equal(t, 0, code, stderr)
+		require.Contains(t, stdout, "valid at1 file")
+	}
+}
+
+func TestAT1RejectsBadFiles(t *testing.T) {
+	for _, v := range []string{"raw_xz_integrity_bad", "columnar_dec_scale_19", "raw_backend_7"} {
+		p := at1Vector(t, v+".at1")
+		code, _, stderr := runCLI(t, "validate", p)
+		require.Equal(t, 1, code, v)
+		require.True(t, strings.HasPrefix(stderr, "at1: "), stderr)
+		code, _, _ = runCLI(t, "cat", p)
+		require.Equal(t, 1, code, v)
+	}
+}
+
+func TestAT1Inspect(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "inspect", at1Vector(t, "qcol.at1"))
+	require.Equal(t, 0, code, stderr)
+	for _, s := range []string{"whole-file", "codec 7 (qcolumnar)", "blocks", "stored", "6 lines, 4 structured rows, row groups of 2",
+		"column 1: decimal", "group 1: c0 23B [1003,1005]"} {
+		require.Contains(t, stdout, s)
+	}
+	code, stdout, _ = runCLI(t, "inspect", at1Vector(t, "stream_columnar.at1"))
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "framed")
+	require.Contains(t, stdout, "frame 1: raw")
+	code, stdout, _ = runCLI(t, "inspect", at1Vector(t, "raw_xz_integrity_ok.at1"))
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "integrity: sha256 492d5ea4")
+}
+
+func TestAT1Query(t *testing.T) {
+	p := at1Vector(t, "qcol.at1")
+	code, stdout, stderr := runCLI(t, "query", p, "--cols", "2,0", "--where", "0>=1002", "--stats")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, "CCC,1005\n,1003\n", stdout)
+	require.Contains(t, stderr, "blocks read 2")
+	require.Contains(t, stderr, "skipped 2")
+	code, stdout, _ = runCLI(t, "query", "--where", "1=1.5..1.75", p)
+	require.Equal(t, 0, code)
+	require.Equal(t, "1000,1.50,AAA\n1003,1.75,\n", stdout)
+	code, _, stderr = runCLI(t, "query", p, "--where", "2>=1")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "text column")
+	code, _, _ = runCLI(t, "query", p, "--where", "bogus")
+	require.Equal(t, 2, code)
+	code, _, stderr = runCLI(t, "query", at1Vector(t, "columnar_edge.at1"))
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "at1: unsupported")
+}
+
+func TestAT1PackRaw(t *testing.T) {
+	in := writeTemp(t, "in.csv", []byte(strings.Repeat("a,b\n1,2\n", 100)))
+	for _, b := range []string{"xz", "zstd", "stored", "auto"} {
+		out := filepath.Join(t.TempDir(), "x.at1")
+		code, _, stderr := runCLI(t, "pack", "--format", "at1", "--backend", b, "--out", out, in)
+		require.Equal(t, 0, code, stderr)
+		code, stdout, stderr := runCLI(t, "cat", out)
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, strings.Repeat("a,b\n1,2\n", 100), stdout)
+		code, stdout, _ = runCLI(t, "inspect", out)
+		require.Equal(t, 0, code)
+		require.Contains(t, stdout, "codec 255 (raw)")
+	}
+	code, _, _ := runCLI(t, "pack", "--format", "at1", "--backend", "lz4", in)
+	require.Equal(t, 2, code)
+}
