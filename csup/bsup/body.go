@@ -407,4 +407,3 @@ func float32ToFloat16(f float32) uint16 {
 	}
 	return sign | uint16(h)
 }
-

@@ -1,0 +1,258 @@
+package csup
+
+import (
+	"github.com/colfmt/colfmt/csup/bsup"
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// nodeKind is the shape of a column, common to every generation.
+type nodeKind uint8
+
+const (
+	nodePrim    nodeKind = iota // counted bodies of typ (primitives, and whole enum/error/map values)
+	nodeRecord                  // fields
+	nodeArray                   // lengths + elem (arrays and sets)
+	nodeMap                     // lengths + elem (keys) + val
+	nodeUnion                   // tags + members
+	nodeNulls                   // presence runs + elem (present values only)
+	nodeAllNull                 // no data: every value is a null of typ
+)
+
+// node is a column as the reassembly metadata describes it. It holds no
+// read state, so one File can serve many readers.
+type node struct {
+	kind    nodeKind
+	typ     *bsup.Type // type of the values this column yields
+	path    string
+	segs    []Segment // prim data, lengths, tags or runs
+	names   []string  // record field names
+	fields  []*node   // record fields, in type order
+	elem    *node
+	val     *node
+	members []*node
+}
+
+func (n *node) kindName() string {
+	return [...]string{"primitive", "record", "array", "map", "union", "nulls", "all-null"}[n.kind]
+}
+
+// cursor is the read state of a node; a projection prunes record fields.
+type cursor struct {
+	n       *node
+	typ     *bsup.Type
+	st      *stream
+	fields  []*cursor
+	elem    *cursor
+	val     *cursor
+	members []*cursor
+	// presence runs
+	started bool
+	present bool
+	left    int64
+	maxElem int64
+}
+
+// newCursor builds the read state for n. proj, when not nil, selects the
+// record fields to keep (a nil entry keeps a field whole).
+func newCursor(f *fileInfo, n *node, proj *projection) *cursor {
+	c := &cursor{n: n, typ: n.typ, maxElem: f.cfg.maxElements}
+	if n.kind != nodeRecord && n.kind != nodeAllNull && n.kind != nodeNulls {
+		c.st = newStream(f, n.segs, n.path)
+	}
+	switch n.kind {
+	case nodeNulls:
+		c.st = newStream(f, n.segs, n.path+"/presence")
+		c.elem = newCursor(f, n.elem, proj)
+		if proj != nil && !proj.all {
+			c.typ = c.elem.typ
+		}
+	case nodeRecord:
+		if proj == nil || proj.all {
+			for _, fn := range n.fields {
+				c.fields = append(c.fields, newCursor(f, fn, nil))
+			}
+			break
+		}
+		var fields []bsup.Field
+		for i, fn := range n.fields {
+			sub, ok := proj.fields[n.names[i]]
+			if !ok {
+				continue
+			}
+			fc := newCursor(f, fn, sub)
+			c.fields = append(c.fields, fc)
+			fields = append(fields, bsup.Field{Name: n.names[i], Type: fc.typ})
+		}
+		c.typ = bsup.NewRecord(fields)
+	case nodeArray, nodeMap:
+		c.elem = newCursor(f, n.elem, nil)
+		if n.val != nil {
+			c.val = newCursor(f, n.val, nil)
+		}
+	case nodeUnion:
+		for _, m := range n.members {
+			c.members = append(c.members, newCursor(f, m, nil))
+		}
+	}
+	return c
+}
+
+// read decodes the next value of the column into dst.
+func (c *cursor) read(dst *bsup.Value) error {
+	n := c.n
+	switch n.kind {
+	case nodePrim:
+		body, null, err := c.st.value()
+		if err != nil {
+			return err
+		}
+		if null {
+			*dst = bsup.NewNull(c.typ)
+			return nil
+		}
+		v, err := bsup.DecodeBody(c.typ, body)
+		if err != nil {
+			return errs.Locate(err, c.st.segOff, n.path)
+		}
+		*dst = v
+		return nil
+	case nodeAllNull:
+		*dst = bsup.NewNull(c.typ)
+		return nil
+	case nodeNulls:
+		for c.left == 0 {
+			run, err := c.st.int()
+			if err != nil {
+				return err
+			}
+			if run < 0 {
+				return errs.At(ErrCorrupt, c.st.segOff, c.st.path, "negative presence run %d", run)
+			}
+			if !c.started {
+				c.started, c.present = true, true
+			} else {
+				c.present = !c.present
+			}
+			c.left = run
+		}
+		c.left--
+		if !c.present {
+			*dst = bsup.NewNull(c.typ)
+			return nil
+		}
+		return c.elem.read(dst)
+	case nodeRecord:
+		*dst = bsup.Value{Type: c.typ, Elems: make([]bsup.Value, len(c.fields))}
+		for i, fc := range c.fields {
+			if err := fc.read(&dst.Elems[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case nodeArray, nodeMap:
+		ln, err := c.st.int()
+		if err != nil {
+			return err
+		}
+		if ln < 0 || ln > c.maxElem {
+			if ln > c.maxElem {
+				return errs.TooLarge(ErrTooLarge, c.st.segOff, n.path+"/lengths", "container of elements", uint64(ln), c.maxElem)
+			}
+			return errs.At(ErrCorrupt, c.st.segOff, n.path+"/lengths", "negative length %d", ln)
+		}
+		cnt := ln
+		if n.kind == nodeMap {
+			cnt *= 2
+		}
+		*dst = bsup.Value{Type: c.typ, Elems: make([]bsup.Value, cnt)}
+		for i := int64(0); i < ln; i++ {
+			if n.kind == nodeMap {
+				if err := c.elem.read(&dst.Elems[2*i]); err != nil {
+					return err
+				}
+				if err := c.val.read(&dst.Elems[2*i+1]); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := c.elem.read(&dst.Elems[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case nodeUnion:
+		tag, err := c.st.int()
+		if err != nil {
+			return err
+		}
+		if tag < 0 || tag >= int64(len(c.members)) {
+			return errs.At(ErrCorrupt, c.st.segOff, n.path+"/tags", "union tag %d out of range", tag)
+		}
+		*dst = bsup.Value{Type: c.typ, Uint: uint64(tag), Elems: make([]bsup.Value, 1)}
+		return c.members[tag].read(&dst.Elems[0])
+	}
+	return errs.At(ErrCorrupt, -1, n.path, "bad column kind")
+}
+
+// finished reports whether every stream under c was read to its end (a
+// check Validate makes after the last row).
+func (c *cursor) finished() (string, bool) {
+	if c.st != nil && !c.st.done() {
+		return c.st.path, false
+	}
+	if c.n.kind == nodeNulls && c.left != 0 {
+		return c.st.path, false
+	}
+	for _, s := range append(append(append([]*cursor{}, c.fields...), c.members...), c.elem, c.val) {
+		if s == nil {
+			continue
+		}
+		if p, ok := s.finished(); !ok {
+			return p, false
+		}
+	}
+	return "", true
+}
+
+// projection selects record fields: fields maps a name to the selection
+// inside it (nil or all = the whole field).
+type projection struct {
+	all    bool
+	fields map[string]*projection
+}
+
+// newProjection parses dotted paths such as "user.addr.zip".
+func newProjection(paths []string) *projection {
+	if len(paths) == 0 {
+		return nil
+	}
+	p := &projection{fields: map[string]*projection{}}
+	for _, path := range paths {
+		cur := p
+		parts := splitPath(path)
+		for i, name := range parts {
+			sub, ok := cur.fields[name]
+			if !ok {
+				sub = &projection{fields: map[string]*projection{}}
+				cur.fields[name] = sub
+			}
+			if i == len(parts)-1 {
+				sub.all = true
+			}
+			cur = sub
+		}
+	}
+	return p
+}
+
+func splitPath(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
