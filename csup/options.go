@@ -132,7 +132,9 @@ func buildConfig(opts []Option) (config, error) {
 
 func (c config) bsupOptions() []bsup.Option {
 	return []bsup.Option{
-		bsup.WithMaxDepth(c.maxDepth),
+		// Reassembly records nest a few levels per level of the types
+		// they describe; the types themselves are checked against maxDepth.
+		bsup.WithMaxDepth(min(4*c.maxDepth+8, 10000)),
 		bsup.WithMaxFrameSize(max(16, int(min(c.maxReassemblySize, 1<<30)))),
 	}
 }

@@ -161,7 +161,8 @@ func (s *stream) value() (body []byte, null bool, err error) {
 		}
 		seg := s.segs[s.next]
 		s.next++
-		s.buf, s.scratch, err = s.f.readSegment(seg, s.buf, s.scratch, s.path)
+		// A fresh buffer per segment: values handed out alias it.
+		s.buf, s.scratch, err = s.f.readSegment(seg, nil, s.scratch, s.path)
 		if err != nil {
 			return nil, false, err
 		}
@@ -202,4 +203,3 @@ func (s *stream) done() bool {
 	}
 	return true
 }
-

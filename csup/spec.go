@@ -19,6 +19,9 @@ func buildSpec(f *fileInfo, gen Generation, vals []bsup.Value) (types []*bsup.Ty
 		return nil, nil, nil, errs.At(ErrCorrupt, -1, "reassembly", "%d values after %d typed nulls, want 2N+1 = %d", len(vals), n, 2*n+1)
 	}
 	for i := 0; i < n; i++ {
+		if d := vals[i].Type.Depth(); d > f.cfg.maxDepth {
+			return nil, nil, nil, errs.At(ErrTooLarge, -1, "reassembly", "super type %d nests %d deep, over the limit of %d", i, d, f.cfg.maxDepth)
+		}
 		types = append(types, vals[i].Type)
 	}
 	if super, err = parseSegmap(vals[n], f, "super"); err != nil {
@@ -42,12 +45,15 @@ type specBuilder struct {
 
 // column builds the node for a column of type t described by meta.
 func (b *specBuilder) column(t *bsup.Type, meta bsup.Value, path string, depth int) (*node, error) {
-	if depth > b.f.cfg.maxDepth {
+	if depth > 2*b.f.cfg.maxDepth+4 {
 		return nil, errs.At(ErrTooLarge, -1, path, "columns nest deeper than %d", b.f.cfg.maxDepth)
 	}
 	meta = unwrap(meta)
 	if meta.Null {
 		return &node{kind: nodeAllNull, typ: t, path: path}, nil
+	}
+	if b.gen == GenSpec && typeName(meta) == nullsName {
+		return b.nulls(t, meta, path, depth)
 	}
 	u := t.Underlying()
 	switch u.Kind {
@@ -179,6 +185,25 @@ func (b *specBuilder) zstUnion(t, u *bsup.Type, meta bsup.Value, path string, de
 		}
 	}
 	return un, nil
+}
+
+// nulls reads this package's csup.nulls wrapper: presence runs for a
+// column outside a record field.
+func (b *specBuilder) nulls(t *bsup.Type, meta bsup.Value, path string, depth int) (*node, error) {
+	rv, ok1 := field(meta, "runs")
+	cv, ok2 := field(meta, "column")
+	if !ok1 || !ok2 {
+		return nil, errs.At(ErrCorrupt, -1, path, "csup.nulls lacks runs or column")
+	}
+	runs, err := parseSegmap(rv, b.f, path+"/presence")
+	if err != nil {
+		return nil, err
+	}
+	inner, err := b.column(t, cv, path, depth+1)
+	if err != nil || len(runs) == 0 || inner.kind == nodeAllNull {
+		return inner, err
+	}
+	return &node{kind: nodeNulls, typ: t, path: path, segs: runs, elem: inner}, nil
 }
 
 func (b *specBuilder) prim(t *bsup.Type, meta bsup.Value, path string) (*node, error) {

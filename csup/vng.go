@@ -50,7 +50,7 @@ func (b *vngBuilder) child(v bsup.Value, name, path string, depth int) (*node, e
 }
 
 func (b *vngBuilder) node(v bsup.Value, path string, depth int) (*node, error) {
-	if depth > b.f.cfg.maxDepth {
+	if depth > 2*b.f.cfg.maxDepth+4 {
 		return nil, errs.At(ErrTooLarge, -1, path, "columns nest deeper than %d", b.f.cfg.maxDepth)
 	}
 	v = unwrap(v)
