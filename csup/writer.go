@@ -121,7 +121,8 @@ func (w *Writer) Close() error {
 		return err
 	}
 	reasmLen := w.off - dataLen
-	tw, err := bsup.NewWriter(countWriter{w})
+	// Uncompressed, so the magic is visible in the last bytes for detection.
+	tw, err := bsup.NewWriter(countWriter{w}, bsup.WithCompression(false))
 	if err != nil {
 		return err
 	}
