@@ -21,47 +21,74 @@ func helloValues() []bsup.Value {
 	}
 }
 
-// The spec's own example, laid out by hand from the spec text: data
-// section, a 2N+1 reassembly stream with 4-field segmaps, a trailer.
-func TestSpecExampleByHand(t *testing.T) {
-	data := []byte("\x06hello\x0agoodnight\x06world\x07gracie\x01\x01")
-	segT := bsup.NewRecord([]bsup.Field{{Name: "offset", Type: bsup.TypeUint64}, {Name: "length", Type: bsup.TypeUint32},
-		{Name: "mem_length", Type: bsup.TypeUint32}, {Name: "compression_format", Type: bsup.TypeUint8}})
-	segmap := func(off, n uint64) bsup.Value {
-		v := bsup.Value{Type: bsup.NewArray(segT)}
-		if n > 0 {
-			v.Elems = []bsup.Value{bsup.NewRecordValue(segT, bsup.NewUint(bsup.TypeUint64, off), bsup.NewUint(bsup.TypeUint32, n),
-				bsup.NewUint(bsup.TypeUint32, n), bsup.NewUint(bsup.TypeUint8, 0))}
-		}
-		return v
+var segT = bsup.NewRecord([]bsup.Field{{Name: "offset", Type: bsup.TypeUint64}, {Name: "length", Type: bsup.TypeUint32},
+	{Name: "mem_length", Type: bsup.TypeUint32}, {Name: "compression_format", Type: bsup.TypeUint8}})
+
+// segmap returns a one-segment segmap value (empty when n is 0).
+func segmap(off, n, mem, comp uint64) bsup.Value {
+	v := bsup.Value{Type: bsup.NewArray(segT)}
+	if n > 0 {
+		v.Elems = []bsup.Value{bsup.NewRecordValue(segT, bsup.NewUint(bsup.TypeUint64, off), bsup.NewUint(bsup.TypeUint32, n),
+			bsup.NewUint(bsup.TypeUint32, mem), bsup.NewUint(bsup.TypeUint8, comp))}
 	}
-	fieldT := bsup.NewRecord([]bsup.Field{{Name: "column", Type: bsup.NewArray(segT)}, {Name: "presence", Type: bsup.NewArray(segT)}})
-	recT := bsup.NewRecord([]bsup.Field{{Name: "a", Type: fieldT}, {Name: "b", Type: fieldT}})
+	return v
+}
+
+// buildSpecFile lays a spec-layout file out by hand: data, a reassembly
+// stream of the given values, and a trailer of the given type/version
+// whose sections are patched by adjust when it is not nil.
+func buildSpecFile(t testing.TB, data []byte, reasmVals []bsup.Value, version int64, adjust func(secs []int64)) []byte {
 	var reasm bytes.Buffer
 	bw, err := bsup.NewWriter(&reasm)
 	require.NoError(t, err)
-	require.NoError(t, bw.Write(bsup.NewNull(helloType)))
-	require.NoError(t, bw.Write(segmap(29, 2)))
-	require.NoError(t, bw.Write(bsup.NewRecordValue(recT,
-		bsup.NewRecordValue(fieldT, segmap(0, 16), segmap(0, 0)),
-		bsup.NewRecordValue(fieldT, segmap(16, 13), segmap(0, 0)))))
+	for _, v := range reasmVals {
+		require.NoError(t, bw.Write(v))
+	}
 	require.NoError(t, bw.Close())
 	metaT := bsup.NewRecord([]bsup.Field{{Name: "skew_thresh", Type: bsup.TypeInt64}, {Name: "segment_thresh", Type: bsup.TypeInt64}})
 	trT := bsup.NewRecord([]bsup.Field{{Name: "magic", Type: bsup.TypeString}, {Name: "type", Type: bsup.TypeString},
 		{Name: "version", Type: bsup.TypeInt64}, {Name: "sections", Type: bsup.NewArray(bsup.TypeInt64)}, {Name: "meta", Type: metaT}})
+	secs := []int64{int64(len(data)), int64(reasm.Len())}
+	if adjust != nil {
+		adjust(secs)
+	}
 	var tr bytes.Buffer
 	tw, err := bsup.NewWriter(&tr)
 	require.NoError(t, err)
-	require.NoError(t, tw.Write(bsup.NewRecordValue(trT, bsup.NewString("ZNG Trailer"), bsup.NewString("csup"), bsup.NewInt(bsup.TypeInt64, 1),
-		bsup.Value{Type: trT.Fields[3].Type, Elems: []bsup.Value{bsup.NewInt(bsup.TypeInt64, 31), bsup.NewInt(bsup.TypeInt64, int64(reasm.Len()))}},
+	require.NoError(t, tw.Write(bsup.NewRecordValue(trT, bsup.NewString("ZNG Trailer"), bsup.NewString("csup"), bsup.NewInt(bsup.TypeInt64, version),
+		bsup.Value{Type: trT.Fields[3].Type, Elems: []bsup.Value{bsup.NewInt(bsup.TypeInt64, secs[0]), bsup.NewInt(bsup.TypeInt64, secs[1])}},
 		bsup.NewRecordValue(metaT, bsup.NewInt(bsup.TypeInt64, 26214400), bsup.NewInt(bsup.TypeInt64, 5242880)))))
 	require.NoError(t, tw.Close())
-	file := append(append(append([]byte{}, data...), reasm.Bytes()...), tr.Bytes()...)
+	return append(append(append([]byte{}, data...), reasm.Bytes()...), tr.Bytes()...)
+}
 
+var helloData = []byte("\x06hello\x0agoodnight\x06world\x07gracie\x01\x01")
+
+var (
+	fieldT = bsup.NewRecord([]bsup.Field{{Name: "column", Type: bsup.NewArray(segT)}, {Name: "presence", Type: bsup.NewArray(segT)}})
+	recT   = bsup.NewRecord([]bsup.Field{{Name: "a", Type: fieldT}, {Name: "b", Type: fieldT}})
+)
+
+// helloReassembly is the spec example's reassembly: column a at [0,16),
+// b at [16,29), the super column at [29,31); a's segment is aSeg.
+func helloReassembly(aSeg, aPres, super bsup.Value) []bsup.Value {
+	return []bsup.Value{
+		bsup.NewNull(helloType),
+		super,
+		bsup.NewRecordValue(recT, bsup.NewRecordValue(fieldT, aSeg, aPres), bsup.NewRecordValue(fieldT, segmap(16, 13, 13, 0), segmap(0, 0, 0, 0))),
+	}
+}
+
+// The spec's own example, laid out by hand from the spec text: data
+// section, a 2N+1 reassembly stream with 4-field segmaps, a trailer.
+func TestSpecExampleByHand(t *testing.T) {
+	data := helloData
+	file := buildSpecFile(t, data, helloReassembly(segmap(0, 16, 16, 0), segmap(0, 0, 0, 0), segmap(29, 2, 2, 0)), 1, nil)
 	f, got := readCSUP(t, file)
 	require.Equal(t, csup.GenSpec, f.Generation)
-	require.Equal(t, []int64{31, int64(reasm.Len())}, f.Trailer.Sections)
-	require.Equal(t, int64(31+reasm.Len()), f.Trailer.Offset)
+	require.Equal(t, int64(31), f.Trailer.Sections[0])
+	require.Equal(t, 31+f.Trailer.Sections[1], f.Trailer.Offset)
+	require.Equal(t, int64(len(file)), f.Trailer.Offset+f.Trailer.Length)
 	requireSame(t, helloValues(), got)
 
 	// Our writer lays the same values out the same way: identical data

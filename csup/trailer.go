@@ -127,7 +127,8 @@ func readTrailer(r io.ReaderAt, size int64, cfg config) (*Trailer, error) {
 var errNotTrailer = errors.New("not a trailer")
 
 func decodeTrailer(b []byte, cfg config) (*Trailer, error) {
-	rd, err := bsup.NewReader(bytes.NewReader(b), cfg.bsupOptions()...)
+	// The trailer sits in the last 4096 bytes, so no frame is larger.
+	rd, err := bsup.NewReader(bytes.NewReader(b), bsup.WithMaxFrameSize(trailerScan), bsup.WithMaxDepth(cfg.maxDepth))
 	if err != nil {
 		return nil, err
 	}
