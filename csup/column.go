@@ -107,17 +107,15 @@ func (c *cursor) read(dst *bsup.Value) error {
 			return err
 		}
 		if null {
-			*dst = bsup.NewNull(c.typ)
+			*dst = bsup.Value{Type: c.typ, Null: true, Elems: dst.Elems[:0]}
 			return nil
 		}
-		v, err := bsup.DecodeBody(c.typ, body)
-		if err != nil {
+		if err := bsup.DecodeInto(dst, c.typ, body); err != nil {
 			return errs.Locate(err, c.st.segOff, n.path)
 		}
-		*dst = v
 		return nil
 	case nodeAllNull:
-		*dst = bsup.NewNull(c.typ)
+		*dst = bsup.Value{Type: c.typ, Null: true, Elems: dst.Elems[:0]}
 		return nil
 	case nodeNulls:
 		for c.left == 0 {
@@ -137,12 +135,12 @@ func (c *cursor) read(dst *bsup.Value) error {
 		}
 		c.left--
 		if !c.present {
-			*dst = bsup.NewNull(c.typ)
+			*dst = bsup.Value{Type: c.typ, Null: true, Elems: dst.Elems[:0]}
 			return nil
 		}
 		return c.elem.read(dst)
 	case nodeRecord:
-		*dst = bsup.Value{Type: c.typ, Elems: make([]bsup.Value, len(c.fields))}
+		*dst = bsup.Value{Type: c.typ, Elems: resize(dst.Elems, len(c.fields))}
 		for i, fc := range c.fields {
 			if err := fc.read(&dst.Elems[i]); err != nil {
 				return err
@@ -164,7 +162,7 @@ func (c *cursor) read(dst *bsup.Value) error {
 		if n.kind == nodeMap {
 			cnt *= 2
 		}
-		*dst = bsup.Value{Type: c.typ, Elems: make([]bsup.Value, cnt)}
+		*dst = bsup.Value{Type: c.typ, Elems: resize(dst.Elems, int(cnt))}
 		for i := int64(0); i < ln; i++ {
 			if n.kind == nodeMap {
 				if err := c.elem.read(&dst.Elems[2*i]); err != nil {
@@ -188,7 +186,7 @@ func (c *cursor) read(dst *bsup.Value) error {
 		if tag < 0 || tag >= int64(len(c.members)) {
 			return errs.At(ErrCorrupt, c.st.segOff, n.path+"/tags", "union tag %d out of range", tag)
 		}
-		*dst = bsup.Value{Type: c.typ, Uint: uint64(tag), Elems: make([]bsup.Value, 1)}
+		*dst = bsup.Value{Type: c.typ, Uint: uint64(tag), Elems: resize(dst.Elems, 1)}
 		return c.members[tag].read(&dst.Elems[0])
 	}
 	return errs.At(ErrCorrupt, -1, n.path, "bad column kind")
@@ -255,4 +253,12 @@ func splitPath(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// resize returns e with length n, reusing its storage when it can.
+func resize(e []bsup.Value, n int) []bsup.Value {
+	if cap(e) >= n {
+		return e[:n]
+	}
+	return make([]bsup.Value, n)
 }

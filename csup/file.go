@@ -143,29 +143,39 @@ func (f *File) NewReader(fields ...string) *Reader {
 
 // Next returns the next value, or io.EOF after the last.
 func (r *Reader) Next() (bsup.Value, error) {
+	var v bsup.Value
+	err := r.Read(&v)
+	return v, err
+}
+
+// Read reads the next value into dst, reusing the element storage dst
+// already has, so a scan that reads into one Value allocates next to
+// nothing: a value read earlier into the same dst is overwritten (copy what
+// you keep). It returns io.EOF after the last value.
+func (r *Reader) Read(dst *bsup.Value) error {
 	for r.err == nil {
-		v, skip, err := r.next()
+		skip, err := r.next(dst)
 		if err != nil {
 			r.err = err
 			break
 		}
 		if !skip {
-			return v, nil
+			return nil
 		}
 	}
-	return bsup.Value{}, r.err
+	return r.err
 }
 
-func (r *Reader) next() (v bsup.Value, skip bool, err error) {
+func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
 	if r.super.done() {
-		return v, false, io.EOF
+		return false, io.EOF
 	}
 	id, err := r.super.int()
 	if err != nil {
-		return v, false, errs.Locate(err, -1, "super")
+		return false, errs.Locate(err, -1, "super")
 	}
 	if id < 0 || id >= int64(len(r.cursors)) {
-		return v, false, errs.At(ErrCorrupt, r.super.segOff, "super", "row %d: super ID %d out of range (%d super types)", r.row, id, len(r.cursors))
+		return false, errs.At(ErrCorrupt, r.super.segOff, "super", "row %d: super ID %d out of range (%d super types)", r.row, id, len(r.cursors))
 	}
 	r.row++
 	c := r.cursors[id]
@@ -175,12 +185,9 @@ func (r *Reader) next() (v bsup.Value, skip bool, err error) {
 	}
 	if r.proj != nil && (c.n.kind != nodeRecord || len(c.fields) == 0) {
 		// Nothing to read: the type has none of the projected fields.
-		return v, true, nil
+		return true, nil
 	}
-	if err := c.read(&v); err != nil {
-		return v, false, err
-	}
-	return v, false, nil
+	return false, c.read(v)
 }
 
 // All returns the rest of the values as an iterator.
@@ -202,8 +209,9 @@ func (r *Reader) All() iter.Seq2[bsup.Value, error] {
 // exactly: no values, lengths or presence runs left over.
 func (f *File) Validate() error {
 	r := f.NewReader()
+	var v bsup.Value
 	for {
-		_, err := r.Next()
+		err := r.Read(&v)
 		if err == io.EOF {
 			break
 		}

@@ -2,6 +2,7 @@ package csup_test
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/colfmt/colfmt/csup"
@@ -201,4 +202,15 @@ func TestRoundTripMillion(t *testing.T) {
 		n++
 	}
 	require.Equal(t, len(vals), n)
+
+	// Reading into one reused Value gives the same rows.
+	r := f.NewReader()
+	var v bsup.Value
+	for i := range vals {
+		require.NoError(t, r.Read(&v))
+		if !bsup.Equal(vals[i], v) {
+			t.Fatalf("reused read: row %d differs", i)
+		}
+	}
+	require.ErrorIs(t, r.Read(&v), io.EOF)
 }

@@ -187,8 +187,18 @@ type decoder struct {
 // DecodeBody decodes a non-null body of type t into a Value with the
 // default limits.
 func DecodeBody(t *Type, body []byte) (Value, error) {
+	var v Value
 	d := decoder{maxDepth: defaultMaxDepth}
-	return d.decode(t, body, false, 0)
+	err := d.decode(&v, t, body, false, 0)
+	return v, err
+}
+
+// DecodeInto decodes a non-null body of type t into dst, reusing the
+// element storage dst already has (so a value decoded earlier into the
+// same dst is overwritten, nested elements included).
+func DecodeInto(dst *Value, t *Type, body []byte) error {
+	d := decoder{maxDepth: defaultMaxDepth}
+	return d.decode(dst, t, body, false, 0)
 }
 
 // DecodeTagged decodes one counted value of type t at the front of b and
@@ -198,19 +208,28 @@ func DecodeTagged(t *Type, b []byte) (Value, int, error) {
 	if !ok {
 		return Value{}, 0, errs.Wrap(ErrCorrupt, "truncated %s value", t)
 	}
+	var v Value
 	d := decoder{maxDepth: defaultMaxDepth}
-	v, err := d.decode(t, body, null, 0)
+	err := d.decode(&v, t, body, null, 0)
 	return v, n, err
 }
 
-func (d *decoder) decode(typ *Type, body []byte, null bool, depth int) (Value, error) {
-	v := Value{Type: typ}
+// resize returns e with length n, reusing its storage when it can.
+func resize(e []Value, n int) []Value {
+	if cap(e) >= n {
+		return e[:n]
+	}
+	return make([]Value, n)
+}
+
+func (d *decoder) decode(v *Value, typ *Type, body []byte, null bool, depth int) error {
+	*v = Value{Type: typ, Elems: v.Elems[:0]}
 	if null {
 		v.Null = true
-		return v, nil
+		return nil
 	}
 	if depth > d.maxDepth {
-		return v, errs.Wrap(ErrTooLarge, "value nesting deeper than %d", d.maxDepth)
+		return errs.Wrap(ErrTooLarge, "value nesting deeper than %d", d.maxDepth)
 	}
 	t := payloadType(typ)
 	var ok bool
@@ -218,7 +237,7 @@ func (d *decoder) decode(typ *Type, body []byte, null bool, depth int) (Value, e
 	case KindUint8, KindUint16, KindUint32, KindUint64, KindEnum:
 		v.Uint, ok = DecodeUint(body)
 		if ok && t.Kind == KindEnum && v.Uint >= uint64(len(t.Symbols)) {
-			return v, errs.Wrap(ErrCorrupt, "enum index %d out of range for %s", v.Uint, typ)
+			return errs.Wrap(ErrCorrupt, "enum index %d out of range for %s", v.Uint, typ)
 		}
 	case KindInt8, KindInt16, KindInt32, KindInt64, KindDuration, KindTime:
 		v.Int, ok = DecodeInt(body)
@@ -255,33 +274,31 @@ func (d *decoder) decode(typ *Type, body []byte, null bool, depth int) (Value, e
 	case KindNull:
 		ok = false
 	case KindRecord:
-		v.Elems = make([]Value, len(t.Fields))
+		v.Elems = resize(v.Elems, len(t.Fields))
 		rest := body
 		for i, f := range t.Fields {
 			eb, en, n, good := ConsumeTagged(rest)
 			if !good {
-				return v, errs.Wrap(ErrCorrupt, "record field %q truncated", f.Name)
+				return errs.Wrap(ErrCorrupt, "record field %q truncated", f.Name)
 			}
 			rest = rest[n:]
-			e, err := d.decode(f.Type, eb, en, depth+1)
-			if err != nil {
-				return v, err
+			if err := d.decode(&v.Elems[i], f.Type, eb, en, depth+1); err != nil {
+				return err
 			}
-			v.Elems[i] = e
 		}
 		if len(rest) != 0 {
-			return v, errs.Wrap(ErrCorrupt, "record of type %s has %d extra bytes", typ, len(rest))
+			return errs.Wrap(ErrCorrupt, "record of type %s has %d extra bytes", typ, len(rest))
 		}
-		return v, nil
+		return nil
 	case KindArray, KindSet, KindMap:
 		n, err := countTagged(body)
 		if err != nil {
-			return v, err
+			return err
 		}
 		if t.Kind == KindMap && n%2 != 0 {
-			return v, errs.Wrap(ErrCorrupt, "map body has an odd number of elements")
+			return errs.Wrap(ErrCorrupt, "map body has an odd number of elements")
 		}
-		v.Elems = make([]Value, n)
+		v.Elems = resize(v.Elems, n)
 		rest := body
 		for i := range v.Elems {
 			et := t.Elem
@@ -290,36 +307,32 @@ func (d *decoder) decode(typ *Type, body []byte, null bool, depth int) (Value, e
 			}
 			eb, en, k, _ := ConsumeTagged(rest)
 			rest = rest[k:]
-			if v.Elems[i], err = d.decode(et, eb, en, depth+1); err != nil {
-				return v, err
+			if err := d.decode(&v.Elems[i], et, eb, en, depth+1); err != nil {
+				return err
 			}
 		}
-		return v, nil
+		return nil
 	case KindUnion:
 		ib, inull, n, good := ConsumeTagged(body)
 		if !good || inull {
-			return v, errs.Wrap(ErrCorrupt, "union body without a member index")
+			return errs.Wrap(ErrCorrupt, "union body without a member index")
 		}
 		idx, good := DecodeInt(ib)
 		if !good || idx < 0 || idx >= int64(len(t.Types)) {
-			return v, errs.Wrap(ErrCorrupt, "union member index out of range for %s", typ)
+			return errs.Wrap(ErrCorrupt, "union member index out of range for %s", typ)
 		}
 		eb, en, k, good := ConsumeTagged(body[n:])
 		if !good || n+k != len(body) {
-			return v, errs.Wrap(ErrCorrupt, "malformed union body of type %s", typ)
-		}
-		e, err := d.decode(t.Types[idx], eb, en, depth+1)
-		if err != nil {
-			return v, err
+			return errs.Wrap(ErrCorrupt, "malformed union body of type %s", typ)
 		}
 		v.Uint = uint64(idx)
-		v.Elems = []Value{e}
-		return v, nil
+		v.Elems = resize(v.Elems, 1)
+		return d.decode(&v.Elems[0], t.Types[idx], eb, en, depth+1)
 	}
 	if !ok {
-		return v, errs.Wrap(ErrCorrupt, "bad %d-byte body for type %s", len(body), typ)
+		return errs.Wrap(ErrCorrupt, "bad %d-byte body for type %s", len(body), typ)
 	}
-	return v, nil
+	return nil
 }
 
 // countTagged counts the counted values in a container body.

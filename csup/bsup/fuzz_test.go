@@ -119,4 +119,3 @@ func FuzzJSONReader(f *testing.F) {
 		}
 	})
 }
-

@@ -51,42 +51,50 @@ func (r *Reader) Context() *Context { return r.ctx }
 // Read returns the next value, or io.EOF after the last one. A stream that
 // ends without an end-of-stream marker is accepted, as zed does.
 func (r *Reader) Read() (Value, error) {
-	if r.err != nil {
-		return Value{}, r.err
-	}
-	v, err := r.read()
-	if err != nil {
-		r.err = err
-	}
+	var v Value
+	err := r.ReadInto(&v)
 	return v, err
 }
 
-func (r *Reader) read() (Value, error) {
+// ReadInto reads the next value into dst, reusing the element storage dst
+// already has: a value read earlier into the same dst is overwritten. It
+// returns io.EOF after the last value.
+func (r *Reader) ReadInto(dst *Value) error {
+	if r.err != nil {
+		return r.err
+	}
+	err := r.read(dst)
+	if err != nil {
+		r.err = err
+	}
+	return err
+}
+
+func (r *Reader) read(dst *Value) error {
 	for r.valPos >= len(r.vals) {
 		if err := r.nextFrame(); err != nil {
-			return Value{}, err
+			return err
 		}
 	}
 	at := r.valOff + int64(r.valPos)
 	b := r.vals[r.valPos:]
 	id, n := varint.Consume(b)
 	if n < 0 {
-		return Value{}, errs.At(ErrCorrupt, at, "values frame", "bad type ID")
+		return errs.At(ErrCorrupt, at, "values frame", "bad type ID")
 	}
 	t := r.ctx.Lookup(id)
 	if t == nil {
-		return Value{}, errs.At(ErrCorrupt, at, "values frame", "unknown type ID %d", id)
+		return errs.At(ErrCorrupt, at, "values frame", "unknown type ID %d", id)
 	}
 	body, null, k, ok := ConsumeTagged(b[n:])
 	if !ok {
-		return Value{}, errs.At(ErrCorrupt, at, "values frame", "value of type %s runs past the end of its frame", t)
+		return errs.At(ErrCorrupt, at, "values frame", "value of type %s runs past the end of its frame", t)
 	}
 	r.valPos += n + k
-	v, err := r.dec.decode(t, body, null, 0)
-	if err != nil {
-		return Value{}, errs.Locate(err, at, "values frame")
+	if err := r.dec.decode(dst, t, body, null, 0); err != nil {
+		return errs.Locate(err, at, "values frame")
 	}
-	return v, nil
+	return nil
 }
 
 // nextFrame reads frames until a values frame is loaded.
