@@ -10,7 +10,7 @@ const (
 	DefaultMaxSegmentSize    = 256 << 20
 	DefaultMaxReassemblySize = 64 << 20
 	DefaultMaxDepth          = 100
-	DefaultMaxElements       = 1 << 24
+	DefaultMaxElements       = 1 << 20
 	DefaultSegmentThresh     = 5242880  // 5 MiB, zq -coltresh
 	DefaultSkewThresh        = 26214400 // 25 MiB, zq -skewtresh
 )
@@ -76,7 +76,7 @@ func WithMaxDepth(n int) Option {
 }
 
 // WithMaxElements limits the length of one array, set or map value read
-// from a file (default 1<<24).
+// from a file (default 1<<20).
 func WithMaxElements(n int64) Option {
 	return func(c *config) error {
 		if n < 1 {
