@@ -214,3 +214,18 @@ func TestRoundTripMillion(t *testing.T) {
 	}
 	require.ErrorIs(t, r.Read(&v), io.EOF)
 }
+
+// The writer refuses values that do not match their declared types.
+func TestWriterRefusesMistypedValues(t *testing.T) {
+	rec := bsup.NewRecord([]bsup.Field{{Name: "n", Type: bsup.TypeInt64}})
+	w, err := csup.NewWriter(&bytes.Buffer{})
+	require.NoError(t, err)
+	require.ErrorIs(t, w.Write(bsup.NewRecordValue(rec, bsup.NewString("x"))), csup.ErrCorrupt)
+	w, _ = csup.NewWriter(&bytes.Buffer{})
+	require.ErrorIs(t, w.Write(bsup.NewRecordValue(rec)), csup.ErrCorrupt)
+	w, _ = csup.NewWriter(&bytes.Buffer{})
+	un := bsup.NewUnion([]*bsup.Type{bsup.TypeInt64, bsup.TypeString})
+	require.ErrorIs(t, w.Write(bsup.NewUnionValue(un, 5, bsup.NewString("x"))), csup.ErrCorrupt)
+	w, _ = csup.NewWriter(&bytes.Buffer{})
+	require.Error(t, w.Write(bsup.Value{}))
+}

@@ -285,23 +285,35 @@ func (w *Writer) column(t *bsup.Type) colWriter {
 	u := t.Underlying()
 	switch u.Kind {
 	case bsup.KindRecord:
-		r := &recordW{}
+		r := &recordW{t: t}
 		for _, f := range u.Fields {
 			r.fields = append(r.fields, &fieldW{name: f.Name, col: w.column(f.Type), pres: w.newRuns()})
 		}
 		return r
 	case bsup.KindArray, bsup.KindSet:
-		return &arrayW{lengths: w.newStream(), elem: w.slot(u.Elem)}
+		return &arrayW{t: t, lengths: w.newStream(), elem: w.slot(u.Elem)}
 	case bsup.KindMap:
-		return &mapW{lengths: w.newStream(), key: w.slot(u.Elem), val: w.slot(u.Val)}
+		return &mapW{t: t, lengths: w.newStream(), key: w.slot(u.Elem), val: w.slot(u.Val)}
 	case bsup.KindUnion:
-		un := &unionW{tags: w.newStream()}
+		un := &unionW{t: t, tags: w.newStream()}
 		for _, m := range u.Types {
 			un.members = append(un.members, w.slot(m))
 		}
 		return un
 	}
-	return &primW{st: w.newStream()}
+	return &primW{t: t, st: w.newStream()}
+}
+
+// checkType reports a value whose type is not the column's: values must
+// carry the types their record, array, map or union type declares.
+func checkType(v bsup.Value, t *bsup.Type) error {
+	if v.Type == t || bsup.SameType(v.Type, t) {
+		return nil
+	}
+	if v.Type == nil {
+		return errs.Wrap(ErrCorrupt, "value has no type where %s is expected", t)
+	}
+	return errs.Wrap(ErrCorrupt, "value of type %s where %s is expected", v.Type, t)
 }
 
 // slot returns the writer for values of t where the spec has no presence
@@ -315,9 +327,17 @@ func (w *Writer) slot(t *bsup.Type) colWriter {
 	return &slotW{col: c, pres: w.newRuns()}
 }
 
-type primW struct{ st *wstream }
+type primW struct {
+	t  *bsup.Type
+	st *wstream
+}
 
-func (p *primW) add(v bsup.Value) error { return p.st.appendValue(v) }
+func (p *primW) add(v bsup.Value) error {
+	if err := checkType(v, p.t); err != nil {
+		return err
+	}
+	return p.st.appendValue(v)
+}
 func (p *primW) meta() bsup.Value       { return segmapValue(p.st.segs) }
 
 // runs tracks presence as alternating runs, present first.
@@ -366,9 +386,15 @@ type fieldW struct {
 	pres *runs
 }
 
-type recordW struct{ fields []*fieldW }
+type recordW struct {
+	t      *bsup.Type
+	fields []*fieldW
+}
 
 func (r *recordW) add(v bsup.Value) error {
+	if err := checkType(v, r.t); err != nil {
+		return err
+	}
 	if len(v.Elems) != len(r.fields) {
 		return errs.Wrap(ErrCorrupt, "record value of type %s has %d fields, want %d", v.Type, len(v.Elems), len(r.fields))
 	}
@@ -407,6 +433,9 @@ type slotW struct {
 }
 
 func (s *slotW) add(v bsup.Value) error {
+	if v.Type == nil {
+		return errs.Wrap(ErrCorrupt, "value has no type")
+	}
 	s.pres.add(!v.Null)
 	if v.Null {
 		return nil
@@ -428,11 +457,15 @@ func (s *slotW) meta() bsup.Value {
 }
 
 type arrayW struct {
+	t       *bsup.Type
 	lengths *wstream
 	elem    colWriter
 }
 
 func (a *arrayW) add(v bsup.Value) error {
+	if err := checkType(v, a.t); err != nil {
+		return err
+	}
 	a.lengths.appendInt(int64(len(v.Elems)))
 	for _, e := range v.Elems {
 		if err := a.elem.add(e); err != nil {
@@ -449,11 +482,15 @@ func (a *arrayW) meta() bsup.Value {
 }
 
 type mapW struct {
+	t        *bsup.Type
 	lengths  *wstream
 	key, val colWriter
 }
 
 func (m *mapW) add(v bsup.Value) error {
+	if err := checkType(v, m.t); err != nil {
+		return err
+	}
 	if len(v.Elems)%2 != 0 {
 		return errs.Wrap(ErrCorrupt, "map value with an odd number of elements")
 	}
@@ -476,11 +513,15 @@ func (m *mapW) meta() bsup.Value {
 }
 
 type unionW struct {
+	t       *bsup.Type
 	tags    *wstream
 	members []colWriter
 }
 
 func (u *unionW) add(v bsup.Value) error {
+	if err := checkType(v, u.t); err != nil {
+		return err
+	}
 	if v.Uint >= uint64(len(u.members)) || len(v.Elems) != 1 {
 		return errs.Wrap(ErrCorrupt, "union value with tag %d of type %s", v.Uint, v.Type)
 	}

@@ -105,23 +105,30 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func catCSUP(w io.Writer, in *input, _ catOptions) error {
+func catCSUP(w io.Writer, in *input, o catOptions) error {
 	f, err := openCSUP(in)
 	if err != nil {
 		return err
 	}
+	style := bsup.JSONZed
+	if o.Raw {
+		style |= bsup.JSONRawTime
+	}
 	var line []byte
-	for v, err := range f.Values() {
-		if err != nil {
+	r := f.NewReader()
+	var v bsup.Value
+	for {
+		if err := r.Read(&v); err == io.EOF {
+			return nil
+		} else if err != nil {
 			return err
 		}
-		line = bsup.AppendJSON(line[:0], v, bsup.JSONZed)
+		line = bsup.AppendJSON(line[:0], v, style)
 		line = append(line, '\n')
 		if _, err := w.Write(line); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 func validateCSUP(in *input) error {

@@ -102,3 +102,13 @@ func TestCSUPDetect(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "csup:")
 }
+
+func TestCSUPCatRaw(t *testing.T) {
+	p := "../../csup/testdata/vng-v3_zed-v1.6.0/primitives.vng"
+	code, stdout, _ := runCLI(t, "cat", p)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, `"t":"2023-01-01T00:00:00Z","d":"1s"`)
+	code, stdout, _ = runCLI(t, "cat", "--raw", p)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, `"t":1672531200000000000,"d":1000000000`)
+}

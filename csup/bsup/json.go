@@ -9,15 +9,19 @@ import (
 )
 
 // JSONStyle selects how AppendJSON renders the types JSON cannot express.
+// JSONRawTime may be or-ed into either style.
 type JSONStyle int
 
 const (
 	// JSONZed renders as zed v1.x `zq -j` does: a map is an array of
 	// {"key":…,"value":…} objects and an empty map is null.
-	JSONZed JSONStyle = iota
+	JSONZed JSONStyle = 0
 	// JSONSuper renders as `super -f json` does: a map is an object whose
 	// keys are the map keys as text.
-	JSONSuper
+	JSONSuper JSONStyle = 1
+	// JSONRawTime writes time and duration as their stored integer
+	// nanoseconds instead of text.
+	JSONRawTime JSONStyle = 2
 )
 
 // AppendJSON appends v as one line of JSON (no newline). Records keep their
@@ -41,8 +45,14 @@ func AppendJSON(dst []byte, v Value, style JSONStyle) []byte {
 	case KindInt8, KindInt16, KindInt32, KindInt64:
 		return strconv.AppendInt(dst, v.Int, 10)
 	case KindDuration:
+		if style&JSONRawTime != 0 {
+			return strconv.AppendInt(dst, v.Int, 10)
+		}
 		return appendJSONString(dst, FormatDuration(v.Int))
 	case KindTime:
+		if style&JSONRawTime != 0 {
+			return strconv.AppendInt(dst, v.Int, 10)
+		}
 		return appendJSONString(dst, time.Unix(0, v.Int).UTC().Format(time.RFC3339Nano))
 	case KindFloat16, KindFloat32:
 		return appendJSONFloat(dst, v.Float, 32)
@@ -94,7 +104,7 @@ func AppendJSON(dst []byte, v Value, style JSONStyle) []byte {
 		}
 		return append(dst, ']')
 	case KindMap:
-		if style == JSONSuper {
+		if style&JSONSuper != 0 {
 			dst = append(dst, '{')
 			for i := 0; i+1 < len(v.Elems); i += 2 {
 				if i > 0 {
