@@ -338,7 +338,7 @@ func (p *primW) add(v bsup.Value) error {
 	}
 	return p.st.appendValue(v)
 }
-func (p *primW) meta() bsup.Value       { return segmapValue(p.st.segs) }
+func (p *primW) meta() bsup.Value { return segmapValue(p.st.segs) }
 
 // runs tracks presence as alternating runs, present first.
 type runs struct {
