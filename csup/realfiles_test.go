@@ -140,3 +140,16 @@ func TestRealFileTypes(t *testing.T) {
 		}, got, dir)
 	}
 }
+
+// With bsup.JSONSuper the same values print as super v0.3.0 prints them
+// (maps as objects): compared with its .expected.json for the cases whose
+// inputs are the same for both tools.
+func TestSuperJSONStyle(t *testing.T) {
+	dir := shareddata.Path(t, "csup", "csup-v16_super-v0.3.0")
+	for _, name := range []string{"hello", "primitives", "arrays", "hetero", "maps", "named_enum", "mixed"} {
+		f := openFile(t, filepath.Join("testdata", "zst-v2_zed-v1.2.0", name+".zst"))
+		want, err := os.ReadFile(filepath.Join(dir, name+".expected.json"))
+		require.NoError(t, err)
+		require.Equal(t, parseJSONLines(t, want), parseJSONLines(t, catJSON(t, f, bsup.JSONSuper)), name)
+	}
+}
