@@ -11,7 +11,10 @@ import (
 )
 
 // File is an open Super Columnar file. Open reads the trailer and the
-// reassembly section; column data is read only when values are.
+// reassembly section; column data is read only when values are. A File
+// may serve several Readers at once (from different goroutines, if the
+// io.ReaderAt allows parallel reads, as files and bytes.Reader do); one
+// Reader is for one goroutine.
 type File struct {
 	info       fileInfo
 	size       int64

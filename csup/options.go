@@ -79,8 +79,8 @@ func WithMaxDepth(n int) Option {
 // from a file (default 1<<20).
 func WithMaxElements(n int64) Option {
 	return func(c *config) error {
-		if n < 1 {
-			return errs.Wrap(ErrUnsupported, "max elements %d is below 1", n)
+		if n < 1 || n > 1<<40 {
+			return errs.Wrap(ErrUnsupported, "max elements %d is outside 1..1<<40", n)
 		}
 		c.maxElements = n
 		return nil
@@ -91,8 +91,9 @@ func WithMaxElements(n int64) Option {
 // becomes a segment when it reaches this many bytes (default 5 MiB).
 func WithSegmentThresh(n int) Option {
 	return func(c *config) error {
-		if n < 1 {
-			return errs.Wrap(ErrUnsupported, "segment threshold %d is below 1", n)
+		// Segment lengths are uint32 in the spec's segmap.
+		if n < 1 || n > 1<<30 {
+			return errs.Wrap(ErrUnsupported, "segment threshold %d is outside 1..1<<30", n)
 		}
 		c.segmentThresh = n
 		return nil

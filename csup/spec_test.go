@@ -2,6 +2,7 @@ package csup_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -214,5 +215,33 @@ func TestProjectionReadsOnlyItsSegments(t *testing.T) {
 			read += r[1] - r[0]
 		}
 		require.Less(t, read, int64(len(b))/2, proj)
+	}
+}
+
+// One File serves concurrent Readers (each has its own streams).
+func TestConcurrentReaders(t *testing.T) {
+	vals := bigRows(5000)
+	b := writeCSUP(t, vals, csup.WithSegmentThresh(2048))
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for g := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := f.NewReader()
+			var v bsup.Value
+			for i := range vals {
+				if err := r.Read(&v); err != nil || !bsup.Equal(vals[i], v) {
+					errs[g] = fmt.Errorf("reader %d row %d: %v", g, i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
 	}
 }
