@@ -211,3 +211,33 @@ func deepTypes(n int) []byte {
 	}
 	return append([]byte{byte(len(defs) & 0xf), byte(len(defs) >> 4)}, append(defs, 0xff)...)
 }
+
+// After an end of stream the type table resets: a second stream may give
+// ID 30 another type. Control frames are skipped.
+func TestConcatenatedStreamsAndControlFrames(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := bsup.NewWriter(&buf)
+	require.NoError(t, err)
+	recA := bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.TypeString}})
+	recB := bsup.NewRecord([]bsup.Field{{Name: "b", Type: bsup.TypeInt64}})
+	require.NoError(t, w.Write(bsup.NewRecordValue(recA, bsup.NewString("x"))))
+	require.NoError(t, w.EndStream())
+	buf.Write([]byte{0x25, 0x00, 1, '{', '}', '\n', 'z'}) // control frame: JSON, 5 bytes
+	require.NoError(t, w.Write(bsup.NewRecordValue(recB, bsup.NewInt(bsup.TypeInt64, 7))))
+	require.NoError(t, w.Close())
+	b := buf.Bytes()
+	// Both streams define their record as ID 30.
+	require.Equal(t, byte(30), b[bytes.IndexByte(b, 0x1e)])
+	r, err := bsup.NewReader(bytes.NewReader(b))
+	require.NoError(t, err)
+	v1, err := r.Read()
+	require.NoError(t, err)
+	v2, err := r.Read()
+	require.NoError(t, err)
+	_, err = r.Read()
+	require.ErrorIs(t, err, io.EOF)
+	require.Equal(t, 2, r.EndsOfStream())
+	require.Equal(t, `{"a":"x"}`, string(bsup.AppendJSON(nil, v1, bsup.JSONZed)))
+	require.Equal(t, `{"b":7}`, string(bsup.AppendJSON(nil, v2, bsup.JSONZed)))
+	require.Equal(t, "{b:int64}", v2.Type.String())
+}
