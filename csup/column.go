@@ -50,12 +50,13 @@ type cursor struct {
 	present bool
 	left    int64
 	maxElem int64
+	pk      bsup.Kind // payload kind of a primitive column's type
 }
 
 // newCursor builds the read state for n. proj, when not nil, selects the
 // record fields to keep (a nil entry keeps a field whole).
 func newCursor(f *fileInfo, n *node, proj *projection) *cursor {
-	c := &cursor{n: n, typ: n.typ, maxElem: f.cfg.maxElements}
+	c := &cursor{n: n, typ: n.typ, maxElem: f.cfg.maxElements, pk: bsup.PayloadKind(n.typ)}
 	if n.kind != nodeRecord && n.kind != nodeAllNull && n.kind != nodeNulls {
 		c.st = newStream(f, n.segs, n.path)
 	}
@@ -109,6 +110,23 @@ func (c *cursor) read(dst *bsup.Value) error {
 		if null {
 			*dst = bsup.Value{Type: c.typ, Null: true, Elems: dst.Elems[:0]}
 			return nil
+		}
+		// Fast paths for the common kinds; everything else (and every
+		// check) in bsup.DecodeInto.
+		switch c.pk {
+		case bsup.KindString, bsup.KindBytes:
+			*dst = bsup.Value{Type: c.typ, Bytes: body, Elems: dst.Elems[:0]}
+			return nil
+		case bsup.KindInt64, bsup.KindInt32, bsup.KindInt16, bsup.KindInt8, bsup.KindDuration, bsup.KindTime:
+			if v, ok := bsup.DecodeInt(body); ok {
+				*dst = bsup.Value{Type: c.typ, Int: v, Elems: dst.Elems[:0]}
+				return nil
+			}
+		case bsup.KindUint64, bsup.KindUint32, bsup.KindUint16, bsup.KindUint8:
+			if v, ok := bsup.DecodeUint(body); ok {
+				*dst = bsup.Value{Type: c.typ, Uint: v, Elems: dst.Elems[:0]}
+				return nil
+			}
 		}
 		if err := bsup.DecodeInto(dst, c.typ, body); err != nil {
 			return errs.Locate(err, c.st.segOff, n.path)
