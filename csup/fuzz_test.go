@@ -92,3 +92,81 @@ func FuzzRoundTrip(f *testing.F) {
 		requireSame(t, vals, got)
 	})
 }
+
+// scanAll opens b and reads every value, failing on a panic-free but
+// unlabelled error.
+func scanAll(t *testing.T, b []byte) {
+	file, err := csup.Open(bytes.NewReader(b), int64(len(b)), fuzzLimits...)
+	if err != nil {
+		if !isOurs(err) {
+			t.Fatalf("error without a sentinel: %v", err)
+		}
+		return
+	}
+	if err := file.Validate(); err != nil && !isOurs(err) {
+		t.Fatalf("error without a sentinel: %v", err)
+	}
+}
+
+// FuzzDataSection damages the data section of a valid file (the trailer
+// and reassembly stay intact), so the column decoders see the bad bytes.
+func FuzzDataSection(f *testing.F) {
+	g := testgen.New(11)
+	var vals []bsup.Value
+	t1, t2 := g.Type(4), g.Type(2)
+	for i := 0; i < 40; i++ {
+		vals = append(vals, g.Value(t1), g.Value(t2))
+	}
+	base := writeCSUP(f, vals, csup.WithSegmentThresh(128))
+	plain := writeCSUP(f, vals, csup.WithSegmentThresh(128), csup.WithCompression(false))
+	f.Add(uint16(0), []byte{1}, false)
+	f.Add(uint16(17), []byte{0xff, 0x7f}, true)
+	f.Fuzz(func(t *testing.T, at uint16, xor []byte, compressed bool) {
+		b := plain
+		if compressed {
+			b = base
+		}
+		file, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := int(file.Trailer.Sections[0])
+		if data == 0 {
+			return
+		}
+		m := append([]byte{}, b...)
+		for i, x := range xor {
+			m[(int(at)+i)%data] ^= x
+		}
+		scanAll(t, m)
+	})
+}
+
+// FuzzReassembly puts arbitrary bytes where the reassembly stream goes,
+// behind a real data section and with a trailer that fits, so the
+// metadata parsers (spec, ZST v2 and VNG v3 shapes) see them.
+func FuzzReassembly(f *testing.F) {
+	for _, p := range []string{"testdata/zst-v2_zed-v1.2.0/nested.zst", "testdata/vng-v3_zed-v1.6.0/unions.vng", "testdata/vng-v3_zed-v1.6.0/named_enum.vng"} {
+		b, _ := os.ReadFile(p)
+		file, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		s := file.Trailer.Sections
+		kind := map[csup.Generation]uint8{csup.GenZSTv2: 0, csup.GenVNGv3: 1, csup.GenSpec: 2}[file.Generation]
+		f.Add(b[:s[0]], b[s[0]:s[0]+s[1]], kind)
+	}
+	f.Fuzz(func(t *testing.T, data, reasm []byte, kind uint8) {
+		typ, ver := [...]string{"zst", "vng", "csup"}[kind%3], [...]int64{2, 3, 1}[kind%3]
+		var tr bytes.Buffer
+		tw, _ := bsup.NewWriter(&tr)
+		metaT := bsup.NewRecord([]bsup.Field{{Name: "skew_thresh", Type: bsup.TypeInt64}, {Name: "segment_thresh", Type: bsup.TypeInt64}})
+		trT := bsup.NewRecord([]bsup.Field{{Name: "magic", Type: bsup.TypeString}, {Name: "type", Type: bsup.TypeString},
+			{Name: "version", Type: bsup.TypeInt64}, {Name: "sections", Type: bsup.NewArray(bsup.TypeInt64)}, {Name: "meta", Type: metaT}})
+		_ = tw.Write(bsup.NewRecordValue(trT, bsup.NewString(csup.TrailerMagic), bsup.NewString(typ), bsup.NewInt(bsup.TypeInt64, ver),
+			bsup.Value{Type: trT.Fields[3].Type, Elems: []bsup.Value{bsup.NewInt(bsup.TypeInt64, int64(len(data))), bsup.NewInt(bsup.TypeInt64, int64(len(reasm)))}},
+			bsup.NewRecordValue(metaT, bsup.NewInt(bsup.TypeInt64, 1), bsup.NewInt(bsup.TypeInt64, 1))))
+		_ = tw.Close()
+		scanAll(t, append(append(append([]byte{}, data...), reasm...), tr.Bytes()...))
+	})
+}

@@ -14,7 +14,7 @@ import (
 // unwrap strips union wrappers (an array of differently shaped nodes is an
 // array of a union).
 func unwrap(v bsup.Value) bsup.Value {
-	for !v.Null && bsup.PayloadKind(v.Type) == bsup.KindUnion && len(v.Elems) == 1 {
+	for v.Type != nil && !v.Null && bsup.PayloadKind(v.Type) == bsup.KindUnion && len(v.Elems) == 1 {
 		v = v.Elems[0]
 	}
 	return v
@@ -22,7 +22,7 @@ func unwrap(v bsup.Value) bsup.Value {
 
 // typeName returns the name of v's outermost named type, or "".
 func typeName(v bsup.Value) string {
-	if v.Type.Kind == bsup.KindNamed {
+	if v.Type != nil && v.Type.Kind == bsup.KindNamed {
 		return v.Type.Name
 	}
 	return ""
@@ -32,7 +32,7 @@ func typeName(v bsup.Value) string {
 // case and underscores (mem_length matches MemLength).
 func field(v bsup.Value, name string) (bsup.Value, bool) {
 	v = unwrap(v)
-	if v.Null {
+	if v.Null || v.Type == nil {
 		return bsup.Value{}, false
 	}
 	t := v.Type.Underlying()
@@ -54,13 +54,13 @@ func normName(s string) string {
 // isRecord reports whether v is a non-null record.
 func isRecord(v bsup.Value) bool {
 	v = unwrap(v)
-	return !v.Null && v.Type.Underlying().Kind == bsup.KindRecord
+	return v.Type != nil && !v.Null && v.Type.Underlying().Kind == bsup.KindRecord
 }
 
 // asInt returns the value of any integer-typed v.
 func asInt(v bsup.Value) (int64, bool) {
 	v = unwrap(v)
-	if v.Null {
+	if v.Null || v.Type == nil {
 		return 0, false
 	}
 	switch bsup.PayloadKind(v.Type) {
@@ -77,7 +77,7 @@ func asInt(v bsup.Value) (int64, bool) {
 
 func asString(v bsup.Value) (string, bool) {
 	v = unwrap(v)
-	if v.Null || bsup.PayloadKind(v.Type) != bsup.KindString {
+	if v.Null || v.Type == nil || bsup.PayloadKind(v.Type) != bsup.KindString {
 		return "", false
 	}
 	return string(v.Bytes), true
@@ -86,6 +86,9 @@ func asString(v bsup.Value) (string, bool) {
 // elems returns the elements of an array value (nil for a null array).
 func elems(v bsup.Value) ([]bsup.Value, bool) {
 	v = unwrap(v)
+	if v.Type == nil {
+		return nil, false
+	}
 	k := bsup.PayloadKind(v.Type)
 	if k != bsup.KindArray && k != bsup.KindSet {
 		return nil, false

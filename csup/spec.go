@@ -49,6 +49,9 @@ func (b *specBuilder) column(t *bsup.Type, meta bsup.Value, path string, depth i
 		return nil, errs.At(ErrTooLarge, -1, path, "columns nest deeper than %d", b.f.cfg.maxDepth)
 	}
 	meta = unwrap(meta)
+	if meta.Type == nil {
+		return nil, errs.At(ErrCorrupt, -1, path, "missing column description")
+	}
 	if meta.Null {
 		return &node{kind: nodeAllNull, typ: t, path: path}, nil
 	}
@@ -218,6 +221,9 @@ func (b *specBuilder) prim(t *bsup.Type, meta bsup.Value, path string) (*node, e
 // are keyed by the user's field names).
 func fieldExact(v bsup.Value, name string) (bsup.Value, bool) {
 	v = unwrap(v)
+	if v.Type == nil || v.Null {
+		return bsup.Value{}, false
+	}
 	t := v.Type.Underlying()
 	for i, f := range t.Fields {
 		if f.Name == name && i < len(v.Elems) {

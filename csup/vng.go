@@ -54,6 +54,9 @@ func (b *vngBuilder) node(v bsup.Value, path string, depth int) (*node, error) {
 		return nil, errs.At(ErrTooLarge, -1, path, "columns nest deeper than %d", b.f.cfg.maxDepth)
 	}
 	v = unwrap(v)
+	if v.Type == nil {
+		return nil, errs.At(ErrCorrupt, -1, path, "missing VNG metadata node")
+	}
 	if v.Null || !isRecord(v) {
 		return nil, errs.At(ErrCorrupt, -1, path, "VNG metadata node of type %s is not a record", v.Type)
 	}
