@@ -219,3 +219,15 @@ func TestWriterRefusesMistypedValues(t *testing.T) {
 	w, _ = csup.NewWriter(&bytes.Buffer{})
 	require.Error(t, w.Write(bsup.Value{}))
 }
+
+// A type whose levels share subtypes expands into 2^depth columns: the
+// writer stops with ErrTooLarge instead of building them.
+func TestWriterRefusesExplodingTypes(t *testing.T) {
+	typ := bsup.TypeInt64
+	for i := 0; i < 60; i++ {
+		typ = bsup.NewRecord([]bsup.Field{{Name: "a", Type: typ}, {Name: "b", Type: typ}})
+	}
+	w, err := csup.NewWriter(&bytes.Buffer{})
+	require.NoError(t, err)
+	require.ErrorIs(t, w.Write(bsup.NewNull(typ)), csup.ErrTooLarge)
+}

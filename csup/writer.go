@@ -2,6 +2,7 @@ package csup
 
 import (
 	"io"
+	"strconv"
 
 	"github.com/colfmt/colfmt/csup/bsup"
 	"github.com/colfmt/colfmt/internal/errs"
@@ -18,7 +19,8 @@ type Writer struct {
 	off      int64 // bytes written so far (= next segment's offset)
 	super    *wstream
 	supers   map[*bsup.Type]int
-	keys     map[string]int
+	canon    typeInterner
+	keys     map[int]int // canonical type ID -> super ID
 	types    []*bsup.Type
 	cols     []colWriter
 	streams  []*wstream
@@ -36,7 +38,8 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{w: w, cfg: cfg, supers: map[*bsup.Type]int{}, keys: map[string]int{}}
+	wr := &Writer{w: w, cfg: cfg, supers: map[*bsup.Type]int{}, keys: map[int]int{},
+		canon: typeInterner{ids: map[*bsup.Type]int{}, sigs: map[string]int{}}}
 	wr.super = wr.newStream()
 	return wr, nil
 }
@@ -54,15 +57,19 @@ func (w *Writer) Write(v bsup.Value) error {
 	}
 	id, ok := w.supers[v.Type]
 	if !ok {
-		key := v.Type.Key()
+		if v.Type.Depth() > w.cfg.maxDepth {
+			return errs.Wrap(ErrTooLarge, "type nesting depth %d exceeds the limit of %d", v.Type.Depth(), w.cfg.maxDepth)
+		}
+		key := w.canon.id(v.Type)
 		if id, ok = w.keys[key]; !ok {
-			if v.Type.Depth() > w.cfg.maxDepth {
-				return errs.Wrap(ErrTooLarge, "type nesting depth %d exceeds the limit of %d", v.Type.Depth(), w.cfg.maxDepth)
+			col := w.slot(v.Type)
+			if w.err != nil {
+				return w.err
 			}
 			id = len(w.types)
 			w.keys[key] = id
 			w.types = append(w.types, v.Type)
-			w.cols = append(w.cols, w.slot(v.Type))
+			w.cols = append(w.cols, col)
 		}
 		w.supers[v.Type] = id
 	}
@@ -134,6 +141,45 @@ func (w *Writer) Close() error {
 	}
 	return w.err
 }
+
+// typeInterner numbers types by structure: a type's signature is its kind,
+// names and its children's numbers, so equal types get equal numbers in
+// time linear in the distinct *Type values (Key would expand shared
+// subtypes).
+type typeInterner struct {
+	ids  map[*bsup.Type]int
+	sigs map[string]int
+}
+
+func (in *typeInterner) id(t *bsup.Type) int {
+	if id, ok := in.ids[t]; ok {
+		return id
+	}
+	sig := []byte{byte(t.Kind)}
+	sig = strconv.AppendQuote(sig, t.Name)
+	for _, f := range t.Fields {
+		sig = strconv.AppendQuote(sig, f.Name)
+		sig = strconv.AppendInt(append(sig, ':'), int64(in.id(f.Type)), 10)
+	}
+	for _, c := range append([]*bsup.Type{t.Elem, t.Val}, t.Types...) {
+		if c != nil {
+			sig = strconv.AppendInt(append(sig, ','), int64(in.id(c)), 10)
+		}
+	}
+	for _, s := range t.Symbols {
+		sig = strconv.AppendQuote(sig, s)
+	}
+	id, ok := in.sigs[string(sig)]
+	if !ok {
+		id = len(in.sigs)
+		in.sigs[string(sig)] = id
+	}
+	in.ids[t] = id
+	return id
+}
+
+// maxWriterStreams bounds the column streams of one file.
+const maxWriterStreams = 1 << 20
 
 type countWriter struct{ w *Writer }
 
@@ -282,6 +328,14 @@ type colWriter interface {
 // column returns the writer for non-null values of t (and, for
 // primitives, nulls inline as tag 0).
 func (w *Writer) column(t *bsup.Type) colWriter {
+	if len(w.streams) > maxWriterStreams {
+		// Column trees expand types that share subtypes; stop at a size
+		// no real type reaches.
+		if w.err == nil {
+			w.err = errs.Wrap(ErrTooLarge, "type %s needs more than %d column streams", t, maxWriterStreams)
+		}
+		return &primW{t: t, st: w.super}
+	}
 	u := t.Underlying()
 	switch u.Kind {
 	case bsup.KindRecord:

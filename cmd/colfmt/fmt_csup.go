@@ -53,7 +53,7 @@ func inspectCSUP(w io.Writer, in *input) error {
 	fmt.Fprintf(w, "super column: %s\n", segmentsText(f.SuperColumn()))
 	fmt.Fprintf(w, "super types: %d\n", len(f.SuperTypes()))
 	for i, t := range f.SuperTypes() {
-		fmt.Fprintf(w, "  %d: %s\n", i, clip(t.Key(), 400))
+		fmt.Fprintf(w, "  %d: %s\n", i, clip(t.String(), 400))
 	}
 	fmt.Fprintln(w, "columns:")
 	for _, c := range f.Columns() {

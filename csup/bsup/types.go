@@ -180,24 +180,40 @@ func (t *Type) Depth() int { return t.depth }
 
 // Key returns the canonical text of t (Super/ZSON type syntax, named types
 // written as name=underlying). Two types are identical iff their keys are.
+// The text is as long as the type written out as a tree, which for types
+// that share subtypes can be far longer than their definitions: compare
+// with SameType, and use String for display.
 func (t *Type) Key() string {
 	if t.key == "" {
 		var b strings.Builder
-		t.format(&b, true)
+		t.format(&b, true, -1)
 		t.key = b.String()
 	}
 	return t.key
 }
 
+// maxTypeText bounds String's output.
+const maxTypeText = 4096
+
 // String returns the type in ZSON syntax, with a named type's definition
-// shown only by name.
+// shown only by name, cut at 4096 bytes (ending in "…").
 func (t *Type) String() string {
+	if t == nil {
+		return "<nil>"
+	}
 	var b strings.Builder
-	t.format(&b, false)
+	if !t.format(&b, false, maxTypeText) {
+		b.WriteString("…")
+	}
 	return b.String()
 }
 
-func (t *Type) format(b *strings.Builder, full bool) {
+// format writes t; with limit >= 0 it stops once b holds more than limit
+// bytes and returns false.
+func (t *Type) format(b *strings.Builder, full bool, limit int) bool {
+	if limit >= 0 && b.Len() > limit {
+		return false
+	}
 	switch t.Kind {
 	case KindRecord:
 		b.WriteByte('{')
@@ -207,22 +223,32 @@ func (t *Type) format(b *strings.Builder, full bool) {
 			}
 			writeName(b, f.Name)
 			b.WriteByte(':')
-			f.Type.format(b, full)
+			if !f.Type.format(b, full, limit) {
+				return false
+			}
 		}
 		b.WriteByte('}')
 	case KindArray:
 		b.WriteByte('[')
-		t.Elem.format(b, full)
+		if !t.Elem.format(b, full, limit) {
+			return false
+		}
 		b.WriteByte(']')
 	case KindSet:
 		b.WriteString("|[")
-		t.Elem.format(b, full)
+		if !t.Elem.format(b, full, limit) {
+			return false
+		}
 		b.WriteString("]|")
 	case KindMap:
 		b.WriteString("|{")
-		t.Elem.format(b, full)
+		if !t.Elem.format(b, full, limit) {
+			return false
+		}
 		b.WriteByte(':')
-		t.Val.format(b, full)
+		if !t.Val.format(b, full, limit) {
+			return false
+		}
 		b.WriteString("}|")
 	case KindUnion:
 		b.WriteByte('(')
@@ -230,7 +256,9 @@ func (t *Type) format(b *strings.Builder, full bool) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			m.format(b, full)
+			if !m.format(b, full, limit) {
+				return false
+			}
 		}
 		b.WriteByte(')')
 	case KindEnum:
@@ -244,13 +272,15 @@ func (t *Type) format(b *strings.Builder, full bool) {
 		b.WriteByte(')')
 	case KindError:
 		b.WriteString("error(")
-		t.Elem.format(b, full)
+		if !t.Elem.format(b, full, limit) {
+			return false
+		}
 		b.WriteByte(')')
 	case KindNamed:
 		writeName(b, t.Name)
 		if full {
 			b.WriteByte('=')
-			t.Elem.format(b, full)
+			return t.Elem.format(b, full, limit)
 		}
 	default:
 		if n, ok := primNames[t.Kind]; ok {
@@ -259,6 +289,7 @@ func (t *Type) format(b *strings.Builder, full bool) {
 			b.WriteString("<bad type>")
 		}
 	}
+	return limit < 0 || b.Len() <= limit
 }
 
 // writeName writes an identifier bare when it is a plain identifier and

@@ -176,8 +176,25 @@ func Equal(a, b Value) bool {
 }
 
 // SameType reports whether a and b are the same type (structurally,
-// including names).
+// including names). It takes time linear in the pairs of subtypes it
+// compares, even for types that share subtypes.
 func SameType(a, b *Type) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	if a.IsPrimitive() {
+		return true
+	}
+	return sameType(a, b, map[[2]*Type]bool{})
+}
+
+// sameType compares recursively. A pair is recorded when first entered:
+// meeting it again either repeats a comparison that succeeded or is part
+// of one that fails anyway.
+func sameType(a, b *Type, seen map[[2]*Type]bool) bool {
 	if a == b {
 		return true
 	}
@@ -185,13 +202,21 @@ func SameType(a, b *Type) bool {
 		len(a.Fields) != len(b.Fields) || len(a.Types) != len(b.Types) || len(a.Symbols) != len(b.Symbols) {
 		return false
 	}
+	if a.IsPrimitive() {
+		return true
+	}
+	pair := [2]*Type{a, b}
+	if seen[pair] {
+		return true
+	}
+	seen[pair] = true
 	for i := range a.Fields {
-		if a.Fields[i].Name != b.Fields[i].Name || !SameType(a.Fields[i].Type, b.Fields[i].Type) {
+		if a.Fields[i].Name != b.Fields[i].Name || !sameType(a.Fields[i].Type, b.Fields[i].Type, seen) {
 			return false
 		}
 	}
 	for i := range a.Types {
-		if !SameType(a.Types[i], b.Types[i]) {
+		if !sameType(a.Types[i], b.Types[i], seen) {
 			return false
 		}
 	}
@@ -200,10 +225,10 @@ func SameType(a, b *Type) bool {
 			return false
 		}
 	}
-	if (a.Elem == nil) != (b.Elem == nil) || a.Elem != nil && !SameType(a.Elem, b.Elem) {
+	if (a.Elem == nil) != (b.Elem == nil) || a.Elem != nil && !sameType(a.Elem, b.Elem, seen) {
 		return false
 	}
-	if (a.Val == nil) != (b.Val == nil) || a.Val != nil && !SameType(a.Val, b.Val) {
+	if (a.Val == nil) != (b.Val == nil) || a.Val != nil && !sameType(a.Val, b.Val, seen) {
 		return false
 	}
 	return true
