@@ -115,16 +115,19 @@ func (c *cursor) read(dst *bsup.Value) error {
 		// check) in bsup.DecodeInto.
 		switch c.pk {
 		case bsup.KindString, bsup.KindBytes:
-			*dst = bsup.Value{Type: c.typ, Bytes: body, Elems: dst.Elems[:0]}
+			setScalar(dst, c.typ)
+			dst.Bytes = body
 			return nil
 		case bsup.KindInt64, bsup.KindInt32, bsup.KindInt16, bsup.KindInt8, bsup.KindDuration, bsup.KindTime:
 			if v, ok := bsup.DecodeInt(body); ok {
-				*dst = bsup.Value{Type: c.typ, Int: v, Elems: dst.Elems[:0]}
+				setScalar(dst, c.typ)
+				dst.Int = v
 				return nil
 			}
 		case bsup.KindUint64, bsup.KindUint32, bsup.KindUint16, bsup.KindUint8:
 			if v, ok := bsup.DecodeUint(body); ok {
-				*dst = bsup.Value{Type: c.typ, Uint: v, Elems: dst.Elems[:0]}
+				setScalar(dst, c.typ)
+				dst.Uint = v
 				return nil
 			}
 		}
@@ -158,7 +161,8 @@ func (c *cursor) read(dst *bsup.Value) error {
 		}
 		return c.elem.read(dst)
 	case nodeRecord:
-		*dst = bsup.Value{Type: c.typ, Elems: resize(dst.Elems, len(c.fields))}
+		setScalar(dst, c.typ)
+		dst.Elems = resize(dst.Elems, len(c.fields))
 		for i, fc := range c.fields {
 			if err := fc.read(&dst.Elems[i]); err != nil {
 				return err
@@ -279,4 +283,20 @@ func resize(e []bsup.Value, n int) []bsup.Value {
 		return e[:n]
 	}
 	return make([]bsup.Value, n)
+}
+
+// setScalar resets dst to a non-null value of type t, field by field (a
+// whole-struct store of a Value costs more in the hot loop).
+func setScalar(dst *bsup.Value, t *bsup.Type) {
+	if dst.Type != t {
+		dst.Type = t
+	}
+	dst.Null = false
+	dst.Uint, dst.Int, dst.Float = 0, 0, 0
+	if dst.Bytes != nil {
+		dst.Bytes = nil
+	}
+	if len(dst.Elems) != 0 {
+		dst.Elems = dst.Elems[:0]
+	}
 }

@@ -223,7 +223,18 @@ func resize(e []Value, n int) []Value {
 }
 
 func (d *decoder) decode(v *Value, typ *Type, body []byte, null bool, depth int) error {
-	*v = Value{Type: typ, Elems: v.Elems[:0]}
+	// Field by field: a whole-struct store costs more in this hot path.
+	if v.Type != typ {
+		v.Type = typ
+	}
+	v.Null = false
+	v.Uint, v.Int, v.Float = 0, 0, 0
+	if v.Bytes != nil {
+		v.Bytes = nil
+	}
+	if len(v.Elems) != 0 {
+		v.Elems = v.Elems[:0]
+	}
 	if null {
 		v.Null = true
 		return nil
