@@ -103,3 +103,12 @@ func TestLimits(t *testing.T) {
 	require.ErrorIs(t, err, csup.ErrCorrupt)
 	_ = bsup.TypeNull
 }
+
+// A size larger than the file: the bytes past the end read as missing.
+func TestWrongSize(t *testing.T) {
+	b := writeCSUP(t, bigRows(10))
+	_, err := csup.Open(bytes.NewReader(b), int64(len(b))+100)
+	require.ErrorIs(t, err, csup.ErrCorrupt)
+	_, err = csup.Open(bytes.NewReader(b), -1)
+	require.ErrorIs(t, err, csup.ErrCorrupt)
+}

@@ -119,3 +119,44 @@ func BenchmarkCopyBaseline(b *testing.B) {
 		copy(dst, file)
 	}
 }
+
+var benchRows = sync.OnceValue(func() []bsup.Value { return bigRows(1_000_000) })
+
+// BenchmarkWriteCSUP writes the 1M rows as a spec-layout file; b.SetBytes
+// is the Super Binary size of the rows, as for BenchmarkWriteBSUP.
+func BenchmarkWriteCSUP(b *testing.B) {
+	vals := benchRows()
+	_, stream := benchData()
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w, _ := csup.NewWriter(io.Discard)
+		for _, v := range vals {
+			if err := w.Write(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteBSUP writes the same rows as Super Binary (the baseline).
+func BenchmarkWriteBSUP(b *testing.B) {
+	vals := benchRows()
+	_, stream := benchData()
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w, _ := bsup.NewWriter(io.Discard)
+		for _, v := range vals {
+			if err := w.Write(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

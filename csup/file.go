@@ -61,6 +61,9 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	f := &File{info: fileInfo{r: r, dataSize: data, cfg: cfg}, size: size, Trailer: *tr, Generation: gen}
 	buf := make([]byte, reasm)
 	if _, err := r.ReadAt(buf, data); err != nil && !(errors.Is(err, io.EOF) && reasm == 0) {
+		if errors.Is(err, io.EOF) {
+			return nil, errs.At(ErrCorrupt, data, "reassembly", "the file ends inside the reassembly section (is the size right?)")
+		}
 		return nil, err
 	}
 	vals, err := readStream(buf, data, cfg)
