@@ -168,7 +168,7 @@ func NewNamed(name string, t *Type) *Type {
 }
 
 func (t *Type) deeper(child *Type) *Type {
-	if child.depth+1 > t.depth {
+	if child != nil && child.depth+1 > t.depth {
 		t.depth = child.depth + 1
 	}
 	return t
