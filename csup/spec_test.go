@@ -245,3 +245,36 @@ func TestConcurrentReaders(t *testing.T) {
 		require.NoError(t, err)
 	}
 }
+
+// Projection on the real files reads only the projected columns' segments
+// (and the super/root column) too.
+func TestProjectionRealFiles(t *testing.T) {
+	for _, p := range []string{"testdata/zst-v2_zed-v1.2.0/nested.zst", "testdata/vng-v3_zed-v1.6.0/nested.vng", "testdata/vng-v3_zed-v1.6.0/primitives.vng"} {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		cr := &countingReaderAt{r: bytes.NewReader(b)}
+		f, err := csup.Open(cr, int64(len(b)))
+		require.NoError(t, err)
+		cr.reset()
+		field := "user.name"
+		if strings.Contains(p, "primitives") {
+			field = "ip" // an LZ4 segment
+		}
+		allowed := map[[2]int64]bool{}
+		for _, s := range f.SuperColumn() {
+			allowed[[2]int64{s.Offset, s.Offset + s.Length}] = true
+		}
+		collectSegs(f.Columns(), func(path string) bool {
+			return path == "super0.user" || path == "super0."+field
+		}, allowed)
+		n := 0
+		for _, err := range f.Project(field) {
+			require.NoError(t, err)
+			n++
+		}
+		require.Greater(t, n, 0)
+		for _, r := range cr.reset() {
+			require.True(t, allowed[r], "%s: read [%d,%d)", p, r[0], r[1])
+		}
+	}
+}
