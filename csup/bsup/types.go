@@ -175,7 +175,7 @@ func (t *Type) deeper(child *Type) *Type {
 }
 
 // Depth returns how deeply t nests: 0 for a primitive, 1 for an array of
-// primitives, and so on.
+// primitives, and so on; named and error types count as a level.
 func (t *Type) Depth() int { return t.depth }
 
 // Key returns the canonical text of t (Super/ZSON type syntax, named types
