@@ -119,3 +119,52 @@ func FuzzJSONReader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSONTwins: the byte-scanning JSONReader and its twin built on
+// encoding/json's tokenizer read the same values from the same input, and
+// fail on the same inputs (up to the point of failure).
+func FuzzJSONTwins(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1,"b":[1,"x",null,{"c":2.5}],"d":{}} 42 "s" [] null`,
+		`{"s":"\u00e9\ud83d\ude00\ud800x\\\"\/\b\f\n\r\t","n":-0.5e-3,"big":123456789012345678901234,"dup":1,"dup":"two"}`,
+		"[1,2,3]\n[\"a\",1]\n{\"x\":[[],[1]]}",
+		"\"\xff\xfe\" tru",
+	} {
+		f.Add([]byte(s), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, chunk uint8) {
+		fast := bsup.NewJSONReader(&chunkReader{b: b, n: int(chunk%16) + 1}, 20)
+		twin := bsup.NewTokenJSON(bytes.NewReader(b), 20)
+		for i := 0; i < 1000; i++ {
+			v1, err1 := fast.Read()
+			v2, err2 := twin.Read()
+			if (err1 == nil) != (err2 == nil) {
+				t.Fatalf("value %d: fast err %v, twin err %v", i, err1, err2)
+			}
+			if err1 != nil {
+				if (err1 == io.EOF) != (err2 == io.EOF) {
+					t.Fatalf("value %d: fast err %v, twin err %v", i, err1, err2)
+				}
+				return
+			}
+			if !bsup.Equal(v1, v2) {
+				t.Fatalf("value %d differs: %s vs %s", i, bsup.AppendJSON(nil, v1, 0), bsup.AppendJSON(nil, v2, 0))
+			}
+		}
+	})
+}
+
+// chunkReader hands out n bytes per Read, to exercise refills.
+type chunkReader struct {
+	b []byte
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.b)
+	c.b = c.b[k:]
+	return k, nil
+}

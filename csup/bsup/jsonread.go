@@ -11,31 +11,26 @@ import (
 	"github.com/colfmt/colfmt/internal/errs"
 )
 
-// JSONReader reads a sequence of JSON values (JSON Lines, NDJSON, or any
-// whitespace-separated JSON) as Super values, inferring types as zq's JSON
-// reader does: an object is a record with fields in input order, an
-// integer literal that fits is int64 and any other number float64, an
-// array whose elements differ in type is an array of a union of them, an
-// empty array is [null], and null is of type null.
-type JSONReader struct {
+// tokenJSON is the exact twin of JSONReader built on encoding/json's
+// tokenizer: slower, and the reference FuzzJSONTwins compares the fast
+// reader with.
+type tokenJSON struct {
 	dec      *json.Decoder
 	maxDepth int
-	types    map[string]*Type // interned, so equal types share one *Type
+	typer    jsonTyper
 }
 
-// NewJSONReader returns a JSONReader of r. Values nest at most maxDepth
-// levels (0 means the default, 100).
-func NewJSONReader(r io.Reader, maxDepth int) *JSONReader {
+func newTokenJSON(r io.Reader, maxDepth int) *tokenJSON {
 	d := json.NewDecoder(r)
 	d.UseNumber()
 	if maxDepth <= 0 {
 		maxDepth = defaultMaxDepth
 	}
-	return &JSONReader{dec: d, maxDepth: maxDepth, types: map[string]*Type{}}
+	return &tokenJSON{dec: d, maxDepth: maxDepth, typer: newJSONTyper()}
 }
 
 // Read returns the next value, or io.EOF.
-func (j *JSONReader) Read() (Value, error) {
+func (j *tokenJSON) Read() (Value, error) {
 	tok, err := j.dec.Token()
 	if err == io.EOF {
 		return Value{}, io.EOF
@@ -46,7 +41,7 @@ func (j *JSONReader) Read() (Value, error) {
 	return j.value(tok, 0)
 }
 
-func (j *JSONReader) err(err error) error {
+func (j *tokenJSON) err(err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return errs.At(ErrCorrupt, se.Offset, "json", "%v", err)
@@ -57,16 +52,39 @@ func (j *JSONReader) err(err error) error {
 	return errs.At(ErrCorrupt, j.dec.InputOffset(), "json", "%v", err)
 }
 
-func (j *JSONReader) intern(t *Type) *Type {
-	k := t.Key()
-	if s, ok := j.types[k]; ok {
-		return s
+// jsonTyper types JSON values as zq does and interns the types by
+// structure (children are interned first, so a type is identified by its
+// kind, names and its children's numbers), so equal types share one *Type.
+type jsonTyper struct {
+	ids  map[*Type]int
+	sigs map[string]*Type
+	sig  []byte
+}
+
+func newJSONTyper() jsonTyper {
+	return jsonTyper{ids: map[*Type]int{}, sigs: map[string]*Type{}}
+}
+
+func (j *jsonTyper) id(t *Type) int {
+	if t.IsPrimitive() {
+		return int(t.Kind)
 	}
-	j.types[k] = t
+	return j.ids[t]
+}
+
+// lookup returns the interned type for the signature in j.sig, or builds
+// it with mk and interns it.
+func (j *jsonTyper) lookup(mk func() *Type) *Type {
+	if t, ok := j.sigs[string(j.sig)]; ok {
+		return t
+	}
+	t := mk()
+	j.ids[t] = IDFirstUser + len(j.ids)
+	j.sigs[string(j.sig)] = t
 	return t
 }
 
-func (j *JSONReader) value(tok json.Token, depth int) (Value, error) {
+func (j *tokenJSON) value(tok json.Token, depth int) (Value, error) {
 	if depth > j.maxDepth {
 		return Value{}, errs.At(ErrTooLarge, j.dec.InputOffset(), "json", "JSON nests deeper than %d", j.maxDepth)
 	}
@@ -78,20 +96,16 @@ func (j *JSONReader) value(tok json.Token, depth int) (Value, error) {
 	case string:
 		return NewString(t), nil
 	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
-			return NewInt(TypeInt64, i), nil
-		}
-		f, err := strconv.ParseFloat(string(t), 64)
-		if err != nil && !math.IsInf(f, 0) {
+		v, ok := jsonNumber(string(t))
+		if !ok {
 			return Value{}, errs.At(ErrCorrupt, j.dec.InputOffset(), "json", "bad number %s", t)
 		}
-		return NewFloat(TypeFloat64, f), nil
+		return v, nil
 	case json.Delim:
 		switch t {
 		case '{':
-			var fields []Field
+			var names []string
 			var vals []Value
-			seen := map[string]bool{}
 			for j.dec.More() {
 				kt, err := j.dec.Token()
 				if err != nil {
@@ -106,23 +120,13 @@ func (j *JSONReader) value(tok json.Token, depth int) (Value, error) {
 				if err != nil {
 					return Value{}, err
 				}
-				if seen[name] {
-					// Last one wins, as in most JSON readers.
-					for i := range fields {
-						if fields[i].Name == name {
-							fields[i].Type, vals[i] = v.Type, v
-						}
-					}
-					continue
-				}
-				seen[name] = true
-				fields = append(fields, Field{Name: name, Type: v.Type})
+				names = append(names, name)
 				vals = append(vals, v)
 			}
 			if _, err := j.dec.Token(); err != nil {
 				return Value{}, j.err(err)
 			}
-			return Value{Type: j.intern(NewRecord(fields)), Elems: vals}, nil
+			return j.typer.record(names, vals), nil
 		case '[':
 			var vals []Value
 			for j.dec.More() {
@@ -139,7 +143,7 @@ func (j *JSONReader) value(tok json.Token, depth int) (Value, error) {
 			if _, err := j.dec.Token(); err != nil {
 				return Value{}, j.err(err)
 			}
-			return j.array(vals), nil
+			return j.typer.array(vals), nil
 		}
 	}
 	return Value{}, errs.At(ErrCorrupt, j.dec.InputOffset(), "json", "unexpected token %v", tok)
@@ -148,7 +152,21 @@ func (j *JSONReader) value(tok json.Token, depth int) (Value, error) {
 // array types a JSON array: [null] when empty, [T] when every element is
 // of type T, else [(T1,T2,...)] with members ordered primitives first (by
 // type ID) and then complex types in order of appearance.
-func (j *JSONReader) array(vals []Value) Value {
+func (j *jsonTyper) array(vals []Value) Value {
+	if len(vals) == 0 {
+		return Value{Type: j.arrayOf(TypeNull), Elems: []Value{}}
+	}
+	first := vals[0].Type
+	same := true
+	for _, v := range vals[1:] {
+		if v.Type != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		return Value{Type: j.arrayOf(first), Elems: vals}
+	}
 	var members []*Type
 	index := map[*Type]int{}
 	for _, v := range vals {
@@ -156,12 +174,6 @@ func (j *JSONReader) array(vals []Value) Value {
 			index[v.Type] = len(members)
 			members = append(members, v.Type)
 		}
-	}
-	switch len(members) {
-	case 0:
-		return Value{Type: j.intern(NewArray(TypeNull)), Elems: []Value{}}
-	case 1:
-		return Value{Type: j.intern(NewArray(members[0])), Elems: vals}
 	}
 	sort.SliceStable(members, func(a, b int) bool {
 		pa, pb := members[a].IsPrimitive(), members[b].IsPrimitive()
@@ -173,10 +185,82 @@ func (j *JSONReader) array(vals []Value) Value {
 	for i, m := range members {
 		index[m] = i
 	}
-	ut := j.intern(NewUnion(members))
+	j.sig = append(j.sig[:0], byte(KindUnion))
+	for _, m := range members {
+		j.sig = strconv.AppendInt(append(j.sig, ','), int64(j.id(m)), 10)
+	}
+	ut := j.lookup(func() *Type { return NewUnion(members) })
 	out := make([]Value, len(vals))
 	for i, v := range vals {
 		out[i] = NewUnionValue(ut, index[v.Type], v)
 	}
-	return Value{Type: j.intern(NewArray(ut)), Elems: out}
+	return Value{Type: j.arrayOf(ut), Elems: out}
+}
+
+func (j *jsonTyper) arrayOf(elem *Type) *Type {
+	j.sig = strconv.AppendInt(append(j.sig[:0], byte(KindArray)), int64(j.id(elem)), 10)
+	return j.lookup(func() *Type { return NewArray(elem) })
+}
+
+// record builds a record from an object's fields; a repeated name keeps
+// its first position and its last value, as most JSON readers do.
+func (j *jsonTyper) record(names []string, vals []Value) Value {
+	dup := false
+	if len(names) <= 16 {
+		for a := 1; a < len(names) && !dup; a++ {
+			for b := 0; b < a; b++ {
+				if names[a] == names[b] {
+					dup = true
+					break
+				}
+			}
+		}
+	} else {
+		seen := make(map[string]bool, len(names))
+		for _, n := range names {
+			dup = dup || seen[n]
+			seen[n] = true
+		}
+	}
+	if dup {
+		var keptNames []string
+		var kept []Value
+		pos := map[string]int{}
+		for i, n := range names {
+			if k, ok := pos[n]; ok {
+				kept[k] = vals[i]
+				continue
+			}
+			pos[n] = len(kept)
+			keptNames = append(keptNames, n)
+			kept = append(kept, vals[i])
+		}
+		names, vals = keptNames, kept
+	}
+	j.sig = append(j.sig[:0], byte(KindRecord))
+	for i, n := range names {
+		j.sig = strconv.AppendQuote(j.sig, n)
+		j.sig = strconv.AppendInt(j.sig, int64(j.id(vals[i].Type)), 10)
+	}
+	t := j.lookup(func() *Type {
+		fields := make([]Field, len(names))
+		for i, n := range names {
+			fields[i] = Field{Name: n, Type: vals[i].Type}
+		}
+		return NewRecord(fields)
+	})
+	return Value{Type: t, Elems: vals}
+}
+
+// jsonNumber types a JSON number: int64 when it is an integer literal that
+// fits, else float64 (out-of-range magnitudes become ±Inf).
+func jsonNumber(s string) (Value, bool) {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return NewInt(TypeInt64, i), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return Value{}, false
+	}
+	return NewFloat(TypeFloat64, f), true
 }
