@@ -227,7 +227,8 @@ func (f *File) Validate() error {
 	}
 	for i, c := range r.cursors {
 		if c == nil {
-			continue
+			// A super type no row uses must have no values either.
+			c = newCursor(&f.info, f.cols[i], nil)
 		}
 		if p, ok := c.finished(); !ok {
 			return errs.At(ErrCorrupt, -1, p, "super type %d: column has values left over after the last row", i)
