@@ -51,26 +51,54 @@ type cursor struct {
 	left    int64
 	maxElem int64
 	pk      bsup.Kind // payload kind of a primitive column's type
+	slab    *slab     // element storage shared by a Reader's cursors
+}
+
+// slab hands out element slices carved from large blocks, so building a
+// value tree costs a few large allocations instead of one per container.
+// A block stays alive while any value uses part of it.
+type slab struct{ free []bsup.Value }
+
+const slabBlock = 4096
+
+func (s *slab) get(n int) []bsup.Value {
+	if n > slabBlock/4 {
+		return make([]bsup.Value, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]bsup.Value, slabBlock)
+	}
+	e := s.free[:n:n]
+	s.free = s.free[n:]
+	return e
+}
+
+// resize returns e with length n, reusing its storage when it can.
+func (c *cursor) resize(e []bsup.Value, n int) []bsup.Value {
+	if cap(e) >= n {
+		return e[:n]
+	}
+	return c.slab.get(n)
 }
 
 // newCursor builds the read state for n. proj, when not nil, selects the
 // record fields to keep (a nil entry keeps a field whole).
-func newCursor(f *fileInfo, n *node, proj *projection) *cursor {
-	c := &cursor{n: n, typ: n.typ, maxElem: f.cfg.maxElements, pk: bsup.PayloadKind(n.typ)}
+func newCursor(f *fileInfo, n *node, proj *projection, sl *slab) *cursor {
+	c := &cursor{n: n, typ: n.typ, maxElem: f.cfg.maxElements, pk: bsup.PayloadKind(n.typ), slab: sl}
 	if n.kind != nodeRecord && n.kind != nodeAllNull && n.kind != nodeNulls {
 		c.st = newStream(f, n.segs, n.path)
 	}
 	switch n.kind {
 	case nodeNulls:
 		c.st = newStream(f, n.segs, n.path+"/presence")
-		c.elem = newCursor(f, n.elem, proj)
+		c.elem = newCursor(f, n.elem, proj, sl)
 		if proj != nil && !proj.all {
 			c.typ = c.elem.typ
 		}
 	case nodeRecord:
 		if proj == nil || proj.all {
 			for _, fn := range n.fields {
-				c.fields = append(c.fields, newCursor(f, fn, nil))
+				c.fields = append(c.fields, newCursor(f, fn, nil, sl))
 			}
 			break
 		}
@@ -80,19 +108,19 @@ func newCursor(f *fileInfo, n *node, proj *projection) *cursor {
 			if !ok {
 				continue
 			}
-			fc := newCursor(f, fn, sub)
+			fc := newCursor(f, fn, sub, sl)
 			c.fields = append(c.fields, fc)
 			fields = append(fields, bsup.Field{Name: n.names[i], Type: fc.typ})
 		}
 		c.typ = bsup.NewRecord(fields)
 	case nodeArray, nodeMap:
-		c.elem = newCursor(f, n.elem, nil)
+		c.elem = newCursor(f, n.elem, nil, sl)
 		if n.val != nil {
-			c.val = newCursor(f, n.val, nil)
+			c.val = newCursor(f, n.val, nil, sl)
 		}
 	case nodeUnion:
 		for _, m := range n.members {
-			c.members = append(c.members, newCursor(f, m, nil))
+			c.members = append(c.members, newCursor(f, m, nil, sl))
 		}
 	}
 	return c
@@ -145,7 +173,7 @@ func (c *cursor) read(dst *bsup.Value) error {
 		return c.elem.read(dst)
 	case nodeRecord:
 		setScalar(dst, c.typ)
-		dst.Elems = resize(dst.Elems, len(c.fields))
+		dst.Elems = c.resize(dst.Elems, len(c.fields))
 		for i, fc := range c.fields {
 			if err := fc.read(&dst.Elems[i]); err != nil {
 				return err
@@ -167,7 +195,7 @@ func (c *cursor) read(dst *bsup.Value) error {
 		if n.kind == nodeMap {
 			cnt *= 2
 		}
-		*dst = bsup.Value{Type: c.typ, Elems: resize(dst.Elems, int(cnt))}
+		*dst = bsup.Value{Type: c.typ, Elems: c.resize(dst.Elems, int(cnt))}
 		for i := int64(0); i < ln; i++ {
 			if n.kind == nodeMap {
 				if err := c.elem.read(&dst.Elems[2*i]); err != nil {
@@ -191,7 +219,7 @@ func (c *cursor) read(dst *bsup.Value) error {
 		if tag < 0 || tag >= int64(len(c.members)) {
 			return errs.At(ErrCorrupt, c.st.segOff, n.path+"/tags", "union tag %d out of range", tag)
 		}
-		*dst = bsup.Value{Type: c.typ, Uint: uint64(tag), Elems: resize(dst.Elems, 1)}
+		*dst = bsup.Value{Type: c.typ, Uint: uint64(tag), Elems: c.resize(dst.Elems, 1)}
 		return c.members[tag].read(&dst.Elems[0])
 	}
 	return errs.At(ErrCorrupt, -1, n.path, "bad column kind")
@@ -260,13 +288,6 @@ func splitPath(s string) []string {
 	return append(out, s[start:])
 }
 
-// resize returns e with length n, reusing its storage when it can.
-func resize(e []bsup.Value, n int) []bsup.Value {
-	if cap(e) >= n {
-		return e[:n]
-	}
-	return make([]bsup.Value, n)
-}
 
 // setScalar resets dst to a non-null value of type t, field by field (a
 // whole-struct store of a Value costs more in the hot loop).

@@ -139,6 +139,7 @@ type Reader struct {
 	cursors []*cursor
 	row     int64
 	err     error
+	slab    slab
 }
 
 // NewReader returns a Reader of all values, or of the given fields (see
@@ -147,7 +148,10 @@ func (f *File) NewReader(fields ...string) *Reader {
 	return &Reader{f: f, proj: newProjection(fields), super: newStream(&f.info, f.super, "super"), cursors: make([]*cursor, len(f.cols))}
 }
 
-// Next returns the next value, or io.EOF after the last.
+// Next returns the next value, or io.EOF after the last. Its element
+// slices are carved from blocks shared with neighbouring values (a few
+// allocations per thousands of values), and its strings alias the segment
+// they were read from: keeping one value keeps those alive.
 func (r *Reader) Next() (bsup.Value, error) {
 	var v bsup.Value
 	err := r.Read(&v)
@@ -186,7 +190,7 @@ func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
 	r.row++
 	c := r.cursors[id]
 	if c == nil {
-		c = newCursor(&r.f.info, r.f.cols[id], r.proj)
+		c = newCursor(&r.f.info, r.f.cols[id], r.proj, &r.slab)
 		r.cursors[id] = c
 	}
 	if r.proj != nil && (c.n.kind != nodeRecord || len(c.fields) == 0) {
@@ -228,7 +232,7 @@ func (f *File) Validate() error {
 	for i, c := range r.cursors {
 		if c == nil {
 			// A super type no row uses must have no values either.
-			c = newCursor(&f.info, f.cols[i], nil)
+			c = newCursor(&f.info, f.cols[i], nil, &r.slab)
 		}
 		if p, ok := c.finished(); !ok {
 			return errs.At(ErrCorrupt, -1, p, "super type %d: column has values left over after the last row", i)

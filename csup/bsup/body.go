@@ -182,6 +182,31 @@ func appendBody(dst []byte, v Value, depth int) ([]byte, error) {
 // decoder turns bodies into Values with the limits of a config.
 type decoder struct {
 	maxDepth int
+	free     []Value // element storage carved for new containers (see get)
+}
+
+const slabBlock = 4096
+
+// get returns n elements for a new container, carved from a shared block
+// when small, so a value tree costs a few allocations, not one per
+// container. A block stays alive while any value uses part of it.
+func (d *decoder) get(n int) []Value {
+	if n > slabBlock/4 {
+		return make([]Value, n)
+	}
+	if len(d.free) < n {
+		d.free = make([]Value, slabBlock)
+	}
+	e := d.free[:n:n]
+	d.free = d.free[n:]
+	return e
+}
+
+func (d *decoder) resize(e []Value, n int) []Value {
+	if cap(e) >= n {
+		return e[:n]
+	}
+	return d.get(n)
 }
 
 // DecodeBody decodes a non-null body of type t into a Value with the
@@ -212,14 +237,6 @@ func DecodeTagged(t *Type, b []byte) (Value, int, error) {
 	d := decoder{maxDepth: defaultMaxDepth}
 	err := d.decode(&v, t, body, null, 0)
 	return v, n, err
-}
-
-// resize returns e with length n, reusing its storage when it can.
-func resize(e []Value, n int) []Value {
-	if cap(e) >= n {
-		return e[:n]
-	}
-	return make([]Value, n)
 }
 
 func (d *decoder) decode(v *Value, typ *Type, body []byte, null bool, depth int) error {
@@ -285,7 +302,7 @@ func (d *decoder) decode(v *Value, typ *Type, body []byte, null bool, depth int)
 	case KindNull:
 		ok = false
 	case KindRecord:
-		v.Elems = resize(v.Elems, len(t.Fields))
+		v.Elems = d.resize(v.Elems, len(t.Fields))
 		rest := body
 		for i, f := range t.Fields {
 			eb, en, n, good := ConsumeTagged(rest)
@@ -309,7 +326,7 @@ func (d *decoder) decode(v *Value, typ *Type, body []byte, null bool, depth int)
 		if t.Kind == KindMap && n%2 != 0 {
 			return errs.Wrap(ErrCorrupt, "map body has an odd number of elements")
 		}
-		v.Elems = resize(v.Elems, n)
+		v.Elems = d.resize(v.Elems, n)
 		rest := body
 		for i := range v.Elems {
 			et := t.Elem
@@ -337,7 +354,7 @@ func (d *decoder) decode(v *Value, typ *Type, body []byte, null bool, depth int)
 			return errs.Wrap(ErrCorrupt, "malformed union body of type %s", typ)
 		}
 		v.Uint = uint64(idx)
-		v.Elems = resize(v.Elems, 1)
+		v.Elems = d.resize(v.Elems, 1)
 		return d.decode(&v.Elems[0], t.Types[idx], eb, en, depth+1)
 	}
 	if !ok {
