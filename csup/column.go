@@ -288,7 +288,6 @@ func splitPath(s string) []string {
 	return append(out, s[start:])
 }
 
-
 // setScalar resets dst to a non-null value of type t, field by field (a
 // whole-struct store of a Value costs more in the hot loop).
 func setScalar(dst *bsup.Value, t *bsup.Type) {
