@@ -126,6 +126,18 @@ func newCursor(f *fileInfo, n *node, proj *projection, sl *slab) *cursor {
 	return c
 }
 
+// projectedFields returns how many fields a record column (possibly under
+// a presence wrapper) yields, or -1 for a column that is not a record.
+func (c *cursor) projectedFields() int {
+	switch c.n.kind {
+	case nodeNulls:
+		return c.elem.projectedFields()
+	case nodeRecord:
+		return len(c.fields)
+	}
+	return -1
+}
+
 // read decodes the next value of the column into dst.
 func (c *cursor) read(dst *bsup.Value) error {
 	n := c.n

@@ -193,7 +193,7 @@ func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
 		c = newCursor(&r.f.info, r.f.cols[id], r.proj, &r.slab)
 		r.cursors[id] = c
 	}
-	if r.proj != nil && (c.n.kind != nodeRecord || len(c.fields) == 0) {
+	if r.proj != nil && c.projectedFields() <= 0 {
 		// Nothing to read: the type has none of the projected fields.
 		return true, nil
 	}

@@ -278,3 +278,18 @@ func TestProjectionRealFiles(t *testing.T) {
 		}
 	}
 }
+
+// Projection of top-level records some of which are null (the writer wraps
+// that column in csup.nulls): nulls stay, as nulls of the projected type.
+func TestProjectionTopLevelNulls(t *testing.T) {
+	vals := []bsup.Value{helloValues()[0], bsup.NewNull(helloType), helloValues()[1], bsup.NewInt(bsup.TypeInt64, 5)}
+	b := writeCSUP(t, vals)
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	var got []string
+	for v, err := range f.Project("b") {
+		require.NoError(t, err)
+		got = append(got, string(bsup.AppendJSON(nil, v, bsup.JSONZed))+" "+v.Type.String())
+	}
+	require.Equal(t, []string{`{"b":"world"} {b:string}`, `null {b:string}`, `{"b":"gracie"} {b:string}`}, got)
+}
