@@ -231,3 +231,21 @@ func TestWriterRefusesExplodingTypes(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, w.Write(bsup.NewNull(typ)), csup.ErrTooLarge)
 }
+
+// An all-null field is written as column null with no presence data, and
+// a field without nulls has presence [].
+func TestWriterOmitsNeedlessPresence(t *testing.T) {
+	rec := bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.TypeInt64}, {Name: "b", Type: bsup.TypeString}})
+	vals := []bsup.Value{
+		bsup.NewRecordValue(rec, bsup.NewInt(bsup.TypeInt64, 1), bsup.NewNull(bsup.TypeString)),
+		bsup.NewRecordValue(rec, bsup.NewInt(bsup.TypeInt64, 2), bsup.NewNull(bsup.TypeString)),
+	}
+	b := writeCSUP(t, vals, csup.WithCompression(false))
+	f, got := readCSUP(t, b)
+	requireSame(t, vals, got)
+	// Data: a's two values (2 bytes each) and the super column (2 bytes).
+	require.Equal(t, int64(6), f.Trailer.Sections[0])
+	cols := f.Columns()[0].Children
+	require.Equal(t, "primitive", cols[0].Kind)
+	require.Equal(t, "all-null", cols[1].Kind)
+}

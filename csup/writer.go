@@ -91,8 +91,10 @@ func (w *Writer) Close() error {
 	if w.err != nil {
 		return w.err
 	}
+	// Presence streams are flushed by their column's meta, which first
+	// drops runs that turn out not to be needed (no nulls, or no values).
 	for _, s := range w.streams {
-		if s != w.super {
+		if s != w.super && !s.presence {
 			s.flush()
 		}
 	}
@@ -246,9 +248,10 @@ func trailerValue(data, reasm, skew, seg int64) bsup.Value {
 
 // wstream buffers one column stream and cuts it into segments.
 type wstream struct {
-	w    *Writer
-	buf  []byte
-	segs []Segment
+	w        *Writer
+	buf      []byte
+	segs     []Segment
+	presence bool
 }
 
 func (w *Writer) newStream() *wstream {
@@ -404,7 +407,11 @@ type runs struct {
 	values  int64
 }
 
-func (w *Writer) newRuns() *runs { return &runs{st: w.newStream(), present: true} }
+func (w *Writer) newRuns() *runs {
+	st := w.newStream()
+	st.presence = true
+	return &runs{st: st, present: true}
+}
 
 func (r *runs) add(present bool) {
 	if present {
