@@ -45,7 +45,7 @@ const (
 func (g Generation) String() string {
 	switch g {
 	case GenSpec:
-		return "Super Columnar (spec layout)"
+		return "spec layout (csup version 1)"
 	case GenZSTv2:
 		return "ZST version 2 (zed v1.2)"
 	case GenVNGv3:

@@ -10,7 +10,7 @@ import (
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(&out))
-	require.Equal(t, `Super Columnar (spec layout), 2 super types
+	require.Equal(t, `spec layout (csup version 1), 2 super types
 {"name":"ann","addr":{"city":"paris","zip":75001},"tags":["a","b"]}
 {"name":"bob","addr":null,"tags":[]}
 42
