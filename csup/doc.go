@@ -78,6 +78,11 @@
 //     trailer stream must end exactly at the end of the file, and
 //     sections[0]+sections[1] must equal the trailer's offset.
 //   - Values do not straddle segments.
+//   - VNG v3's Nulls.Runs start with a present count, like presence,
+//     although zed's source comment says they begin with nulls; the files
+//     agree with the former.
+//   - The data section of the spec's hello example is byte for byte what
+//     zed v1.2.0 wrote for hello.zst and what NewWriter writes (tested).
 //
 // # Writer
 //
