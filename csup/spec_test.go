@@ -293,3 +293,24 @@ func TestProjectionTopLevelNulls(t *testing.T) {
 	}
 	require.Equal(t, []string{`{"b":"world"} {b:string}`, `null {b:string}`, `{"b":"gracie"} {b:string}`}, got)
 }
+
+// In the spec layout the reader also takes a map column given as a bare
+// segmap of whole map values (as ZST v2 writes it).
+func TestSpecOpaqueMapColumn(t *testing.T) {
+	mt := bsup.NewMap(bsup.TypeString, bsup.TypeInt64)
+	rt := bsup.NewRecord([]bsup.Field{{Name: "m", Type: mt}})
+	m := bsup.Value{Type: mt, Elems: []bsup.Value{bsup.NewString("a"), bsup.NewInt(bsup.TypeInt64, 1)}}
+	data, err := bsup.AppendTagged(nil, m)
+	require.NoError(t, err)
+	col := uint64(len(data))
+	data = append(data, 0x01) // super ID 0
+	fT := bsup.NewRecord([]bsup.Field{{Name: "column", Type: bsup.NewArray(segT)}, {Name: "presence", Type: bsup.NewArray(segT)}})
+	rT := bsup.NewRecord([]bsup.Field{{Name: "m", Type: fT}})
+	file := buildSpecFile(t, data, []bsup.Value{
+		bsup.NewNull(rt),
+		segmap(col, 1, 1, 0),
+		bsup.NewRecordValue(rT, bsup.NewRecordValue(fT, segmap(0, col, col, 0), segmap(0, 0, 0, 0))),
+	}, 1, nil)
+	_, got := readCSUP(t, file)
+	requireSame(t, []bsup.Value{bsup.NewRecordValue(rt, m)}, got)
+}
