@@ -1,6 +1,9 @@
 package csup
 
 import (
+	"encoding/binary"
+	"math"
+
 	"github.com/colfmt/colfmt/csup/bsup"
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -316,7 +319,8 @@ func setScalar(dst *bsup.Value, t *bsup.Type) {
 	}
 }
 
-// decodePrim decodes the common primitive kinds (string, bytes, integers)
+// decodePrim decodes the common primitive kinds (string, bytes, integers,
+// float64, bool)
 // without going through bsup.DecodeInto; it reports false for every other
 // kind and for bodies it does not accept, which then take the exact path.
 // FuzzDecodePrim checks that both agree.
@@ -336,6 +340,18 @@ func decodePrim(dst *bsup.Value, t *bsup.Type, pk bsup.Kind, body []byte) bool {
 		if v, ok := bsup.DecodeUint(body); ok {
 			setScalar(dst, t)
 			dst.Uint = v
+			return true
+		}
+	case bsup.KindFloat64:
+		if len(body) == 8 {
+			setScalar(dst, t)
+			dst.Float = math.Float64frombits(binary.LittleEndian.Uint64(body))
+			return true
+		}
+	case bsup.KindBool:
+		if len(body) == 1 && body[0] <= 1 {
+			setScalar(dst, t)
+			dst.Uint = uint64(body[0])
 			return true
 		}
 	}
