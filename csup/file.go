@@ -131,6 +131,24 @@ func (f *File) Project(fields ...string) iter.Seq2[bsup.Value, error] {
 	return f.NewReader(fields...).All()
 }
 
+// Count returns the number of values in the file, reading only the super
+// column, and checks each super ID against the super types.
+func (f *File) Count() (int64, error) {
+	st := newStream(&f.info, f.super, "super")
+	var n int64
+	for !st.done() {
+		id, err := st.int()
+		if err != nil {
+			return n, err
+		}
+		if id < 0 || id >= int64(len(f.cols)) {
+			return n, errs.At(ErrCorrupt, st.segOff, "super", "row %d: super ID %d out of range (%d super types)", n, id, len(f.cols))
+		}
+		n++
+	}
+	return n, nil
+}
+
 // Reader reads the values of a File one at a time.
 type Reader struct {
 	f       *File

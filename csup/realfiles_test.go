@@ -77,6 +77,9 @@ func TestRealFiles(t *testing.T) {
 				require.NoError(t, err)
 				got := catJSON(t, f, bsup.JSONZed)
 				require.Equal(t, parseJSONLines(t, want), parseJSONLines(t, got), "got:\n%s", got)
+				n, err := f.Count()
+				require.NoError(t, err)
+				require.Equal(t, int64(len(parseJSONLines(t, want))), n)
 				require.NoError(t, f.Validate())
 			})
 		}

@@ -51,6 +51,11 @@ func inspectCSUP(w io.Writer, in *input) error {
 	fmt.Fprintf(w, "sections: data %d bytes, reassembly %d bytes\n", tr.Sections[0], tr.Sections[1])
 	fmt.Fprintf(w, "meta: skew_thresh %d, segment_thresh %d\n", tr.SkewThresh, tr.SegmentThresh)
 	fmt.Fprintf(w, "super column: %s\n", segmentsText(f.SuperColumn()))
+	rows, err := f.Count()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "values: %d\n", rows)
 	fmt.Fprintf(w, "super types: %d\n", len(f.SuperTypes()))
 	for i, t := range f.SuperTypes() {
 		fmt.Fprintf(w, "  %d: %s\n", i, clip(t.String(), 400))

@@ -84,6 +84,7 @@ func TestCSUPPackCat(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, stdout, "spec layout")
 	require.Contains(t, stdout, "super types: 4")
+	require.Contains(t, stdout, "values: 4")
 
 	bad := writeTemp(t, "bad.json", []byte(`{"a":1}`+"\n"+`{"a":`))
 	code, _, stderr = runCLI(t, "pack", "--format", "csup", "--out", out+"2", bad)
