@@ -37,7 +37,8 @@
 // File.Values iterates every value in order; File.Project(fields...)
 // iterates projections that read only the segments of the named columns
 // (and of the super column); File.NewReader gives a Reader whose Read
-// reuses one Value's storage for allocation-free scans. File.Validate
+// reuses one Value's storage for allocation-free scans. File.Count reads
+// only the super column. File.Validate
 // reads everything and checks that every column is used up exactly.
 // File.Columns and File.SuperColumn describe the layout. NewWriter(w,
 // opts...) writes values in the spec layout.
