@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/colfmt/colfmt/csup"
-	"github.com/colfmt/colfmt/csup/bsup"
 	"github.com/stretchr/testify/require"
 )
 
@@ -101,7 +100,6 @@ func TestLimits(t *testing.T) {
 	}
 	_, err = csup.Open(bytes.NewReader(nil), 0)
 	require.ErrorIs(t, err, csup.ErrCorrupt)
-	_ = bsup.TypeNull
 }
 
 // A size larger than the file: the bytes past the end read as missing.
