@@ -209,11 +209,12 @@ func (d *decoder) resize(e []Value, n int) []Value {
 	return d.get(n)
 }
 
-// DecodeBody decodes a non-null body of type t into a Value with the
-// default limits.
+// DecodeBody decodes a non-null body of type t into a Value. A value nests
+// no deeper than its type, whose depth the caller controls (a Reader checks
+// it against WithMaxDepth); the decoder itself stops at 10000 levels.
 func DecodeBody(t *Type, body []byte) (Value, error) {
 	var v Value
-	d := decoder{maxDepth: defaultMaxDepth}
+	d := decoder{maxDepth: maxEncodeDepth}
 	err := d.decode(&v, t, body, false, 0)
 	return v, err
 }
@@ -222,7 +223,7 @@ func DecodeBody(t *Type, body []byte) (Value, error) {
 // element storage dst already has (so a value decoded earlier into the
 // same dst is overwritten, nested elements included).
 func DecodeInto(dst *Value, t *Type, body []byte) error {
-	d := decoder{maxDepth: defaultMaxDepth}
+	d := decoder{maxDepth: maxEncodeDepth}
 	return d.decode(dst, t, body, false, 0)
 }
 
@@ -234,7 +235,7 @@ func DecodeTagged(t *Type, b []byte) (Value, int, error) {
 		return Value{}, 0, errs.Wrap(ErrCorrupt, "truncated %s value", t)
 	}
 	var v Value
-	d := decoder{maxDepth: defaultMaxDepth}
+	d := decoder{maxDepth: maxEncodeDepth}
 	err := d.decode(&v, t, body, null, 0)
 	return v, n, err
 }
