@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/colfmt/colfmt/internal/shareddata"
+	"github.com/stretchr/testify/require"
+)
+
+func jsonLines(t *testing.T, s string) []any {
+	t.Helper()
+	var out []any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	for d.More() {
+		var v any
+		require.NoError(t, d.Decode(&v))
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestCSUPRealFilesCLI(t *testing.T) {
+	for _, dir := range []string{"zst-v2_zed-v1.2.0", "vng-v3_zed-v1.6.0"} {
+		files, _ := filepath.Glob(filepath.Join("../../csup/testdata", dir, "*.expected.json"))
+		require.NotEmpty(t, files)
+		for _, exp := range files {
+			base := strings.TrimSuffix(exp, ".expected.json")
+			p := base + ".zst"
+			if strings.HasPrefix(dir, "vng") {
+				p = base + ".vng"
+			}
+			code, stdout, stderr := runCLI(t, "cat", p)
+			require.Equal(t, 0, code, stderr)
+			want, _ := os.ReadFile(exp)
+			require.Equal(t, jsonLines(t, string(want)), jsonLines(t, stdout), p)
+			require.Equal(t, strings.Count(string(want), "\n"), strings.Count(stdout, "\n"), "one value per line")
+			code, stdout, _ = runCLI(t, "validate", p)
+			require.Equal(t, 0, code)
+			require.Contains(t, stdout, "valid csup file")
+			code, stdout, _ = runCLI(t, "inspect", p)
+			require.Equal(t, 0, code)
+			require.Contains(t, stdout, "super types:")
+			require.Contains(t, stdout, "columns:")
+		}
+	}
+}
+
+func TestCSUPRefusesNewerVersions(t *testing.T) {
+	for _, p := range []string{
+		filepath.Join(shareddata.Path(t, "csup", "vng-v4_zed-v1.18.0"), "hello.vng"),
+		filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "hello.csup"),
+	} {
+		code, _, stderr := runCLI(t, "cat", p)
+		require.Equal(t, 1, code)
+		require.Contains(t, stderr, "csup: unsupported")
+		require.Contains(t, stderr, "version")
+		require.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1)
+	}
+}
+
+// pack infers types from JSON Lines; cat of the packed file prints the same
+// values zq -j printed for zed's own file of that input.
+func TestCSUPPackCat(t *testing.T) {
+	in := filepath.Join(shareddata.Path(t, "csup", "inputs", "zson-zed-v1"), "mixed.json")
+	out := filepath.Join(t.TempDir(), "mixed.csup")
+	code, _, stderr := runCLI(t, "pack", "--format", "csup", "--out", out, in)
+	require.Equal(t, 0, code, stderr)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	got, err := detect(&input{Name: out, R: bytes.NewReader(data), Size: int64(len(data))})
+	require.NoError(t, err)
+	require.Equal(t, "csup", got)
+	code, stdout, stderr := runCLI(t, "cat", out)
+	require.Equal(t, 0, code, stderr)
+	want, _ := os.ReadFile("../../csup/testdata/zst-v2_zed-v1.2.0/mixed.expected.json")
+	require.Equal(t, jsonLines(t, string(want)), jsonLines(t, stdout))
+	code, stdout, _ = runCLI(t, "inspect", out)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "spec layout")
+	require.Contains(t, stdout, "super types: 4")
+	require.Contains(t, stdout, "values: 4")
+
+	bad := writeTemp(t, "bad.json", []byte(`{"a":1}`+"\n"+`{"a":`))
+	code, _, stderr = runCLI(t, "pack", "--format", "csup", "--out", out+"2", bad)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "csup")
+}
+
+func TestCSUPDetect(t *testing.T) {
+	require.True(t, detectCSUP([]byte("CSUP\x10\x00\x00\x00"), nil, 100))
+	require.True(t, detectCSUP([]byte("VNG\x00"), nil, 100))
+	require.False(t, detectCSUP([]byte("AT1\x02"), []byte("LANC"), 100))
+	require.False(t, detectCSUP(nil, []byte("just text\n"), 10))
+	// A corrupt file that looks like csup gives a one-line error.
+	p := writeTemp(t, "trunc.csup", append([]byte("\x00\x01garbage"), []byte("ZNG Trailer\xff")...))
+	code, _, stderr := runCLI(t, "validate", p)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "csup:")
+}
+
+func TestCSUPCatRaw(t *testing.T) {
+	p := "../../csup/testdata/vng-v3_zed-v1.6.0/primitives.vng"
+	code, stdout, _ := runCLI(t, "cat", p)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, `"t":"2023-01-01T00:00:00Z","d":"1s"`)
+	code, stdout, _ = runCLI(t, "cat", "--raw", p)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, `"t":1672531200000000000,"d":1000000000`)
+}

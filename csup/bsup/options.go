@@ -1,0 +1,98 @@
+package bsup
+
+import "github.com/colfmt/colfmt/internal/errs"
+
+// Defaults of the limits (see the Security section of the package doc).
+const (
+	defaultMaxFrameSize   = 64 << 20
+	defaultMaxTypes       = 1 << 20
+	defaultMaxDepth       = 100
+	defaultFrameThreshold = 512 << 10
+)
+
+type config struct {
+	maxFrameSize   int
+	maxTypes       int
+	maxDepth       int
+	frameThreshold int
+	compress       bool
+}
+
+func defaultConfig() config {
+	return config{
+		maxFrameSize:   defaultMaxFrameSize,
+		maxTypes:       defaultMaxTypes,
+		maxDepth:       defaultMaxDepth,
+		frameThreshold: defaultFrameThreshold,
+		compress:       true,
+	}
+}
+
+// Option configures a Reader or Writer.
+type Option func(*config) error
+
+// WithMaxFrameSize limits the payload of one frame, before and after
+// decompression (default 64 MiB). The reader rejects larger frames with
+// ErrTooLarge before allocating anything for them.
+func WithMaxFrameSize(n int) Option {
+	return func(c *config) error {
+		if n < 16 {
+			return errs.Wrap(ErrUnsupported, "max frame size %d is below 16", n)
+		}
+		c.maxFrameSize = n
+		return nil
+	}
+}
+
+// WithMaxTypes limits the number of typedefs in one stream (default 1<<20).
+func WithMaxTypes(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return errs.Wrap(ErrUnsupported, "max types %d is below 1", n)
+		}
+		c.maxTypes = n
+		return nil
+	}
+}
+
+// WithMaxDepth limits how deeply types (and so values) nest (default 100).
+func WithMaxDepth(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > 10000 {
+			return errs.Wrap(ErrUnsupported, "max depth %d is outside 1..10000", n)
+		}
+		c.maxDepth = n
+		return nil
+	}
+}
+
+// WithFrameThreshold sets how many bytes of values a Writer buffers before
+// it writes a frame (default 512 KiB, as zed's framethresh).
+func WithFrameThreshold(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return errs.Wrap(ErrUnsupported, "frame threshold %d is below 1", n)
+		}
+		c.frameThreshold = n
+		return nil
+	}
+}
+
+// WithCompression turns LZ4 frame compression on (the default) or off. A
+// frame is compressed only when that makes it smaller.
+func WithCompression(on bool) Option {
+	return func(c *config) error {
+		c.compress = on
+		return nil
+	}
+}
+
+func buildConfig(opts []Option) (config, error) {
+	c := defaultConfig()
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,73 @@
+package csup_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"github.com/colfmt/colfmt/csup"
+	"github.com/colfmt/colfmt/csup/bsup"
+)
+
+// Reading a file zed v1.6.0 wrote (VNG version 3) and printing its values
+// as zq -j does.
+func ExampleOpen() {
+	b, err := os.ReadFile("testdata/vng-v3_zed-v1.6.0/nested.vng")
+	if err != nil {
+		panic(err)
+	}
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(f.Generation)
+	for v, err := range f.Values() {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s\n", bsup.AppendJSON(nil, v, bsup.JSONZed))
+	}
+	// Output:
+	// VNG version 3 (zed v1.6)
+	// {"id":1,"user":{"name":"ann","addr":{"city":"paris","zip":75001}},"tags":["a","b"]}
+	// {"id":2,"user":{"name":"bob","addr":{"city":"rome","zip":null}},"tags":[]}
+	// {"id":3,"user":null,"tags":null}
+	// {"id":4,"user":{"name":"cy","addr":null},"tags":["c"]}
+}
+
+// Projecting one nested field reads only that column's segments.
+func ExampleFile_Project() {
+	b, _ := os.ReadFile("testdata/zst-v2_zed-v1.2.0/nested.zst")
+	f, _ := csup.Open(bytes.NewReader(b), int64(len(b)))
+	for v, err := range f.Project("user.addr.city") {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s\n", bsup.AppendJSON(nil, v, bsup.JSONZed))
+	}
+	// Output:
+	// {"user":{"addr":{"city":"paris"}}}
+	// {"user":{"addr":{"city":"rome"}}}
+	// {"user":null}
+	// {"user":{"addr":null}}
+}
+
+// Writing values in the spec layout and reading them back.
+func ExampleNewWriter() {
+	rec := bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.TypeString}, {Name: "n", Type: bsup.TypeInt64}})
+	var buf bytes.Buffer
+	w, _ := csup.NewWriter(&buf)
+	_ = w.Write(bsup.NewRecordValue(rec, bsup.NewString("hello"), bsup.NewInt(bsup.TypeInt64, 1)))
+	_ = w.Write(bsup.NewRecordValue(rec, bsup.NewString("world"), bsup.NewNull(bsup.TypeInt64)))
+	_ = w.Close()
+
+	f, _ := csup.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	fmt.Println(f.Trailer.Type, f.Trailer.Version, f.SuperTypes()[0])
+	for v := range f.Values() {
+		fmt.Printf("%s\n", bsup.AppendJSON(nil, v, bsup.JSONZed))
+	}
+	// Output:
+	// csup 1 {a:string,n:int64}
+	// {"a":"hello","n":1}
+	// {"a":"world","n":null}
+}

@@ -1,0 +1,260 @@
+package csup
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"iter"
+
+	"github.com/colfmt/colfmt/csup/bsup"
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// File is an open Super Columnar file. Open reads the trailer and the
+// reassembly section; column data is read only when values are. A File
+// may serve several Readers at once (from different goroutines, if the
+// io.ReaderAt allows parallel reads, as files and bytes.Reader do); one
+// Reader is for one goroutine.
+type File struct {
+	info       fileInfo
+	size       int64
+	Trailer    Trailer
+	Generation Generation
+	types      []*bsup.Type
+	super      []Segment // super column (int32 super IDs, or VNG int64 indexes)
+	cols       []*node
+}
+
+// Open reads the structure of a Super Columnar file of size bytes. It
+// recognises the layout from the trailer: the spec layout, ZST v2 and VNG
+// v3. VNG v4 and CSUP files are refused with ErrUnsupported naming the
+// version.
+func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if size < 0 {
+		return nil, errs.Wrap(ErrCorrupt, "negative size %d", size)
+	}
+	if err := checkMagic(r, size); err != nil {
+		return nil, err
+	}
+	tr, err := readTrailer(r, size, cfg)
+	if err != nil {
+		return nil, err
+	}
+	gen, err := tr.generation()
+	if err != nil {
+		return nil, err
+	}
+	if len(tr.Sections) != 2 {
+		return nil, errs.At(ErrCorrupt, tr.Offset, "trailer", "%d sections, want 2", len(tr.Sections))
+	}
+	data, reasm := tr.Sections[0], tr.Sections[1]
+	if data > size || reasm > size-data || data+reasm != tr.Offset {
+		return nil, errs.At(ErrCorrupt, tr.Offset, "trailer", "sections [%d,%d] do not end where the %d-byte trailer starts at %d", data, reasm, tr.Length, tr.Offset)
+	}
+	if reasm > cfg.maxReassemblySize {
+		return nil, errs.TooLarge(ErrTooLarge, data, "reassembly", "reassembly section", uint64(reasm), cfg.maxReassemblySize)
+	}
+	f := &File{info: fileInfo{r: r, dataSize: data, cfg: cfg}, size: size, Trailer: *tr, Generation: gen}
+	buf := make([]byte, reasm)
+	if _, err := r.ReadAt(buf, data); err != nil && !(errors.Is(err, io.EOF) && reasm == 0) {
+		if errors.Is(err, io.EOF) {
+			return nil, errs.At(ErrCorrupt, data, "reassembly", "the file ends inside the reassembly section (is the size right?)")
+		}
+		return nil, err
+	}
+	vals, err := readStream(buf, data, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if gen == GenVNGv3 {
+		f.types, f.super, f.cols, err = buildVNG(&f.info, vals)
+	} else {
+		f.types, f.super, f.cols, err = buildSpec(&f.info, gen, vals)
+	}
+	if err != nil {
+		return nil, errs.Locate(err, data, "reassembly")
+	}
+	return f, nil
+}
+
+// readStream decodes a whole Super Binary stream that must end with one
+// end-of-stream marker at its last byte.
+func readStream(b []byte, base int64, cfg config) ([]bsup.Value, error) {
+	rd, err := bsup.NewReader(bytes.NewReader(b), cfg.bsupOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	var vals []bsup.Value
+	for {
+		v, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var ce *CorruptError
+			if errors.As(err, &ce) && ce.Offset >= 0 {
+				ce.Offset += base
+			}
+			return nil, errs.Locate(err, base, "reassembly")
+		}
+		if rd.EndsOfStream() > 0 {
+			return nil, errs.At(ErrCorrupt, base+rd.Offset(), "reassembly", "reassembly section holds more than one stream")
+		}
+		vals = append(vals, v)
+	}
+	if rd.EndsOfStream() != 1 {
+		return nil, errs.At(ErrCorrupt, base, "reassembly", "reassembly section does not end with one end-of-stream marker")
+	}
+	return vals, nil
+}
+
+// SuperTypes returns the top-level types in super-ID order.
+func (f *File) SuperTypes() []*bsup.Type { return f.types }
+
+// Size returns the file size given to Open.
+func (f *File) Size() int64 { return f.size }
+
+// Values returns every value in file order. The sequence stops at the
+// first error, which it yields.
+func (f *File) Values() iter.Seq2[bsup.Value, error] { return f.NewReader().All() }
+
+// Project returns the values with only the named record fields, in the
+// super type's field order (dotted paths select inside nested records, as
+// "user.addr.zip"). Only the segments of those columns (and the super
+// column) are read. Values whose type has none of the fields, and
+// non-record values, are left out.
+func (f *File) Project(fields ...string) iter.Seq2[bsup.Value, error] {
+	return f.NewReader(fields...).All()
+}
+
+// Count returns the number of values in the file, reading only the super
+// column, and checks each super ID against the super types.
+func (f *File) Count() (int64, error) {
+	st := newStream(&f.info, f.super, "super")
+	var n int64
+	for !st.done() {
+		id, err := st.int()
+		if err != nil {
+			return n, err
+		}
+		if id < 0 || id >= int64(len(f.cols)) {
+			return n, errs.At(ErrCorrupt, st.segOff, "super", "row %d: super ID %d out of range (%d super types)", n, id, len(f.cols))
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Reader reads the values of a File one at a time.
+type Reader struct {
+	f       *File
+	proj    *projection
+	super   *stream
+	cursors []*cursor
+	row     int64
+	err     error
+	slab    slab
+}
+
+// NewReader returns a Reader of all values, or of the given fields (see
+// Project) when fields are named.
+func (f *File) NewReader(fields ...string) *Reader {
+	return &Reader{f: f, proj: newProjection(fields), super: newStream(&f.info, f.super, "super"), cursors: make([]*cursor, len(f.cols))}
+}
+
+// Next returns the next value, or io.EOF after the last. Its element
+// slices are carved from blocks shared with neighbouring values (a few
+// allocations per thousands of values), and its strings alias the segment
+// they were read from: keeping one value keeps those alive.
+func (r *Reader) Next() (bsup.Value, error) {
+	var v bsup.Value
+	err := r.Read(&v)
+	return v, err
+}
+
+// Read reads the next value into dst, reusing the element storage dst
+// already has, so a scan that reads into one Value allocates next to
+// nothing: a value read earlier into the same dst is overwritten (copy what
+// you keep). It returns io.EOF after the last value.
+func (r *Reader) Read(dst *bsup.Value) error {
+	for r.err == nil {
+		skip, err := r.next(dst)
+		if err != nil {
+			r.err = err
+			break
+		}
+		if !skip {
+			return nil
+		}
+	}
+	return r.err
+}
+
+func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
+	if r.super.done() {
+		return false, io.EOF
+	}
+	id, err := r.super.int()
+	if err != nil {
+		return false, errs.Locate(err, -1, "super")
+	}
+	if id < 0 || id >= int64(len(r.cursors)) {
+		return false, errs.At(ErrCorrupt, r.super.segOff, "super", "row %d: super ID %d out of range (%d super types)", r.row, id, len(r.cursors))
+	}
+	r.row++
+	c := r.cursors[id]
+	if c == nil {
+		c = newCursor(&r.f.info, r.f.cols[id], r.proj, &r.slab)
+		r.cursors[id] = c
+	}
+	if r.proj != nil && c.projectedFields() <= 0 {
+		// Nothing to read: the type has none of the projected fields.
+		return true, nil
+	}
+	return false, c.read(v)
+}
+
+// All returns the rest of the values as an iterator.
+func (r *Reader) All() iter.Seq2[bsup.Value, error] {
+	return func(yield func(bsup.Value, error) bool) {
+		for {
+			v, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(v, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Validate reads every value and checks that every column was used up
+// exactly: no values, lengths or presence runs left over.
+func (f *File) Validate() error {
+	r := f.NewReader()
+	var v bsup.Value
+	for {
+		err := r.Read(&v)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i, c := range r.cursors {
+		if c == nil {
+			// A super type no row uses must have no values either.
+			c = newCursor(&f.info, f.cols[i], nil, &r.slab)
+		}
+		if p, ok := c.finished(); !ok {
+			return errs.At(ErrCorrupt, -1, p, "super type %d: column has values left over after the last row", i)
+		}
+	}
+	return nil
+}
