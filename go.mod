@@ -7,6 +7,8 @@ require (
 	github.com/klauspost/compress v1.20.3
 	github.com/pierrec/lz4/v4 v4.1.33
 	github.com/stretchr/testify v1.12.1
+	github.com/therootcompany/xz v1.0.1
+	github.com/ulikunitz/xz v0.5.17
 	google.golang.org/protobuf v1.36.12
 )
 
@@ -14,8 +16,6 @@ require (
 	github.com/goccy/go-json v0.10.6 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
-	github.com/therootcompany/xz v1.0.1
-	github.com/ulikunitz/xz v0.5.17
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
