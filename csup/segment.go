@@ -151,8 +151,6 @@ func newStream(f *fileInfo, segs []Segment, path string) *stream {
 	return &stream{f: f, segs: segs, path: path}
 }
 
-var errEnd = errors.New("csup: column ends early")
-
 // value returns the next body (null=true for tag 0).
 func (s *stream) value() (body []byte, null bool, err error) {
 	for s.pos >= len(s.buf) {

@@ -402,7 +402,6 @@ type runs struct {
 	st      *wstream
 	present bool
 	n       int64
-	started bool
 	nulls   int64
 	values  int64
 }

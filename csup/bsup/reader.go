@@ -148,22 +148,9 @@ func (r *Reader) nextFrame() error {
 }
 
 func (r *Reader) uvarint() (uint64, error) {
-	var v uint64
-	for i := 0; i < varint.MaxLen; i++ {
-		c, err := r.br.ReadByte()
-		if err != nil {
-			return 0, err
-		}
-		r.off++
-		if i == varint.MaxLen-1 && c > 1 {
-			return 0, ErrCorrupt
-		}
-		v |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			return v, nil
-		}
-	}
-	return 0, ErrCorrupt
+	v, n, err := varint.Read(r.br)
+	r.off += int64(n)
+	return v, err
 }
 
 // readN reads n bytes, growing the buffer as data arrives so a lying length

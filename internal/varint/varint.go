@@ -8,7 +8,11 @@
 // protowire, so hot loops need no error allocation.
 package varint
 
-import "math/bits"
+import (
+	"errors"
+	"io"
+	"math/bits"
+)
 
 // MaxLen is the longest encoding of a uint64.
 const MaxLen = 10
@@ -84,3 +88,32 @@ func ConsumeSigned(b []byte) (int64, int) {
 
 // SizeSigned returns the encoded length of the zigzag varint of v.
 func SizeSigned(v int64) int { return Size(EncodeZigzag(v)) }
+
+// ErrOverflow is returned by Read for a varint that does not fit in 64 bits.
+var ErrOverflow = errors.New("varint: overflows 64 bits")
+
+// Read decodes a varint from r, for stream readers that cannot look ahead.
+// It returns the value and the number of bytes consumed. A stream that ends
+// before the first byte returns io.EOF; one that ends inside the varint
+// returns io.ErrUnexpectedEOF; other read errors are returned as they are.
+func Read(r io.ByteReader) (v uint64, n int, err error) {
+	var shift uint
+	for i := 0; i < MaxLen; i++ {
+		c, err := r.ReadByte()
+		if err != nil {
+			if err == io.EOF && i > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, i, err
+		}
+		if i == MaxLen-1 && c > 1 {
+			return 0, i + 1, ErrOverflow
+		}
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, i + 1, nil
+		}
+		shift += 7
+	}
+	return 0, MaxLen, ErrOverflow
+}

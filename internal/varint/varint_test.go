@@ -1,7 +1,9 @@
 package varint
 
 import (
+	"bytes"
 	"encoding/binary"
+	"io"
 	"math"
 	"testing"
 
@@ -82,6 +84,30 @@ func TestOverflow(t *testing.T) {
 	require.Zero(t, v)
 	_, n = Consume(nil)
 	require.Equal(t, Truncated, n)
+}
+
+func TestRead(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 300, 1 << 35, math.MaxUint64} {
+		enc := Append(nil, v)
+		r := bytes.NewReader(append(enc, 0x05))
+		got, n, err := Read(r)
+		require.NoError(t, err)
+		require.Equal(t, v, got)
+		require.Equal(t, len(enc), n)
+		next, _ := r.ReadByte()
+		require.Equal(t, byte(0x05), next, "reads no further than the varint")
+		for k := 1; k < len(enc); k++ {
+			_, _, err := Read(bytes.NewReader(enc[:k]))
+			require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		}
+	}
+	_, n, err := Read(bytes.NewReader(nil))
+	require.ErrorIs(t, err, io.EOF)
+	require.Zero(t, n)
+	_, _, err = Read(bytes.NewReader([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}))
+	require.ErrorIs(t, err, ErrOverflow)
+	_, _, err = Read(bytes.NewReader([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x00}))
+	require.ErrorIs(t, err, ErrOverflow)
 }
 
 func TestZigzag(t *testing.T) {
