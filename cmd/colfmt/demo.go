@@ -16,18 +16,20 @@ func demoCommand(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return usagef("demo takes no arguments")
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "format\tsample\tinput bytes\tencoded bytes\tratio\tencode MB/s\tdecode MB/s\t")
+	// Text columns left-aligned; numbers are padded to the right by the
+	// format verbs so the table reads like one.
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "format\tsample\t input bytes\tencoded bytes\t ratio\tencode MB/s\tdecode MB/s")
 	var failed error
 	for _, name := range formatNames() {
 		f, ok := formats[name]
 		if !ok || f.Demo == nil {
-			fmt.Fprintf(tw, "%s\t(not implemented yet)\t-\t-\t-\t-\t-\t\n", name)
+			fmt.Fprintf(tw, "%s\t(not implemented yet)\t%12s\t%13s\t%6s\t%11s\t%11s\n", name, "-", "-", "-", "-", "-")
 			continue
 		}
 		row, err := f.Demo()
 		if err != nil {
-			fmt.Fprintf(tw, "%s\tFAILED: %v\t-\t-\t-\t-\t-\t\n", name, err)
+			fmt.Fprintf(tw, "%s\tFAILED: %v\t%12s\t%13s\t%6s\t%11s\t%11s\n", name, err, "-", "-", "-", "-", "-")
 			if failed == nil {
 				failed = fmt.Errorf("colfmt: demo %s: %w", name, err)
 			}
@@ -37,7 +39,7 @@ func demoCommand(args []string, stdout, stderr io.Writer) error {
 		if row.EncodedBytes > 0 {
 			ratio = float64(row.InputBytes) / float64(row.EncodedBytes)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%.1f\t%.1f\t\n", row.Format, row.Input,
+		fmt.Fprintf(tw, "%s\t%s\t%12d\t%13d\t%6.2f\t%11.1f\t%11.1f\n", row.Format, row.Input,
 			row.InputBytes, row.EncodedBytes, ratio, row.EncodeMBps, row.DecodeMBps)
 	}
 	if err := tw.Flush(); err != nil {
