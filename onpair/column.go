@@ -112,12 +112,7 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 		dst = grow(dst, MaxTokenSize*len(codes))
 	}
 	// 16 bytes of room per code: every store is in bounds, no tail needed.
-	out, fat, lens := dst[l:cap(dst)], c.dec.fat, c.dec.lens
-	w := 0
-	for _, cd := range codes {
-		le.Copy16(out, w, fat, int(cd)<<4)
-		w += int(lens[cd])
-	}
+	w := le.Gather16(dst[l:cap(dst)], c.dec.fat, c.dec.lens[:], codes)
 	return dst[:l+w], nil
 }
 

@@ -79,29 +79,11 @@ func (d *decoder) decode(out []byte, codes []uint16) int {
 }
 
 // fatLoop is the hot loop: a 16-byte copy per code, advancing by the
-// token's length. The caller guarantees every code < N (so fat[16c:16c+16]
-// exists) and that every store ends within out. Kept small so the compiler
-// holds everything in registers; unrolled by four.
+// token's length (le.Gather16, which walks raw pointers so the loop stays
+// in registers). The caller guarantees every code < N (so fat[16c:16c+16]
+// exists) and that every store ends within out.
 func fatLoop(out, fat []byte, lens *[MaxTokens]uint8, codes []uint16) int {
-	w, i, n := 0, 0, len(codes)
-	for ; i+4 <= n; i += 4 {
-		c := codes[i : i+4 : i+4]
-		c0, c1, c2, c3 := int(c[0]), int(c[1]), int(c[2]), int(c[3])
-		l0, l1, l2, l3 := int(lens[c0]), int(lens[c1]), int(lens[c2]), int(lens[c3])
-		le.Copy16(out, w, fat, c0<<4)
-		w += l0
-		le.Copy16(out, w, fat, c1<<4)
-		w += l1
-		le.Copy16(out, w, fat, c2<<4)
-		w += l2
-		le.Copy16(out, w, fat, c3<<4)
-		w += l3
-	}
-	for _, c := range codes[i:] {
-		le.Copy16(out, w, fat, int(c)<<4)
-		w += int(lens[c])
-	}
-	return w
+	return le.Gather16(out, fat, lens[:], codes)
 }
 
 // appendDecode appends the tokens of the (validated) codes to dst, using
