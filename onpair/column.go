@@ -2,7 +2,6 @@ package onpair
 
 import (
 	"fmt"
-	"github.com/colfmt/colfmt/internal/le"
 	"iter"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -15,7 +14,7 @@ import (
 type Column struct {
 	parts      Parts
 	rows       []uint32
-	dec        *decoder
+	dec        decoder // by value: one pointer hop less per row
 	decodedLen int
 }
 
@@ -58,7 +57,7 @@ func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
 	if int64(n) > cfg.maxDecodedSize {
 		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "decoded size", uint64(n), cfg.maxDecodedSize)
 	}
-	return &Column{parts: p, rows: rows, dec: d, decodedLen: n}, nil
+	return &Column{parts: p, rows: rows, dec: *d, decodedLen: n}, nil
 }
 
 func checkRowOffsets(rows []uint32, m int) error {
@@ -102,18 +101,27 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	codes := c.parts.Codes[c.rows[i]:c.rows[i+1]]
 	l := len(dst)
 	if cap(dst)-l < MaxTokenSize*len(codes) {
-		if len(codes) > rowScratchCodes {
-			n, _ := c.dec.decodedLen(codes, 0) // codes were validated
-			dst = grow(dst, n+MaxTokenSize-1)
-			return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)], nil
-		}
-		// Make room for the unchecked loop below, so a reused buffer
-		// takes it from now on.
-		dst = grow(dst, MaxTokenSize*len(codes))
+		return c.appendRowGrow(dst, codes), nil
 	}
 	// 16 bytes of room per code: every store is in bounds, no tail needed.
-	w := le.Gather16(dst[l:cap(dst)], c.dec.fat, c.dec.lens[:], codes)
-	return dst[:l+w], nil
+	return dst[:l+c.dec.fat.Gather16(dst[l:cap(dst)], codes)], nil
+}
+
+// appendRowGrow is AppendRow's path when dst lacks 16 bytes of room per
+// code; kept out of line so the common path has a small frame.
+//
+//go:noinline
+func (c *Column) appendRowGrow(dst []byte, codes []uint16) []byte {
+	l := len(dst)
+	if len(codes) > rowScratchCodes {
+		n, _ := c.dec.decodedLen(codes, 0) // codes were validated
+		dst = grow(dst, n+MaxTokenSize-1)
+		return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)]
+	}
+	// Make room for the unchecked loop, so a reused buffer takes the
+	// fast path from now on.
+	dst = grow(dst, MaxTokenSize*len(codes))
+	return dst[:l+c.dec.fat.Gather16(dst[l:cap(dst)], codes)]
 }
 
 // Row returns row i in a new slice.

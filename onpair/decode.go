@@ -9,12 +9,12 @@ import (
 )
 
 // decoder is a validated dictionary laid out for the fat-read loop: token i
-// occupies fat[16i:16i+16] (its bytes, then whatever followed it in
-// DictBytes) and lens[i] is its true length. Indexing lens by a uint16 code
-// needs no bounds check, and lens[c] is 0 for c >= n.
+// occupies fat.Rows[16i:16i+16] (its bytes, then whatever followed it in
+// DictBytes) and lens[i] is its true length; fat.Lens is lens[:]. Indexing
+// lens by a uint16 code needs no bounds check, and lens[c] is 0 for c >= n.
 type decoder struct {
 	n    int
-	fat  []byte
+	fat  le.Fat
 	lens *[MaxTokens]uint8
 }
 
@@ -24,11 +24,12 @@ func newDecoder(p Parts) (*decoder, error) {
 		return nil, err
 	}
 	n := p.NumTokens()
-	d := &decoder{n: n, fat: make([]byte, n*MaxTokenSize), lens: new([MaxTokens]uint8)}
+	rows, lens := make([]byte, n*MaxTokenSize), new([MaxTokens]uint8)
+	d := &decoder{n: n, fat: le.Fat{Rows: rows, Lens: lens[:]}, lens: lens}
 	for i := 0; i < n; i++ {
 		// ValidateDictionary proved o[i]+16 <= o[N-1]+16 <= len(DictBytes).
 		o := int(p.DictOffsets[i])
-		copy(d.fat[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
+		copy(rows[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
 		d.lens[i] = uint8(p.DictOffsets[i+1] - p.DictOffsets[i])
 	}
 	return d, nil
@@ -59,12 +60,15 @@ func (d *decoder) decodedLen(codes []uint16, base int) (int, error) {
 // the branchless fat copy. The last 15 use the fat copy while 16 bytes of
 // out remain and an exact copy after, so an exactly sized out works.
 func (d *decoder) decode(out []byte, codes []uint16) int {
-	fat, lens := d.fat, d.lens
+	fat, lens := d.fat.Rows, d.lens
 	w := 0
 	i := 0
 	if len(codes) >= MaxTokenSize {
 		i = len(codes) - (MaxTokenSize - 1)
-		w = fatLoop(out, fat, lens, codes[:i])
+		// The hot loop: a 16-byte copy per code, advancing by the token's
+		// length (le.Fat.Gather16 walks raw pointers so it stays in
+		// registers). Every code < N and every store ends within out.
+		w = d.fat.Gather16(out, codes[:i])
 	}
 	for _, c := range codes[i:] {
 		l, s := int(lens[c]), int(c)<<4
@@ -76,14 +80,6 @@ func (d *decoder) decode(out []byte, codes []uint16) int {
 		w += l
 	}
 	return w
-}
-
-// fatLoop is the hot loop: a 16-byte copy per code, advancing by the
-// token's length (le.Gather16, which walks raw pointers so the loop stays
-// in registers). The caller guarantees every code < N (so fat[16c:16c+16]
-// exists) and that every store ends within out.
-func fatLoop(out, fat []byte, lens *[MaxTokens]uint8, codes []uint16) int {
-	return le.Gather16(out, fat, lens[:], codes)
 }
 
 // appendDecode appends the tokens of the (validated) codes to dst, using

@@ -19,15 +19,15 @@ func Copy16(dst []byte, doff int, src []byte, soff int) {
 }
 
 // Gather16 is the loop of a fat-read gather decoder: starting at w = 0, for
-// each code c in turn it copies the 16 bytes at table[16c:16c+16] to
-// dst[w:w+16] and advances w by lens[c]; it returns the final w. Same
+// each code c in turn it copies the 16 bytes at f.Rows[16c:16c+16] to
+// dst[w:w+16] and advances w by f.Lens[c]; it returns the final w. Same
 // contract as the unsafe version; here every access is bounds-checked.
-func Gather16(dst, table []byte, lens []uint8, codes []uint16) int {
+func (f *Fat) Gather16(dst []byte, codes []uint16) int {
 	w := 0
 	for _, c := range codes {
 		s := int(c) << 4
-		copy(dst[w:w+16], table[s:s+16])
-		w += int(lens[c])
+		copy(dst[w:w+16], f.Rows[s:s+16])
+		w += int(f.Lens[c])
 	}
 	return w
 }

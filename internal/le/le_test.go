@@ -69,7 +69,8 @@ func TestGather16MatchesExactCopies(t *testing.T) {
 			size = room + 16
 		}
 		dst := make([]byte, size)
-		w := Gather16(dst, table, lens, codes)
+		f := Fat{Rows: table, Lens: lens}
+		w := f.Gather16(dst, codes)
 		require.Equal(t, len(want), w, "n=%d", n)
 		require.Equal(t, want, dst[:w], "n=%d", n)
 	}
@@ -84,7 +85,8 @@ func TestGather16AllSixteens(t *testing.T) {
 	lens := []uint8{16, 16, 16, 16}
 	codes := []uint16{3, 0, 2, 1, 1, 2, 0, 3, 3}
 	dst := make([]byte, 16*len(codes))
-	require.Equal(t, len(dst), Gather16(dst, table, lens, codes))
+	f := Fat{Rows: table, Lens: lens}
+	require.Equal(t, len(dst), f.Gather16(dst, codes))
 	for i, c := range codes {
 		require.Equal(t, table[int(c)*16:int(c)*16+16], dst[i*16:i*16+16])
 	}

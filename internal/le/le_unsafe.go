@@ -29,10 +29,10 @@ func Copy16(dst []byte, doff int, src []byte, soff int) {
 }
 
 // Gather16 is the loop of a fat-read gather decoder: starting at w = 0, for
-// each code c in turn it copies the 16 bytes at table[16c:16c+16] to
-// dst[w:w+16] and advances w by lens[c]; it returns the final w. The caller
-// guarantees every c < len(lens), 16c+16 <= len(table), and w+16 <=
-// len(dst) before every copy (for instance: dst has 16 bytes of room per
+// each code c in turn it copies the 16 bytes at f.Rows[16c:16c+16] to
+// dst[w:w+16] and advances w by f.Lens[c]; it returns the final w. The
+// caller guarantees every c < len(f.Lens), 16c+16 <= len(f.Rows), and w+16
+// <= len(dst) before every copy (for instance: dst has 16 bytes of room per
 // code, or every code is followed by 15 more of length >= 1 and dst holds
 // their decoded length).
 //
@@ -40,15 +40,15 @@ func Copy16(dst []byte, doff int, src []byte, soff int) {
 // registers and spends seven instructions per code. The last code is done
 // apart so the write pointer never moves past the end of dst (which the
 // pointer rules, and checkptr under -race, forbid).
-func Gather16(dst, table []byte, lens []uint8, codes []uint16) int {
+func (f *Fat) Gather16(dst []byte, codes []uint16) int {
 	n := len(codes) - 1
 	if n < 0 {
 		return 0
 	}
 	d0 := unsafe.Pointer(unsafe.SliceData(dst))
 	d := d0
-	t := unsafe.Pointer(unsafe.SliceData(table))
-	l := unsafe.Pointer(unsafe.SliceData(lens))
+	t := unsafe.Pointer(unsafe.SliceData(f.Rows))
+	l := unsafe.Pointer(unsafe.SliceData(f.Lens))
 	cp := unsafe.Pointer(unsafe.SliceData(codes))
 	i := 0
 	for ; i+8 <= n; i += 8 {
