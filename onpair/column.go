@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/colfmt/colfmt/internal/le"
+
 	"github.com/colfmt/colfmt/internal/errs"
 )
 
@@ -95,32 +97,53 @@ const rowScratchCodes = 256
 // the returned length as scratch (up to 16 bytes per code of the row), so reusing one
 // buffer across calls, dst = c.AppendRow(dst[:0], i), is the fast way.
 func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
-	if uint(i) >= uint(len(c.rows)-1) {
-		return dst, invalidArg("row %d out of range [0, %d)", i, len(c.rows)-1)
+	rows := c.rows
+	if i < 0 || i >= len(rows)-1 {
+		return c.badRow(dst, i)
 	}
-	codes := c.parts.Codes[c.rows[i]:c.rows[i+1]]
+	codes := c.parts.Codes[rows[i]:rows[i+1]]
 	l := len(dst)
-	if cap(dst)-l < MaxTokenSize*len(codes) {
-		return c.appendRowGrow(dst, codes), nil
+	if len(codes) > shortRow || cap(dst)-l < MaxTokenSize*len(codes) {
+		return c.appendRowLong(dst, codes), nil
 	}
-	// 16 bytes of room per code: every store is in bounds, no tail needed.
-	return dst[:l+c.dec.fat.Gather16(dst[l:cap(dst)], codes)], nil
+	// Short rows (most rows of short-string columns) copy inline: a call
+	// and Gather16's setup would cost more than the few codes. The other
+	// paths are tail calls, so nothing is spilled here. 16 bytes of room
+	// per code: every store is in bounds, no tail needed.
+	out, fat, lens := dst[l:cap(dst)], c.dec.fat.Rows, c.dec.lens
+	w := 0
+	for _, cd := range codes {
+		le.Copy16(out, w, fat, int(cd)<<4)
+		w += int(lens[cd])
+	}
+	return dst[:l+w], nil
 }
 
-// appendRowGrow is AppendRow's path when dst lacks 16 bytes of room per
-// code; kept out of line so the common path has a small frame.
+// shortRow is the most codes AppendRow decodes inline; Gather16's
+// unrolled loop only starts paying off beyond eight.
+const shortRow = 8
+
+// badRow is kept out of line so AppendRow spills nothing on its fast path.
 //
 //go:noinline
-func (c *Column) appendRowGrow(dst []byte, codes []uint16) []byte {
+func (c *Column) badRow(dst []byte, i int) ([]byte, error) {
+	return dst, invalidArg("row %d out of range [0, %d)", i, len(c.rows)-1)
+}
+
+// appendRowLong is AppendRow for rows of more than shortRow codes or when
+// dst lacks 16 bytes of room per code.
+func (c *Column) appendRowLong(dst []byte, codes []uint16) []byte {
 	l := len(dst)
-	if len(codes) > rowScratchCodes {
-		n, _ := c.dec.decodedLen(codes, 0) // codes were validated
-		dst = grow(dst, n+MaxTokenSize-1)
-		return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)]
+	if cap(dst)-l < MaxTokenSize*len(codes) {
+		if len(codes) > rowScratchCodes {
+			n, _ := c.dec.decodedLen(codes, 0) // codes were validated
+			dst = grow(dst, n+MaxTokenSize-1)
+			return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)]
+		}
+		// Make room for the unchecked loop, so a reused buffer takes the
+		// fast path from now on.
+		dst = grow(dst, MaxTokenSize*len(codes))
 	}
-	// Make room for the unchecked loop, so a reused buffer takes the
-	// fast path from now on.
-	dst = grow(dst, MaxTokenSize*len(codes))
 	return dst[:l+c.dec.fat.Gather16(dst[l:cap(dst)], codes)]
 }
 
