@@ -3,6 +3,7 @@ package onpair
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/le"
@@ -23,29 +24,87 @@ func newDecoder(p Parts) (*decoder, error) {
 	if err := p.ValidateDictionary(); err != nil {
 		return nil, err
 	}
+	d := &decoder{lens: new([MaxTokens]uint8)}
+	d.fill(p, true)
+	return d, nil
+}
+
+// decoderPool recycles the tables of the one-shot entry points
+// (Decompress, DecompressInto, ...): building a decoder allocates 64 KiB of
+// lengths plus 16 bytes per token, which on a small column costs as much
+// as decoding it. A Column keeps its own decoder.
+var decoderPool sync.Pool
+
+// acquireDecoder is newDecoder for use within one call; the caller hands
+// the decoder back with decoderPool.Put and must not keep it. Without fat
+// only the lengths are filled in (enough for decodedLen).
+func acquireDecoder(p Parts, fat bool) (*decoder, error) {
+	if err := p.ValidateDictionary(); err != nil {
+		return nil, err
+	}
+	d, _ := decoderPool.Get().(*decoder)
+	if d == nil {
+		d = &decoder{lens: new([MaxTokens]uint8)}
+	}
+	d.fill(p, fat)
+	return d, nil
+}
+
+// fill lays out p's validated dictionary in d, reusing d's storage.
+func (d *decoder) fill(p Parts, fat bool) {
 	n := p.NumTokens()
-	rows, lens := make([]byte, n*MaxTokenSize), new([MaxTokens]uint8)
-	d := &decoder{n: n, fat: le.Fat{Rows: rows, Lens: lens[:]}, lens: lens}
+	lens := d.lens
+	if d.n > n {
+		clear(lens[n:d.n]) // keep lens[c] == 0 for every c >= n
+	}
+	var rows []byte
+	if fat {
+		if cap(d.fat.Rows) >= n*MaxTokenSize {
+			rows = d.fat.Rows[:n*MaxTokenSize]
+		} else {
+			rows = make([]byte, n*MaxTokenSize)
+		}
+	}
 	for i := 0; i < n; i++ {
 		// ValidateDictionary proved o[i]+16 <= o[N-1]+16 <= len(DictBytes).
 		o := int(p.DictOffsets[i])
-		copy(rows[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
-		d.lens[i] = uint8(p.DictOffsets[i+1] - p.DictOffsets[i])
+		if fat {
+			copy(rows[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
+		}
+		lens[i] = uint8(p.DictOffsets[i+1] - p.DictOffsets[i])
 	}
-	return d, nil
+	d.n = n
+	d.fat.Lens = lens[:]
+	if fat {
+		d.fat.Rows = rows
+	}
 }
 
 // decodedLen sums the token lengths of codes and checks every code < n;
 // base is codes[0]'s index in the column, for error messages.
+//
+// Tokens are 1..16 bytes and lens[c] is 0 exactly when c >= n, so a code
+// is out of range iff lens[c]-1 wraps to 255: OR-ing those into bad keeps
+// the check off the loop's critical path (a running max is a compare and a
+// conditional move per code, serially dependent). Unrolled by four.
 func (d *decoder) decodedLen(codes []uint16, base int) (int, error) {
-	var mx uint16
-	total := 0
 	lens := d.lens
-	for _, c := range codes {
-		mx = max(mx, c)
-		total += int(lens[c])
+	_ = lens[0] // one nil check, not one per code
+	total := 0
+	var bad uint8
+	i := 0
+	for ; i+4 <= len(codes); i += 4 {
+		c := (*[4]uint16)(codes[i : i+4])
+		l0, l1, l2, l3 := lens[c[0]], lens[c[1]], lens[c[2]], lens[c[3]]
+		total += int(l0) + int(l1) + int(l2) + int(l3)
+		bad |= (l0 - 1) | (l1 - 1) | (l2 - 1) | (l3 - 1)
 	}
-	if len(codes) > 0 && int(mx) >= d.n {
+	for _, c := range codes[i:] {
+		l := lens[c]
+		total += int(l)
+		bad |= l - 1
+	}
+	if bad >= 0x80 {
 		return 0, checkCodes(codes, d.n, base)
 	}
 	return total, nil
@@ -109,10 +168,11 @@ func Decompress(p Parts) ([]byte, error) {
 // AppendDecompress is Decompress appending to dst. It may use dst's spare
 // capacity beyond the returned length as scratch.
 func AppendDecompress(dst []byte, p Parts) ([]byte, error) {
-	d, err := newDecoder(p)
+	d, err := acquireDecoder(p, true)
 	if err != nil {
 		return dst, err
 	}
+	defer decoderPool.Put(d)
 	n, err := d.decodedLen(p.Codes, 0)
 	if err != nil {
 		return dst, err
@@ -125,10 +185,11 @@ func AppendDecompress(dst []byte, p Parts) ([]byte, error) {
 // number of bytes written. Bytes of dst past that length are not touched
 // when len(dst) is exact, and may be overwritten otherwise.
 func DecompressInto(dst []byte, p Parts) (int, error) {
-	d, err := newDecoder(p)
+	d, err := acquireDecoder(p, true)
 	if err != nil {
 		return 0, err
 	}
+	defer decoderPool.Put(d)
 	n, err := d.decodedLen(p.Codes, 0)
 	if err != nil {
 		return 0, err
