@@ -177,10 +177,7 @@ func (c *Column) All() iter.Seq2[int, []byte] {
 	return func(yield func(int, []byte) bool) {
 		var buf []byte
 		for r := 0; r+1 < len(c.rows); r++ {
-			codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
-			n, _ := c.dec.decodedLen(codes, 0)
-			buf = grow(buf[:0], n+MaxTokenSize-1)
-			buf = buf[:c.dec.decode(buf[:cap(buf)], codes)]
+			buf, _ = c.AppendRow(buf[:0], r) // r is in range
 			if !yield(r, buf) {
 				return
 			}

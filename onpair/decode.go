@@ -119,6 +119,11 @@ func (d *decoder) decodedLen(codes []uint16, base int) (int, error) {
 // the branchless fat copy. The last 15 use the fat copy while 16 bytes of
 // out remain and an exact copy after, so an exactly sized out works.
 func (d *decoder) decode(out []byte, codes []uint16) int {
+	if len(out) >= MaxTokenSize*len(codes) {
+		// 16 bytes of room per code (a row decoded into a roomy buffer):
+		// every store is in bounds, no exact tail needed.
+		return d.fat.Gather16(out, codes)
+	}
 	fat, lens := d.fat.Rows, d.lens
 	w := 0
 	i := 0

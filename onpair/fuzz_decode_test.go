@@ -173,5 +173,18 @@ func FuzzFastVsSafe(f *testing.F) {
 			}
 			reused, _ = col.AppendRow(reused[:0], r)
 		}
+		data, ends := col.AppendArrow([]byte("pre"), nil)
+		if !bytes.Equal(data[3:], want) || len(ends) != col.Len() {
+			t.Fatalf("AppendArrow %q (%d ends), want %q", data, len(ends), want)
+		}
+		for r, row := range col.All() {
+			start := 0
+			if r > 0 {
+				start = int(ends[r-1])
+			}
+			if !bytes.Equal(row, data[3+start:3+int(ends[r])]) {
+				t.Fatalf("All row %d %q, AppendArrow %q", r, row, data[3+start:3+int(ends[r])])
+			}
+		}
 	})
 }
