@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/colfmt/colfmt/internal/le"
-
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/le"
 )
 
 // Column is a compressed string column: Parts plus the R+1 code offsets
