@@ -110,10 +110,12 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	// paths are tail calls, so nothing is spilled here. 16 bytes of room
 	// per code: every store is in bounds, no tail needed.
 	out, fat, lens := dst[l:cap(dst)], c.dec.fat.Rows, c.dec.lens
+	_ = lens[0] // one nil check, not one per code
 	w := 0
 	for _, cd := range codes {
+		n := int(lens[cd]) // loaded first: cd is then free for the shift
 		le.Copy16(out, w, fat, int(cd)<<4)
-		w += int(lens[cd])
+		w += n
 	}
 	return dst[:l+w], nil
 }
