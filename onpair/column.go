@@ -2,10 +2,10 @@ package onpair
 
 import (
 	"fmt"
-	"github.com/colfmt/colfmt/internal/le"
 	"iter"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/le"
 )
 
 // Column is a compressed string column: Parts plus the R+1 code offsets
@@ -15,7 +15,7 @@ import (
 type Column struct {
 	parts      Parts
 	rows       []uint32
-	dec        *decoder
+	dec        decoder // by value: one pointer hop less per row
 	decodedLen int
 }
 
@@ -58,7 +58,7 @@ func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
 	if int64(n) > cfg.maxDecodedSize {
 		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "decoded size", uint64(n), cfg.maxDecodedSize)
 	}
-	return &Column{parts: p, rows: rows, dec: d, decodedLen: n}, nil
+	return &Column{parts: p, rows: rows, dec: *d, decodedLen: n}, nil
 }
 
 func checkRowOffsets(rows []uint32, m int) error {
@@ -96,29 +96,56 @@ const rowScratchCodes = 256
 // the returned length as scratch (up to 16 bytes per code of the row), so reusing one
 // buffer across calls, dst = c.AppendRow(dst[:0], i), is the fast way.
 func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
-	if uint(i) >= uint(len(c.rows)-1) {
-		return dst, invalidArg("row %d out of range [0, %d)", i, len(c.rows)-1)
+	rows := c.rows
+	if i < 0 || i >= len(rows)-1 {
+		return c.badRow(dst, i)
 	}
-	codes := c.parts.Codes[c.rows[i]:c.rows[i+1]]
+	codes := c.parts.Codes[rows[i]:rows[i+1]]
+	l := len(dst)
+	if len(codes) > shortRow || cap(dst)-l < MaxTokenSize*len(codes) {
+		return c.appendRowLong(dst, codes), nil
+	}
+	// Short rows (most rows of short-string columns) copy inline: a call
+	// and Gather16's setup would cost more than the few codes. The other
+	// paths are tail calls, so nothing is spilled here. 16 bytes of room
+	// per code: every store is in bounds, no tail needed.
+	out, fat, lens := dst[l:cap(dst)], c.dec.fat.Rows, c.dec.lens
+	_ = lens[0] // one nil check, not one per code
+	w := 0
+	for _, cd := range codes {
+		n := int(lens[cd]) // loaded first: cd is then free for the shift
+		le.Copy16(out, w, fat, int(cd)<<4)
+		w += n
+	}
+	return dst[:l+w], nil
+}
+
+// shortRow is the most codes AppendRow decodes inline; Gather16's
+// unrolled loop only starts paying off beyond eight.
+const shortRow = 8
+
+// badRow is kept out of line so AppendRow spills nothing on its fast path.
+//
+//go:noinline
+func (c *Column) badRow(dst []byte, i int) ([]byte, error) {
+	return dst, invalidArg("row %d out of range [0, %d)", i, len(c.rows)-1)
+}
+
+// appendRowLong is AppendRow for rows of more than shortRow codes or when
+// dst lacks 16 bytes of room per code.
+func (c *Column) appendRowLong(dst []byte, codes []uint16) []byte {
 	l := len(dst)
 	if cap(dst)-l < MaxTokenSize*len(codes) {
 		if len(codes) > rowScratchCodes {
 			n, _ := c.dec.decodedLen(codes, 0) // codes were validated
 			dst = grow(dst, n+MaxTokenSize-1)
-			return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)], nil
+			return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)]
 		}
-		// Make room for the unchecked loop below, so a reused buffer
-		// takes it from now on.
+		// Make room for the unchecked loop, so a reused buffer takes the
+		// fast path from now on.
 		dst = grow(dst, MaxTokenSize*len(codes))
 	}
-	// 16 bytes of room per code: every store is in bounds, no tail needed.
-	out, fat, lens := dst[l:cap(dst)], c.dec.fat, c.dec.lens
-	w := 0
-	for _, cd := range codes {
-		le.Copy16(out, w, fat, int(cd)<<4)
-		w += int(lens[cd])
-	}
-	return dst[:l+w], nil
+	return dst[:l+c.dec.fat.Gather16(dst[l:cap(dst)], codes)]
 }
 
 // Row returns row i in a new slice.
@@ -151,10 +178,7 @@ func (c *Column) All() iter.Seq2[int, []byte] {
 	return func(yield func(int, []byte) bool) {
 		var buf []byte
 		for r := 0; r+1 < len(c.rows); r++ {
-			codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
-			n, _ := c.dec.decodedLen(codes, 0)
-			buf = grow(buf[:0], n+MaxTokenSize-1)
-			buf = buf[:c.dec.decode(buf[:cap(buf)], codes)]
+			buf, _ = c.AppendRow(buf[:0], r) // r is in range
 			if !yield(r, buf) {
 				return
 			}

@@ -3,18 +3,19 @@ package onpair
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/le"
 )
 
 // decoder is a validated dictionary laid out for the fat-read loop: token i
-// occupies fat[16i:16i+16] (its bytes, then whatever followed it in
-// DictBytes) and lens[i] is its true length. Indexing lens by a uint16 code
-// needs no bounds check, and lens[c] is 0 for c >= n.
+// occupies fat.Rows[16i:16i+16] (its bytes, then whatever followed it in
+// DictBytes) and lens[i] is its true length; fat.Lens is lens[:]. Indexing
+// lens by a uint16 code needs no bounds check, and lens[c] is 0 for c >= n.
 type decoder struct {
 	n    int
-	fat  []byte
+	fat  le.Fat
 	lens *[MaxTokens]uint8
 }
 
@@ -23,28 +24,87 @@ func newDecoder(p Parts) (*decoder, error) {
 	if err := p.ValidateDictionary(); err != nil {
 		return nil, err
 	}
+	d := &decoder{lens: new([MaxTokens]uint8)}
+	d.fill(p, true)
+	return d, nil
+}
+
+// decoderPool recycles the tables of the one-shot entry points
+// (Decompress, DecompressInto, ...): building a decoder allocates 64 KiB of
+// lengths plus 16 bytes per token, which on a small column costs as much
+// as decoding it. A Column keeps its own decoder.
+var decoderPool sync.Pool
+
+// acquireDecoder is newDecoder for use within one call; the caller hands
+// the decoder back with decoderPool.Put and must not keep it. Without fat
+// only the lengths are filled in (enough for decodedLen).
+func acquireDecoder(p Parts, fat bool) (*decoder, error) {
+	if err := p.ValidateDictionary(); err != nil {
+		return nil, err
+	}
+	d, _ := decoderPool.Get().(*decoder)
+	if d == nil {
+		d = &decoder{lens: new([MaxTokens]uint8)}
+	}
+	d.fill(p, fat)
+	return d, nil
+}
+
+// fill lays out p's validated dictionary in d, reusing d's storage.
+func (d *decoder) fill(p Parts, fat bool) {
 	n := p.NumTokens()
-	d := &decoder{n: n, fat: make([]byte, n*MaxTokenSize), lens: new([MaxTokens]uint8)}
+	lens := d.lens
+	if d.n > n {
+		clear(lens[n:d.n]) // keep lens[c] == 0 for every c >= n
+	}
+	var rows []byte
+	if fat {
+		if cap(d.fat.Rows) >= n*MaxTokenSize {
+			rows = d.fat.Rows[:n*MaxTokenSize]
+		} else {
+			rows = make([]byte, n*MaxTokenSize)
+		}
+	}
 	for i := 0; i < n; i++ {
 		// ValidateDictionary proved o[i]+16 <= o[N-1]+16 <= len(DictBytes).
 		o := int(p.DictOffsets[i])
-		copy(d.fat[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
-		d.lens[i] = uint8(p.DictOffsets[i+1] - p.DictOffsets[i])
+		if fat {
+			copy(rows[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
+		}
+		lens[i] = uint8(p.DictOffsets[i+1] - p.DictOffsets[i])
 	}
-	return d, nil
+	d.n = n
+	d.fat.Lens = lens[:]
+	if fat {
+		d.fat.Rows = rows
+	}
 }
 
 // decodedLen sums the token lengths of codes and checks every code < n;
 // base is codes[0]'s index in the column, for error messages.
+//
+// Tokens are 1..16 bytes and lens[c] is 0 exactly when c >= n, so a code
+// is out of range iff lens[c]-1 wraps to 255: OR-ing those into bad keeps
+// the check off the loop's critical path (a running max is a compare and a
+// conditional move per code, serially dependent). Unrolled by four.
 func (d *decoder) decodedLen(codes []uint16, base int) (int, error) {
-	var mx uint16
-	total := 0
 	lens := d.lens
-	for _, c := range codes {
-		mx = max(mx, c)
-		total += int(lens[c])
+	_ = lens[0] // one nil check, not one per code
+	total := 0
+	var bad uint8
+	i := 0
+	for ; i+4 <= len(codes); i += 4 {
+		c := (*[4]uint16)(codes[i : i+4])
+		l0, l1, l2, l3 := lens[c[0]], lens[c[1]], lens[c[2]], lens[c[3]]
+		total += int(l0) + int(l1) + int(l2) + int(l3)
+		bad |= (l0 - 1) | (l1 - 1) | (l2 - 1) | (l3 - 1)
 	}
-	if len(codes) > 0 && int(mx) >= d.n {
+	for _, c := range codes[i:] {
+		l := lens[c]
+		total += int(l)
+		bad |= l - 1
+	}
+	if bad >= 0x80 {
 		return 0, checkCodes(codes, d.n, base)
 	}
 	return total, nil
@@ -59,12 +119,20 @@ func (d *decoder) decodedLen(codes []uint16, base int) (int, error) {
 // the branchless fat copy. The last 15 use the fat copy while 16 bytes of
 // out remain and an exact copy after, so an exactly sized out works.
 func (d *decoder) decode(out []byte, codes []uint16) int {
-	fat, lens := d.fat, d.lens
+	if len(out) >= MaxTokenSize*len(codes) {
+		// 16 bytes of room per code (a row decoded into a roomy buffer):
+		// every store is in bounds, no exact tail needed.
+		return d.fat.Gather16(out, codes)
+	}
+	fat, lens := d.fat.Rows, d.lens
 	w := 0
 	i := 0
 	if len(codes) >= MaxTokenSize {
 		i = len(codes) - (MaxTokenSize - 1)
-		w = fatLoop(out, fat, lens, codes[:i])
+		// The hot loop: a 16-byte copy per code, advancing by the token's
+		// length (le.Fat.Gather16 walks raw pointers so it stays in
+		// registers). Every code < N and every store ends within out.
+		w = d.fat.Gather16(out, codes[:i])
 	}
 	for _, c := range codes[i:] {
 		l, s := int(lens[c]), int(c)<<4
@@ -74,32 +142,6 @@ func (d *decoder) decode(out []byte, codes []uint16) int {
 			copy(out[w:w+l], fat[s:s+l])
 		}
 		w += l
-	}
-	return w
-}
-
-// fatLoop is the hot loop: a 16-byte copy per code, advancing by the
-// token's length. The caller guarantees every code < N (so fat[16c:16c+16]
-// exists) and that every store ends within out. Kept small so the compiler
-// holds everything in registers; unrolled by four.
-func fatLoop(out, fat []byte, lens *[MaxTokens]uint8, codes []uint16) int {
-	w, i, n := 0, 0, len(codes)
-	for ; i+4 <= n; i += 4 {
-		c := codes[i : i+4 : i+4]
-		c0, c1, c2, c3 := int(c[0]), int(c[1]), int(c[2]), int(c[3])
-		l0, l1, l2, l3 := int(lens[c0]), int(lens[c1]), int(lens[c2]), int(lens[c3])
-		le.Copy16(out, w, fat, c0<<4)
-		w += l0
-		le.Copy16(out, w, fat, c1<<4)
-		w += l1
-		le.Copy16(out, w, fat, c2<<4)
-		w += l2
-		le.Copy16(out, w, fat, c3<<4)
-		w += l3
-	}
-	for _, c := range codes[i:] {
-		le.Copy16(out, w, fat, int(c)<<4)
-		w += int(lens[c])
 	}
 	return w
 }
@@ -131,10 +173,11 @@ func Decompress(p Parts) ([]byte, error) {
 // AppendDecompress is Decompress appending to dst. It may use dst's spare
 // capacity beyond the returned length as scratch.
 func AppendDecompress(dst []byte, p Parts) ([]byte, error) {
-	d, err := newDecoder(p)
+	d, err := acquireDecoder(p, true)
 	if err != nil {
 		return dst, err
 	}
+	defer decoderPool.Put(d)
 	n, err := d.decodedLen(p.Codes, 0)
 	if err != nil {
 		return dst, err
@@ -147,10 +190,11 @@ func AppendDecompress(dst []byte, p Parts) ([]byte, error) {
 // number of bytes written. Bytes of dst past that length are not touched
 // when len(dst) is exact, and may be overwritten otherwise.
 func DecompressInto(dst []byte, p Parts) (int, error) {
-	d, err := newDecoder(p)
+	d, err := acquireDecoder(p, true)
 	if err != nil {
 		return 0, err
 	}
+	defer decoderPool.Put(d)
 	n, err := d.decodedLen(p.Codes, 0)
 	if err != nil {
 		return 0, err

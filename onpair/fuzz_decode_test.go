@@ -140,5 +140,51 @@ func FuzzFastVsSafe(f *testing.F) {
 		if err != nil || !bytes.Equal(got[3:], want) {
 			t.Fatalf("AppendDecompress %q, %v", got, err)
 		}
+		// Rows: split the codes into rows of 0..20 codes (the code bytes
+		// pick the lengths), so AppendRow's inline short-row path, its
+		// Gather16 path and its growing path all meet the safe decoder.
+		rows := []uint32{0}
+		for k := 0; int(rows[len(rows)-1]) < len(codes); k++ {
+			step := 0
+			if len(codeBytes) > 0 {
+				step = int(codeBytes[k%len(codeBytes)]) % 21
+			}
+			if k%3 == 2 {
+				step++ // never stall
+			}
+			rows = append(rows, uint32(min(int(rows[len(rows)-1])+step, len(codes))))
+		}
+		col, err := NewColumn(p, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reused []byte
+		for r := 0; r < col.Len(); r++ {
+			q := p
+			q.Codes = codes[rows[r]:rows[r+1]]
+			wantRow, _ := decompressSafe(q)
+			room := MaxTokenSize * len(q.Codes)
+			for _, dst := range [][]byte{nil, make([]byte, 2, 2+room), make([]byte, 2, max(2, 1+room)), reused[:0]} {
+				pre := append([]byte(nil), dst...)
+				got, err := col.AppendRow(dst, r)
+				if err != nil || !bytes.Equal(got[:len(pre)], pre) || !bytes.Equal(got[len(pre):], wantRow) {
+					t.Fatalf("row %d (cap %d): got %q, %v; want %q", r, cap(dst), got, err, wantRow)
+				}
+			}
+			reused, _ = col.AppendRow(reused[:0], r)
+		}
+		data, ends := col.AppendArrow([]byte("pre"), nil)
+		if !bytes.Equal(data[3:], want) || len(ends) != col.Len() {
+			t.Fatalf("AppendArrow %q (%d ends), want %q", data, len(ends), want)
+		}
+		for r, row := range col.All() {
+			start := 0
+			if r > 0 {
+				start = int(ends[r-1])
+			}
+			if !bytes.Equal(row, data[3+start:3+int(ends[r])]) {
+				t.Fatalf("All row %d %q, AppendArrow %q", r, row, data[3+start:3+int(ends[r])])
+			}
+		}
 	})
 }

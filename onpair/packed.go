@@ -59,10 +59,11 @@ func DecompressPacked(p Parts, packed []byte, m int) ([]byte, error) {
 // AppendDecompressPacked is DecompressPacked appending to dst; it may use
 // dst's spare capacity beyond the returned length as scratch.
 func AppendDecompressPacked(dst []byte, p Parts, packed []byte, m int) ([]byte, error) {
-	d, err := newDecoder(p)
+	d, err := acquireDecoder(p, true)
 	if err != nil {
 		return dst, err
 	}
+	defer decoderPool.Put(d)
 	if err := checkPacked(packed, p.Bits, m); err != nil {
 		return dst, err
 	}

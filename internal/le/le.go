@@ -8,3 +8,11 @@
 // does not check. Both versions behave identically on valid input, and the
 // tests run against whichever is built.
 package le
+
+// Fat is the table of a fat-read gather decoder (see Gather16): token c's
+// bytes start at Rows[16c], which must be readable for 16 bytes, and Lens[c]
+// is its length (1..16).
+type Fat struct {
+	Rows []byte
+	Lens []uint8
+}

@@ -1,0 +1,92 @@
+package onpair
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// dictOf builds Parts whose tokens are the given strings (minimum padding).
+func dictOf(tokens []string, codes []uint16) Parts {
+	var dict []byte
+	offs := []uint32{0}
+	for _, t := range tokens {
+		dict = append(dict, t...)
+		offs = append(offs, uint32(len(dict)))
+	}
+	if n := len(tokens); n > 0 {
+		dict = append(dict, make([]byte, MaxTokenSize-len(tokens[n-1]))...)
+	}
+	return Parts{DictBytes: dict, DictOffsets: offs, Codes: codes, Bits: 16}
+}
+
+// A recycled decoder must forget the previous, larger dictionary: a code
+// that was valid there is out of range now, and the tokens are the new ones.
+func TestDecoderRefillForgetsLargerDictionary(t *testing.T) {
+	big := make([]string, 300)
+	for i := range big {
+		big[i] = string(rune('A'+i%26)) + string(rune('a'+i/26))
+	}
+	d, err := newDecoder(dictOf(big, nil))
+	require.NoError(t, err)
+
+	small := dictOf([]string{"x", "yy", "zzz"}, []uint16{2, 1, 0})
+	for _, fat := range []bool{false, true, true} {
+		d.fill(small, fat)
+		require.Equal(t, 3, d.n)
+		n, err := d.decodedLen(small.Codes, 0)
+		require.NoError(t, err)
+		require.Equal(t, 6, n)
+		for _, c := range []uint16{3, 4, 299, 300, 65535} {
+			_, err := d.decodedLen([]uint16{0, c, 1}, 10)
+			require.ErrorIs(t, err, ErrCodeOutOfRange, "code %d", c)
+			require.Contains(t, err.Error(), "codes[11]")
+		}
+	}
+	out := make([]byte, 6+MaxTokenSize)
+	require.Equal(t, 6, d.decode(out, small.Codes))
+	require.Equal(t, "zzzyyx", string(out[:6]))
+
+	// Growing again reuses nothing stale either.
+	d.fill(dictOf(big, nil), true)
+	n, err := d.decodedLen([]uint16{299, 0}, 0)
+	require.NoError(t, err)
+	require.Equal(t, 4, n)
+}
+
+// The one-shot entry points share pooled decoders: alternate dictionaries
+// of different sizes through them and compare with the safe decoder.
+func TestOneShotEntryPointsAcrossDictionaries(t *testing.T) {
+	big := make([]string, 500)
+	for i := range big {
+		big[i] = string(bytes.Repeat([]byte{byte('a' + i%26)}, 1+i%16))
+	}
+	codes := make([]uint16, 100)
+	for i := range codes {
+		codes[i] = uint16(i * 7 % 500)
+	}
+	pb := dictOf(big, codes)
+	ps := dictOf([]string{"q", "rs"}, []uint16{1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1})
+	bad := dictOf([]string{"q", "rs"}, []uint16{1, 0, 2})
+	for round := 0; round < 4; round++ {
+		for _, p := range []Parts{pb, ps, bad} {
+			want, wantErr := decompressSafe(p)
+			got, err := Decompress(p)
+			n, lerr := DecompressedLen(p)
+			buf := make([]byte, len(want))
+			w, ierr := DecompressInto(buf, p)
+			if wantErr != nil {
+				require.True(t, errors.Is(err, ErrCodeOutOfRange) && errors.Is(lerr, ErrCodeOutOfRange) && errors.Is(ierr, ErrCodeOutOfRange),
+					"%v / %v / %v", err, lerr, ierr)
+				continue
+			}
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			require.Equal(t, len(want), n)
+			require.NoError(t, ierr)
+			require.Equal(t, want, buf[:w])
+		}
+	}
+}
