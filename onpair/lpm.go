@@ -151,7 +151,7 @@ func (m *matcher) match(b []byte, pos, end int) (uint16, int) {
 		if pos+8 <= len(b) {
 			v = le.Uint64(b, pos)
 		} else {
-			v = load8(b[pos:len(b)])
+			v = load8(b[pos:])
 		}
 		if rem < 8 {
 			v &= maskBytes(rem)
