@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -69,9 +70,34 @@ func parseColumnarMeta(meta []byte) (columnarMeta, error) {
 
 // decodeColumnar reconstructs a columnar (codec 4) stream set onto dst.
 func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte, error) {
-	if err := ss.load(columnarStreams...); err != nil {
-		return nil, err
+	values := c.startValues(ss)
+	if values == nil {
+		if err := ss.load(columnarStreams...); err != nil {
+			return nil, err
+		}
+		return c.decodeColumnarFrom(dst, ss, limit, nil)
 	}
+	// The values stream decodes in the background; the columns follow it.
+	var others []string
+	for _, n := range columnarStreams {
+		if n != "values" {
+			others = append(others, n)
+		}
+	}
+	var out []byte
+	err := ss.load(others...)
+	if err == nil {
+		out, err = c.decodeColumnarFrom(dst, ss, limit, values)
+	}
+	// The stream's own error (damage, the xz check) comes first: the
+	// serial path would have found it before any column.
+	if _, verr := values.wait(); verr != nil {
+		return nil, verr
+	}
+	return out, err
+}
+
+func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive) ([]byte, error) {
 	m, err := parseColumnarMeta(ss.get("meta"))
 	if err != nil {
 		return nil, err
@@ -90,7 +116,11 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	}
 	// Column text is capped by the output limit and, for uint32 offsets,
 	// by maxStreamLimit in total.
-	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), ss.get("values"), min(limit-int64(len(dst)), maxStreamLimit))
+	upTo := func(int) []byte { return ss.get("values") }
+	if values != nil {
+		upTo = values.upTo
+	}
+	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit))
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +131,13 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	return c.assembleRows(dst, m, rowModes, ss.get("fieldcounts"), ss.get("verbatim"), ss.get("header"), cols, quotes, limit)
 }
 
-// decodeColumns decodes every column of the values stream. budget caps
-// the text the columns may produce in total.
-func (c *config) decodeColumns(ncols int, coltypes, colIndex, values []byte, budget int64) ([]colVals, error) {
+// decodeColumns decodes every column of the values stream. upTo(n)
+// returns the values stream, or (while it is still being decoded) a
+// prefix of at least n bytes if it has that many. budget caps the text
+// the columns may produce in total.
+func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64) ([]colVals, error) {
 	idx := &cursor{b: colIndex, path: "stream \"col_index\""}
-	vals := &cursor{b: values, path: "stream \"values\""}
+	vals := &cursor{path: "stream \"values\""}
 	cols := make([]colVals, ncols)
 	for k := 0; k < ncols; k++ {
 		clen, err := idx.uv("column " + strconv.Itoa(k) + " length")
@@ -113,6 +145,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex, values []byte, bud
 			return nil, err
 		}
 		start := vals.off
+		vals.b = upTo(int(min(uint64(start)+min(clen, math.MaxInt32), math.MaxInt32)))
 		chunk, err := vals.take(clen, "column "+strconv.Itoa(k)+" chunk")
 		if err != nil {
 			return nil, err
