@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/varint"
 )
 
 // Column types of the columnar codec (4).
@@ -211,22 +212,34 @@ func spend(cur *cursor, budget *int64, n int) error {
 // dec < 0, DEC with dec fractional digits otherwise).
 func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
 	rest := cur.b[cur.off:]
-	// Every delta takes at least one byte.
-	v := colVals{buf: make([]byte, 0, len(rest)*4), offs: make([]uint32, 1, len(rest)+1)}
+	// Every value ends in the one byte below 0x80 of its varint: size the
+	// offsets exactly and the text for about 8 bytes a value.
+	n := 0
+	for _, b := range rest {
+		if b < 0x80 {
+			n++
+		}
+	}
+	v := colVals{buf: make([]byte, 0, int(min(int64(n)*8+16, max(*budget, 0)+1))), offs: make([]uint32, 1, n+1)}
 	var acc int64
-	for cur.rest() > 0 {
-		d, err := cur.sv("delta")
-		if err != nil {
+	for p := 0; p < len(rest); {
+		z, k := varint.Consume(rest[p:])
+		if k <= 0 {
+			cur.off += p
+			_, err := cur.sv("delta") // the located error
 			return colVals{}, err
 		}
-		acc += d // wrapping, where C would be undefined
+		p += k
+		acc += varint.DecodeZigzag(z) // wrapping, where C would be undefined
 		v.buf = appendNum(v.buf, acc, dec)
 		v.buf = append(v.buf, '\n')
 		v.offs = append(v.offs, uint32(len(v.buf)))
 		if int64(len(v.buf)) > *budget {
+			cur.off += p
 			return colVals{}, spend(cur, budget, len(v.buf))
 		}
 	}
+	cur.off = len(cur.b)
 	return v, spend(cur, budget, len(v.buf))
 }
 
@@ -478,9 +491,74 @@ func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts,
 	if m.hasHeader {
 		dst = append(dst, header...)
 	}
-	next := make([]int, len(cols))
-	vpos, s := 0, 0
-	for r := 0; r < m.nrows; r++ {
+	// Rows are written in parts, in parallel: part k starts at row
+	// bounds[k] with the column positions and verbatim offset that the
+	// rows before it leave; parts after the first go to their own buffers.
+	parts := min(c.concurrency, m.nrows/assemblePart)
+	if parts <= 1 {
+		dst = c.writeRows(dst, m, rowModes, verbatim, cols, quotes, nfs, 0, m.nrows, 0, make([]int, len(cols)), 0)
+	} else {
+		bufs := make([][]byte, parts)
+		err := parallel(parts, parts, func(k int) error {
+			r0, r1 := m.nrows*k/parts, m.nrows*(k+1)/parts
+			s0, vpos, next := rowState(m, rowModes, verbatim, nfs, r0, len(cols))
+			if k == 0 {
+				bufs[0] = c.writeRows(dst, m, rowModes, verbatim, cols, quotes, nfs, r0, r1, s0, next, vpos)
+			} else {
+				bufs[k] = c.writeRows(make([]byte, 0, int(size)/parts+1024), m, rowModes, verbatim, cols, quotes, nfs, r0, r1, s0, next, vpos)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		dst = bufs[0]
+		for _, b := range bufs[1:] {
+			dst = append(dst, b...)
+		}
+	}
+	if m.trailing {
+		dst = append(dst, '\n')
+	}
+	if int64(len(dst)-start) != size {
+		// planRows and this loop disagree: a bug, never an input problem.
+		return nil, fmt.Errorf("at1: internal error: planned %d output bytes, wrote %d", size, len(dst)-start)
+	}
+	return dst, nil
+}
+
+// assemblePart is the fewest rows worth a goroutine of their own.
+const assemblePart = 32 << 10
+
+// rowState returns, for row r0, the structured rows before it, the
+// offset of its verbatim line and how many values of each column the rows
+// before it use.
+func rowState(m columnarMeta, rowModes, verbatim []byte, nfs []uint32, r0, ncols int) (s0, vpos int, next []int) {
+	for r := 0; r < r0; r++ {
+		if rowModes[r] != 0 {
+			s0++
+		} else {
+			nextVerbatim(verbatim, &vpos)
+		}
+	}
+	hist := make([]int, ncols+1)
+	for _, nf := range nfs[:s0] {
+		hist[nf]++
+	}
+	next = make([]int, ncols)
+	above := 0
+	for i := ncols - 1; i >= 0; i-- {
+		above += hist[i+1]
+		next[i] = above
+	}
+	return s0, vpos, next
+}
+
+// writeRows writes rows r0..r1-1 (validated by planRows); s, next and vpos
+// are the state rowState gives for r0.
+func (c *config) writeRows(dst []byte, m columnarMeta, rowModes, verbatim []byte, cols []colVals, quotes []quoting,
+	nfs []uint32, r0, r1, s int, next []int, vpos int) []byte {
+	for r := r0; r < r1; r++ {
 		if r > 0 || m.hasHeader {
 			dst = append(dst, '\n')
 		}
@@ -505,14 +583,7 @@ func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts,
 			}
 		}
 	}
-	if m.trailing {
-		dst = append(dst, '\n')
-	}
-	if int64(len(dst)-start) != size {
-		// planRows and this loop disagree: a bug, never an input problem.
-		return nil, fmt.Errorf("at1: internal error: planned %d output bytes, wrote %d", size, len(dst)-start)
-	}
-	return dst, nil
+	return dst
 }
 
 // planRows checks everything assembleRows relies on and returns the field

@@ -14,8 +14,11 @@ import (
 func bigColumnar(t *testing.T, edit func(s map[string][]byte), editXZ func([]byte)) ([]byte, string) {
 	var rows [][]string
 	var want strings.Builder
-	for i := 0; i < 40000; i++ {
+	for i := 0; i < 70000; i++ {
 		r := []string{strconv.Itoa(i * 7), "t" + strconv.Itoa(i%1000), strconv.Itoa(i % 3)}
+		if i%7 == 3 {
+			r = r[:i%3] // ragged rows, some empty
+		}
 		rows = append(rows, r)
 		want.WriteString(strings.Join(r, ",") + "\n")
 	}
@@ -60,6 +63,31 @@ func TestPipelinedValues(t *testing.T) {
 		got, err := Decode(src, WithConcurrency(conc))
 		if err != nil || string(got) != want {
 			t.Fatalf("concurrency %d: %v (%d bytes, want %d)", conc, err, len(got), len(want))
+		}
+	}
+	// Verbatim rows (every 999th row; the columns then run ahead, which
+	// leaves values unused at their ends), checked against the serial
+	// path and the checked twin.
+	src, _ = bigColumnar(t, func(s map[string][]byte) {
+		var fc, vb []byte
+		modes := bytes.Clone(s["row_modes"])
+		for r := range modes {
+			if r%999 == 5 {
+				modes[r] = 0
+				vb = append(vb, "# verbatim "+strconv.Itoa(r)+"\n"...)
+			} else {
+				fc = append(fc, s["fieldcounts"][r])
+			}
+		}
+		s["row_modes"], s["fieldcounts"], s["verbatim"] = modes, fc, vb
+	}, nil)
+	serial, err := Decode(src, WithConcurrency(1))
+	if err != nil || !bytes.Contains(serial, []byte("\n# verbatim 69935\n")) {
+		t.Fatalf("verbatim rows: %v", err)
+	}
+	for _, opt := range []Option{WithConcurrency(2), WithConcurrency(3), withSafe()} {
+		if got, err := Decode(src, opt); err != nil || !bytes.Equal(got, serial) {
+			t.Fatalf("parallel or checked decode differs from serial: %v", err)
 		}
 	}
 	bad := map[string][]byte{
