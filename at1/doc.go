@@ -77,7 +77,11 @@
 //
 // Independent streams, frames and blocks decode in parallel, up to
 // GOMAXPROCS goroutines (WithConcurrency); the output does not depend on
-// it. xz is decoded with github.com/therootcompany/xz (a maintained fork
+// it. A columnar file keeps all its columns in one values stream, a
+// single xz job: its columns are decoded from the stream's prefix while
+// the rest is still being decompressed (the stream's xz check is still
+// verified before Decode returns). Rows (columnar) and lines
+// (qcolumnar/qjson) are then written in parallel parts. xz is decoded with github.com/therootcompany/xz (a maintained fork
 // of xi2/xz; the fastest correct pure-Go decoder we measured, and it
 // stops after the first stream as the format needs) with decoders and
 // their dictionaries reused across streams; zstd with
