@@ -59,7 +59,8 @@ func (c *config) decompress(backend byte, src []byte, limit int64, off int64, pa
 // than decoding a small block.
 var xzPools sync.Map // uint32 -> *sync.Pool
 
-func (c *config) unxz(src []byte, limit int64, off int64, path string) ([]byte, error) {
+// xzPool returns the decoder pool for this config's dictionary limit.
+func (c *config) xzPool() *sync.Pool {
 	pv, ok := xzPools.Load(c.maxDict)
 	if !ok {
 		dict := c.maxDict
@@ -68,7 +69,11 @@ func (c *config) unxz(src []byte, limit int64, off int64, path string) ([]byte, 
 			return z
 		}})
 	}
-	pool := pv.(*sync.Pool)
+	return pv.(*sync.Pool)
+}
+
+func (c *config) unxz(src []byte, limit int64, off int64, path string) ([]byte, error) {
+	pool := c.xzPool()
 	z := pool.Get().(*xz.Reader)
 	out, err := c.unxzWith(z, src, limit, off, path)
 	pool.Put(z)
@@ -76,6 +81,18 @@ func (c *config) unxz(src []byte, limit int64, off int64, path string) ([]byte, 
 }
 
 func (c *config) unxzWith(z *xz.Reader, src []byte, limit int64, off int64, path string) ([]byte, error) {
+	return c.unxzProgress(z, src, limit, off, path, nil)
+}
+
+// progressChunk is how much xz output unxzProgress decodes between calls
+// of its progress function.
+const progressChunk = 128 << 10
+
+// unxzProgress is unxzWith that, when progress is not nil, calls it with
+// the output so far after every progressChunk bytes, so a consumer can
+// work on the prefix while the rest decodes. The slices it passes stay
+// valid: a regrown buffer is a new array, the old one is not written.
+func (c *config) unxzProgress(z *xz.Reader, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
 	if !bytes.HasPrefix(src, xzMagic) {
 		return nil, errs.At(ErrCorrupt, off, path, "xz: missing stream header")
 	}
@@ -126,8 +143,15 @@ func (c *config) unxzWith(z *xz.Reader, src []byte, limit int64, off int64, path
 			copy(nb, buf)
 			buf = append(nb, one[0])
 		}
-		n, err := z.Read(buf[len(buf):cap(buf)])
+		end := cap(buf)
+		if progress != nil {
+			end = min(end, len(buf)+progressChunk)
+		}
+		n, err := z.Read(buf[len(buf):end])
 		buf = buf[:len(buf)+n]
+		if progress != nil && n > 0 {
+			progress(buf)
+		}
 		if err == io.EOF {
 			return buf, nil
 		}

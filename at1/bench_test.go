@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,8 +67,28 @@ func benchRows(n int) ([][]string, []qLine, string) {
 	return rows, lines, sb.String()
 }
 
+// liblzmaXZ compresses with the xz command (liblzma -6, what Python's
+// lzma.compress and so the real AT-1 encoder write).
+func liblzmaXZ(t testing.TB, data []byte) []byte {
+	cmd := exec.Command("xz", "-6", "-c", "-T1")
+	cmd.Stdin = bytes.NewReader(data)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("xz -6: %v", err)
+	}
+	return out
+}
+
+// loadBench builds the benchmark files. With the xz command on PATH every
+// xz stream and block is liblzma-made (as real files are), and the
+// original is also compressed by it for BenchmarkXZCommand/BenchmarkVsXZ;
+// AT1_BENCH_ULIKUNITZ=1 uses the pure-Go writer instead.
 func loadBench(b *testing.B) *benchFiles {
 	benchOnce.Do(func() {
+		if _, err := exec.LookPath("xz"); err == nil && os.Getenv("AT1_BENCH_ULIKUNITZ") == "" {
+			xzEncode = liblzmaXZ
+			defer func() { xzEncode = nil }()
+		}
 		rows, lines, orig := benchRows(160_000)
 		bench.orig = []byte(orig)
 		bench.plainXZ = compress(b, BackendXZ, bench.orig)
@@ -184,8 +205,11 @@ func BenchmarkXZCommand(b *testing.B) {
 	f := loadBench(b)
 	p := os.Getenv("AT1_BENCH_XZFILE")
 	xzPath, err := exec.LookPath("xz")
-	if p == "" || err != nil {
-		b.Skip("needs AT1_BENCH_XZFILE and the xz command")
+	if err != nil {
+		b.Skip("needs the xz command")
+	}
+	if p == "" {
+		p = f.plainXZFile(b)
 	}
 	b.SetBytes(int64(len(f.orig)))
 	var cpu time.Duration
@@ -228,6 +252,58 @@ func BenchmarkQuery(b *testing.B) {
 					b.Fatalf("%d rows", n)
 				}
 			}
+		})
+	}
+}
+
+// plainXZFile writes the original's xz (liblzma-made when loadBench found
+// the xz command) to a temporary file for the xz command to read.
+func (f *benchFiles) plainXZFile(b *testing.B) string {
+	p := filepath.Join(b.TempDir(), "orig.xz")
+	if err := os.WriteFile(p, f.plainXZ, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkVsXZ is the paired comparison for the speed target: each
+// iteration runs `xz -dc` on the original's xz (liblzma -6) and then
+// decodes the AT-1 file of the same original, timing both, so both see
+// the same machine load. It reports each side's MB/s and their ratio
+// (above 1: the AT-1 decode is faster than xz -dc).
+func BenchmarkVsXZ(b *testing.B) {
+	f := loadBench(b)
+	xzPath, err := exec.LookPath("xz")
+	if err != nil {
+		b.Skip("needs the xz command")
+	}
+	p := f.plainXZFile(b)
+	for _, tc := range []struct {
+		name string
+		src  []byte
+	}{{"columnar", f.columnar}, {"qcol-xz", f.qcolXZ}, {"columnar-zstd", f.colZstd}, {"qcol-zstd", f.qcolZstd}} {
+		b.Run(tc.name, func(b *testing.B) {
+			if got, err := Decode(tc.src); err != nil || !bytes.Equal(got, f.orig) {
+				b.Fatalf("decode: %v", err)
+			}
+			var tXZ, tAT1 time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				out, err := exec.Command(xzPath, "-dc", p).Output()
+				if err != nil || len(out) != len(f.orig) {
+					b.Fatalf("xz -dc: %v", err)
+				}
+				t1 := time.Now()
+				if _, err := Decode(tc.src); err != nil {
+					b.Fatal(err)
+				}
+				tXZ += t1.Sub(t0)
+				tAT1 += time.Since(t1)
+			}
+			mb := float64(len(f.orig)) * float64(b.N) / 1e6
+			b.ReportMetric(mb/tXZ.Seconds(), "xzMB/s")
+			b.ReportMetric(mb/tAT1.Seconds(), "at1MB/s")
+			b.ReportMetric(tXZ.Seconds()/tAT1.Seconds(), "x_vs_xz")
 		})
 	}
 }

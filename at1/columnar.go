@@ -3,10 +3,12 @@ package at1
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/varint"
 )
 
 // Column types of the columnar codec (4).
@@ -69,9 +71,34 @@ func parseColumnarMeta(meta []byte) (columnarMeta, error) {
 
 // decodeColumnar reconstructs a columnar (codec 4) stream set onto dst.
 func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte, error) {
-	if err := ss.load(columnarStreams...); err != nil {
-		return nil, err
+	values := c.startValues(ss)
+	if values == nil {
+		if err := ss.load(columnarStreams...); err != nil {
+			return nil, err
+		}
+		return c.decodeColumnarFrom(dst, ss, limit, nil)
 	}
+	// The values stream decodes in the background; the columns follow it.
+	var others []string
+	for _, n := range columnarStreams {
+		if n != "values" {
+			others = append(others, n)
+		}
+	}
+	var out []byte
+	err := ss.load(others...)
+	if err == nil {
+		out, err = c.decodeColumnarFrom(dst, ss, limit, values)
+	}
+	// The stream's own error (damage, the xz check) comes first: the
+	// serial path would have found it before any column.
+	if _, verr := values.wait(); verr != nil {
+		return nil, verr
+	}
+	return out, err
+}
+
+func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive) ([]byte, error) {
 	m, err := parseColumnarMeta(ss.get("meta"))
 	if err != nil {
 		return nil, err
@@ -90,7 +117,11 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	}
 	// Column text is capped by the output limit and, for uint32 offsets,
 	// by maxStreamLimit in total.
-	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), ss.get("values"), min(limit-int64(len(dst)), maxStreamLimit))
+	upTo := func(int) []byte { return ss.get("values") }
+	if values != nil {
+		upTo = values.upTo
+	}
+	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit))
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +132,13 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	return c.assembleRows(dst, m, rowModes, ss.get("fieldcounts"), ss.get("verbatim"), ss.get("header"), cols, quotes, limit)
 }
 
-// decodeColumns decodes every column of the values stream. budget caps
-// the text the columns may produce in total.
-func (c *config) decodeColumns(ncols int, coltypes, colIndex, values []byte, budget int64) ([]colVals, error) {
+// decodeColumns decodes every column of the values stream. upTo(n)
+// returns the values stream, or (while it is still being decoded) a
+// prefix of at least n bytes if it has that many. budget caps the text
+// the columns may produce in total.
+func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64) ([]colVals, error) {
 	idx := &cursor{b: colIndex, path: "stream \"col_index\""}
-	vals := &cursor{b: values, path: "stream \"values\""}
+	vals := &cursor{path: "stream \"values\""}
 	cols := make([]colVals, ncols)
 	for k := 0; k < ncols; k++ {
 		clen, err := idx.uv("column " + strconv.Itoa(k) + " length")
@@ -113,6 +146,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex, values []byte, bud
 			return nil, err
 		}
 		start := vals.off
+		vals.b = upTo(int(min(uint64(start)+min(clen, math.MaxInt32), math.MaxInt32)))
 		chunk, err := vals.take(clen, "column "+strconv.Itoa(k)+" chunk")
 		if err != nil {
 			return nil, err
@@ -178,22 +212,34 @@ func spend(cur *cursor, budget *int64, n int) error {
 // dec < 0, DEC with dec fractional digits otherwise).
 func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
 	rest := cur.b[cur.off:]
-	// Every delta takes at least one byte.
-	v := colVals{buf: make([]byte, 0, len(rest)*4), offs: make([]uint32, 1, len(rest)+1)}
+	// Every value ends in the one byte below 0x80 of its varint: size the
+	// offsets exactly and the text for about 8 bytes a value.
+	n := 0
+	for _, b := range rest {
+		if b < 0x80 {
+			n++
+		}
+	}
+	v := colVals{buf: make([]byte, 0, int(min(int64(n)*8+16, max(*budget, 0)+1))), offs: make([]uint32, 1, n+1)}
 	var acc int64
-	for cur.rest() > 0 {
-		d, err := cur.sv("delta")
-		if err != nil {
+	for p := 0; p < len(rest); {
+		z, k := varint.Consume(rest[p:])
+		if k <= 0 {
+			cur.off += p
+			_, err := cur.sv("delta") // the located error
 			return colVals{}, err
 		}
-		acc += d // wrapping, where C would be undefined
+		p += k
+		acc += varint.DecodeZigzag(z) // wrapping, where C would be undefined
 		v.buf = appendNum(v.buf, acc, dec)
 		v.buf = append(v.buf, '\n')
 		v.offs = append(v.offs, uint32(len(v.buf)))
 		if int64(len(v.buf)) > *budget {
+			cur.off += p
 			return colVals{}, spend(cur, budget, len(v.buf))
 		}
 	}
+	cur.off = len(cur.b)
 	return v, spend(cur, budget, len(v.buf))
 }
 
@@ -445,9 +491,74 @@ func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts,
 	if m.hasHeader {
 		dst = append(dst, header...)
 	}
-	next := make([]int, len(cols))
-	vpos, s := 0, 0
-	for r := 0; r < m.nrows; r++ {
+	// Rows are written in parts, in parallel: part k starts at row
+	// bounds[k] with the column positions and verbatim offset that the
+	// rows before it leave; parts after the first go to their own buffers.
+	parts := min(c.concurrency, m.nrows/assemblePart)
+	if parts <= 1 {
+		dst = c.writeRows(dst, m, rowModes, verbatim, cols, quotes, nfs, 0, m.nrows, 0, make([]int, len(cols)), 0)
+	} else {
+		bufs := make([][]byte, parts)
+		err := parallel(parts, parts, func(k int) error {
+			r0, r1 := m.nrows*k/parts, m.nrows*(k+1)/parts
+			s0, vpos, next := rowState(m, rowModes, verbatim, nfs, r0, len(cols))
+			if k == 0 {
+				bufs[0] = c.writeRows(dst, m, rowModes, verbatim, cols, quotes, nfs, r0, r1, s0, next, vpos)
+			} else {
+				bufs[k] = c.writeRows(make([]byte, 0, int(size)/parts+1024), m, rowModes, verbatim, cols, quotes, nfs, r0, r1, s0, next, vpos)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		dst = bufs[0]
+		for _, b := range bufs[1:] {
+			dst = append(dst, b...)
+		}
+	}
+	if m.trailing {
+		dst = append(dst, '\n')
+	}
+	if int64(len(dst)-start) != size {
+		// planRows and this loop disagree: a bug, never an input problem.
+		return nil, fmt.Errorf("at1: internal error: planned %d output bytes, wrote %d", size, len(dst)-start)
+	}
+	return dst, nil
+}
+
+// assemblePart is the fewest rows worth a goroutine of their own.
+const assemblePart = 32 << 10
+
+// rowState returns, for row r0, the structured rows before it, the
+// offset of its verbatim line and how many values of each column the rows
+// before it use.
+func rowState(m columnarMeta, rowModes, verbatim []byte, nfs []uint32, r0, ncols int) (s0, vpos int, next []int) {
+	for r := 0; r < r0; r++ {
+		if rowModes[r] != 0 {
+			s0++
+		} else {
+			nextVerbatim(verbatim, &vpos)
+		}
+	}
+	hist := make([]int, ncols+1)
+	for _, nf := range nfs[:s0] {
+		hist[nf]++
+	}
+	next = make([]int, ncols)
+	above := 0
+	for i := ncols - 1; i >= 0; i-- {
+		above += hist[i+1]
+		next[i] = above
+	}
+	return s0, vpos, next
+}
+
+// writeRows writes rows r0..r1-1 (validated by planRows); s, next and vpos
+// are the state rowState gives for r0.
+func (c *config) writeRows(dst []byte, m columnarMeta, rowModes, verbatim []byte, cols []colVals, quotes []quoting,
+	nfs []uint32, r0, r1, s int, next []int, vpos int) []byte {
+	for r := r0; r < r1; r++ {
 		if r > 0 || m.hasHeader {
 			dst = append(dst, '\n')
 		}
@@ -472,14 +583,7 @@ func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts,
 			}
 		}
 	}
-	if m.trailing {
-		dst = append(dst, '\n')
-	}
-	if int64(len(dst)-start) != size {
-		// planRows and this loop disagree: a bug, never an input problem.
-		return nil, fmt.Errorf("at1: internal error: planned %d output bytes, wrote %d", size, len(dst)-start)
-	}
-	return dst, nil
+	return dst
 }
 
 // planRows checks everything assembleRows relies on and returns the field

@@ -65,13 +65,23 @@
 //     and skipped. Queries run on whole-file qcolumnar/qjson files; a
 //     framed file returns ErrUnsupported (its raw frames hold rows as plain
 //     text that no index covers), as do qjson2 and the other codecs. A
-//     query sizes the last row group from the meta's n_struct.
+//     query sizes row groups from the meta's n_struct and walks the
+//     index; a full decode follows row_modes and ignores both (as the
+//     reference does). So File.Query first reads row_modes (one byte per
+//     line) and fails with ErrCorrupt unless n_struct, nrg and the index
+//     agree with it: a query either fails or returns exactly the rows of
+//     a full decode that satisfy its predicates. Zone maps are trusted: a
+//     group whose zone map contradicts its own values may be skipped.
 //   - AppendRaw writes the RAW (codec 255) fallback container with the
 //     integrity trailer. The columnar and query encoders are not here yet.
 //
 // Independent streams, frames and blocks decode in parallel, up to
 // GOMAXPROCS goroutines (WithConcurrency); the output does not depend on
-// it. xz is decoded with github.com/therootcompany/xz (a maintained fork
+// it. A columnar file keeps all its columns in one values stream, a
+// single xz job: its columns are decoded from the stream's prefix while
+// the rest is still being decompressed (the stream's xz check is still
+// verified before Decode returns). Rows (columnar) and lines
+// (qcolumnar/qjson) are then written in parallel parts. xz is decoded with github.com/therootcompany/xz (a maintained fork
 // of xi2/xz; the fastest correct pure-Go decoder we measured, and it
 // stops after the first stream as the format needs) with decoders and
 // their dictionaries reused across streams; zstd with

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/varint"
@@ -37,6 +38,8 @@ type File struct {
 	Frames     []FrameInfo
 
 	t         *qTable
+	counts    sync.Once
+	countsErr error  // result of checkCounts
 	blocksOff int64  // file offset of a stored blocks stream, or -1
 	blocks    []byte // decoded blocks stream when it is not stored
 }
@@ -258,6 +261,58 @@ func (f *File) readQTable() error {
 		return err
 	}
 	f.t = t
+	return nil
+}
+
+// checkCounts cross-checks the meta's counts against row_modes and the
+// index before a query relies on them. A full decode takes its row count
+// from row_modes (as the reference's serial path does) and ignores
+// n_struct and nrg; a query cannot afford to read every block, so it sizes
+// each row group from n_struct and walks the index's groups. If the three
+// disagree, a query could return fewer or more rows than a full decode,
+// so it fails instead. row_modes is one byte per line and compresses to
+// little; it is read once per File.
+func (f *File) checkCounts() error {
+	f.counts.Do(func() { f.countsErr = f.checkCountsOnce() })
+	return f.countsErr
+}
+
+func (f *File) checkCountsOnce() error {
+	t := f.t
+	modes, err := f.loadStream("row_modes")
+	if err != nil {
+		return err
+	}
+	metaOff := int64(-1)
+	if i := f.stream("meta"); i >= 0 {
+		metaOff = f.Streams[i].Offset
+	}
+	if len(modes) < t.nlines {
+		return errs.At(ErrCorrupt, metaOff, "stream \"meta\"", "nlines %d, row_modes has %d bytes", t.nlines, len(modes))
+	}
+	var ns uint64
+	for _, m := range modes[:t.nlines] {
+		if m != 0 {
+			ns++
+		}
+	}
+	if ns != t.nStruct {
+		return errs.At(ErrCorrupt, metaOff, "stream \"meta\"", "n_struct %d, but row_modes marks %d structured lines", t.nStruct, ns)
+	}
+	if t.ncols == 0 {
+		return nil
+	}
+	want := (ns + uint64(t.rg) - 1) / uint64(t.rg)
+	if uint64(len(t.groups)) != want {
+		indexOff := int64(-1)
+		if i := f.stream("index"); i >= 0 {
+			indexOff = f.Streams[i].Offset
+		}
+		return errs.At(ErrCorrupt, indexOff, "stream \"index\"", "index has %d row groups, %d structured lines in groups of %d need %d", len(t.groups), ns, t.rg, want)
+	}
+	if t.nrg != want {
+		return errs.At(ErrCorrupt, metaOff, "stream \"meta\"", "nrg %d, %d structured lines in groups of %d need %d", t.nrg, ns, t.rg, want)
+	}
 	return nil
 }
 

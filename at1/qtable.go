@@ -307,22 +307,50 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 	if len(t.rowModes) < t.nlines {
 		return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 	}
-	lines, est, err := c.qLines(t, blocks, max(boff, 0), limit-int64(len(dst)))
+	w, est, err := c.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)))
 	if err != nil {
 		return nil, err
 	}
 	dst = reserve(dst, est, limit)
-	for i := 0; i < t.nlines; i++ {
-		if i > 0 {
-			dst = append(dst, '\n')
+	// Lines are written in parts, in parallel, each part from the row
+	// and verbatim positions the lines before it leave; parts after the
+	// first go to their own buffers. The output limit is shared.
+	parts := max(1, min(c.concurrency, t.nlines/assemblePart))
+	var used atomic.Int64
+	used.Store(int64(len(dst)))
+	bufs := make([][]byte, parts)
+	err = parallel(parts, parts, func(k int) error {
+		l0, l1 := t.nlines*k/parts, t.nlines*(k+1)/parts
+		pos := t.posAt(l0)
+		out := dst
+		if k > 0 {
+			out = make([]byte, 0, int(min(est/int64(parts)+1024, limit)))
 		}
-		dst, err = lines(dst)
-		if err != nil {
-			return nil, err
+		mark := len(out)
+		for i := l0; i < l1; i++ {
+			if i > 0 {
+				out = append(out, '\n')
+			}
+			var err error
+			if out, err = w.line(out, &pos); err != nil {
+				return err
+			}
+			if len(out)-mark >= 64<<10 || i == l1-1 {
+				if used.Add(int64(len(out)-mark)) > limit {
+					return errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+				}
+				mark = len(out)
+			}
 		}
-		if int64(len(dst)) > limit {
-			return nil, errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
-		}
+		bufs[k] = out
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	dst = bufs[0]
+	for _, b := range bufs[1:] {
+		dst = append(dst, b...)
 	}
 	if t.trailing {
 		dst = append(dst, '\n')
@@ -333,6 +361,41 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 // qLines decodes every block (in parallel) and returns a function that
 // appends the next line on each call, following row_modes.
 func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (next func([]byte) ([]byte, error), estimate int64, err error) {
+	w, estimate, err := c.qLineWriter(t, blocks, boff, budget)
+	if err != nil {
+		return nil, 0, err
+	}
+	var pos qPos
+	return func(dst []byte) ([]byte, error) { return w.line(dst, &pos) }, estimate, nil
+}
+
+// qPos is a position in the lines of a qTable: the next line, structured
+// row and verbatim offset.
+type qPos struct{ line, si, vpos int }
+
+// posAt returns the position of line l.
+func (t *qTable) posAt(l int) qPos {
+	p := qPos{line: l}
+	for _, m := range t.rowModes[:l] {
+		if m != 0 {
+			p.si++
+		} else {
+			nextVerbatim(t.verbatim, &p.vpos)
+		}
+	}
+	return p
+}
+
+// qWriter writes the lines of a qTable from its decoded blocks.
+type qWriter struct {
+	c    *config
+	t    *qTable
+	vals []colVals // [g*ncols+col]
+}
+
+// qLineWriter decodes every block (in parallel) and validates the value
+// counts.
+func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64) (w *qWriter, estimate int64, err error) {
 	if c.strict {
 		if err := t.check(); err != nil {
 			return nil, 0, err
@@ -386,33 +449,36 @@ func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (nex
 		sep += int64(len(s))
 	}
 	estimate += sep * int64(nstruct)
-	si, vpos, line := 0, 0, 0
-	return func(dst []byte) ([]byte, error) {
-		mode := t.rowModes[line]
-		line++
-		if mode == 0 {
-			v, ok := nextVerbatim(t.verbatim, &vpos)
-			if !ok && c.strict {
-				return nil, errs.At(ErrCorrupt, int64(len(t.verbatim)), "stream \"verbatim\"", "verbatim lines run out at line %d", line-1)
-			}
-			return append(dst, v...), nil
+	return &qWriter{c: c, t: t, vals: vals}, estimate, nil
+}
+
+// line appends the line at p and advances p.
+func (w *qWriter) line(dst []byte, p *qPos) ([]byte, error) {
+	t, c := w.t, w.c
+	mode := t.rowModes[p.line]
+	p.line++
+	if mode == 0 {
+		v, ok := nextVerbatim(t.verbatim, &p.vpos)
+		if !ok && c.strict {
+			return nil, errs.At(ErrCorrupt, int64(len(t.verbatim)), "stream \"verbatim\"", "verbatim lines run out at line %d", p.line-1)
 		}
-		g, r := si/t.rg, si%t.rg
-		si++
-		if t.ncols == 0 {
-			if t.codec == CodecQJSON {
-				dst = append(dst, t.segs[0]...)
-			}
-			return dst, nil
+		return append(dst, v...), nil
+	}
+	g, r := p.si/t.rg, p.si%t.rg
+	p.si++
+	if t.ncols == 0 {
+		if t.codec == CodecQJSON {
+			dst = append(dst, t.segs[0]...)
 		}
-		cols := vals[g*t.ncols : (g+1)*t.ncols]
-		if c.safe { // the checked twin; the fast path validated counts above
-			for c := range cols {
-				if r >= cols[c].count() {
-					return nil, errs.At(ErrCorrupt, -1, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block has %d values, row %d needed", cols[c].count(), r)
-				}
+		return dst, nil
+	}
+	cols := w.vals[g*t.ncols : (g+1)*t.ncols]
+	if c.safe { // the checked twin; the fast path validated counts above
+		for c := range cols {
+			if r >= cols[c].count() {
+				return nil, errs.At(ErrCorrupt, -1, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block has %d values, row %d needed", cols[c].count(), r)
 			}
 		}
-		return t.appendRow(dst, cols, r), nil
-	}, estimate, nil
+	}
+	return t.appendRow(dst, cols, r), nil
 }

@@ -162,3 +162,32 @@ func TestQTableErrors(t *testing.T) {
 		t.Fatalf("nseg: %v", err)
 	}
 }
+
+// TestQColumnarParallelLines covers the parallel line assembly: enough
+// lines for several parts, verbatim lines among them, same bytes as the
+// serial path and the checked twin.
+func TestQColumnarParallelLines(t *testing.T) {
+	var lines []qLine
+	var want []string
+	for i := 0; i < 70000; i++ {
+		if i%997 == 3 {
+			l := "# note " + strconv.Itoa(i)
+			lines = append(lines, qLine{verbatim: l})
+			want = append(want, l)
+			continue
+		}
+		row := []string{strconv.Itoa(i), strconv.Itoa(i%50) + ".5", []string{"x", "", "\"q,q\""}[i%3]}
+		lines = append(lines, qLine{row: row})
+		want = append(want, strings.Join(row, ","))
+	}
+	src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 4096, lines, true, tagZstd)
+	for _, opt := range []Option{WithConcurrency(1), WithConcurrency(2), WithConcurrency(3), withSafe(), Strict()} {
+		got, err := Decode(src, opt)
+		if err != nil || string(got) != strings.Join(want, "\n")+"\n" {
+			t.Fatalf("%v (%d bytes)", err, len(got))
+		}
+	}
+	if _, err := Decode(src, WithConcurrency(2), WithMaxDecodedSize(int64(len(strings.Join(want, "\n"))-10))); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("limit: %v", err)
+	}
+}

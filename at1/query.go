@@ -67,12 +67,17 @@ type pred struct {
 }
 
 // Query plans a query. It fails for codecs other than qcolumnar/qjson,
-// unknown columns or paths, predicates on text columns and bad bounds.
+// unknown columns or paths, predicates on text columns and bad bounds,
+// and with ErrCorrupt when the meta's n_struct or nrg disagrees with
+// row_modes or the index (a full decode ignores both; a query could not).
 func (f *File) Query(q Query) (*Rows, error) {
 	if f.t == nil {
 		return nil, errs.Wrap(ErrUnsupported, "query needs a whole-file qcolumnar or qjson file, not %s", f.kind())
 	}
 	t := f.t
+	if err := f.checkCounts(); err != nil {
+		return nil, err
+	}
 	rs := &Rows{f: f}
 	for _, c := range q.Columns {
 		if c < 0 || c >= t.ncols {
@@ -249,6 +254,14 @@ func (rs *Rows) All() iter.Seq2[Row, error] {
 		t := rs.f.t
 		rs.stats = QueryStats{Groups: len(t.groups)}
 		if t.ncols == 0 {
+			// No columns, no blocks: each structured line is a row of no
+			// values (n_struct was checked against row_modes).
+			for i := uint64(0); i < t.nStruct; i++ {
+				rs.stats.Rows++
+				if !yield(Row{Index: int64(i), Values: [][]byte{}}, nil) {
+					return
+				}
+			}
 			return
 		}
 		npred := rs.npred

@@ -146,8 +146,8 @@ func (ss *streamSet) load(names ...string) error {
 		if err != nil {
 			return err
 		}
-		if ss.budget.Add(-int64(len(d))) < 0 {
-			return errs.At(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(s.Name)), "decoded streams exceed twice the output limit of %d bytes", ss.cfg.maxDecoded)
+		if err := ss.spend(s, d); err != nil {
+			return err
 		}
 		out[k] = d
 		return nil
@@ -157,6 +157,14 @@ func (ss *streamSet) load(names ...string) error {
 	}
 	for k, j := range jobs {
 		ss.decoded[j.name] = out[k]
+	}
+	return nil
+}
+
+// spend takes a decoded stream from the stream set's budget.
+func (ss *streamSet) spend(s StreamInfo, d []byte) error {
+	if ss.budget.Add(-int64(len(d))) < 0 {
+		return errs.At(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(s.Name)), "decoded streams exceed twice the output limit of %d bytes", ss.cfg.maxDecoded)
 	}
 	return nil
 }

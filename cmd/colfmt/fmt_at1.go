@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -194,6 +195,33 @@ func at1Query(args []string, stdout, stderr io.Writer) error {
 	if len(files) != 1 {
 		return usagef("query takes exactly one FILE")
 	}
+	// Flag syntax is checked before the file is opened: a malformed
+	// flag is a usage error (exit 2) whatever the file holds; what does
+	// not fit the file (an unknown column or path, a text column) is a
+	// file problem (exit 1).
+	var q at1.Query
+	if *cols != "" {
+		for _, c := range strings.Split(*cols, ",") {
+			c = strings.TrimSpace(c)
+			switch i, err := strconv.Atoi(c); {
+			case c == "":
+				return usagef("--cols %q: empty column", *cols)
+			case err == nil && i < 0:
+				return usagef("--cols %q: negative column %d", *cols, i)
+			case err == nil:
+				q.Columns = append(q.Columns, i)
+			default:
+				q.Paths = append(q.Paths, c)
+			}
+		}
+	}
+	for _, w := range where {
+		r, err := parseWhere(w)
+		if err != nil {
+			return err
+		}
+		q.Where = append(q.Where, r)
+	}
 	fh, err := os.Open(files[0])
 	if err != nil {
 		return fmt.Errorf("colfmt: %w", err)
@@ -206,23 +234,6 @@ func at1Query(args []string, stdout, stderr io.Writer) error {
 	f, err := at1.Open(fh, st.Size())
 	if err != nil {
 		return err
-	}
-	var q at1.Query
-	if *cols != "" {
-		for _, c := range strings.Split(*cols, ",") {
-			if i, err := strconv.Atoi(c); err == nil {
-				q.Columns = append(q.Columns, i)
-			} else {
-				q.Paths = append(q.Paths, c)
-			}
-		}
-	}
-	for _, w := range where {
-		r, err := parseWhere(w)
-		if err != nil {
-			return err
-		}
-		q.Where = append(q.Where, r)
 	}
 	rs, err := f.Query(q)
 	if err != nil {
@@ -270,16 +281,34 @@ func parseWhere(s string) (at1.Range, error) {
 		return r, usagef("--where %q: want C>=X, C<=Y, C=X or C=X..Y", s)
 	}
 	col = strings.TrimSpace(col)
+	r.Min, r.Max = strings.TrimSpace(r.Min), strings.TrimSpace(r.Max)
 	if col == "" {
 		return r, usagef("--where %q: no column", s)
 	}
+	if strings.ContainsAny(col, "<>=") {
+		return r, usagef("--where %q: one comparison per --where", s)
+	}
 	if i, err := strconv.Atoi(col); err == nil {
+		if i < 0 {
+			return r, usagef("--where %q: negative column %d", s, i)
+		}
 		r.Column = i
 	} else {
 		r.Path = col
 	}
+	if r.Min == "" && r.Max == "" {
+		return r, usagef("--where %q: no bound", s)
+	}
+	for _, b := range []string{r.Min, r.Max} {
+		if b != "" && !decimalBound.MatchString(b) {
+			return r, usagef("--where %q: bound %q is not a decimal number", s, b)
+		}
+	}
 	return r, nil
 }
+
+// decimalBound is the bound syntax at1.Query accepts.
+var decimalBound = regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
 
 // at1DemoRow decodes the embedded sample. There is no AT-1 encoder yet
 // (a later issue), so encode MB/s is reported as 0.

@@ -77,6 +77,49 @@ func TestAT1Query(t *testing.T) {
 	require.Contains(t, stderr, "at1: unsupported")
 }
 
+// TestAT1QueryExitCodes: a malformed flag exits 2 whatever the file (even a
+// missing or corrupt one); what does not fit the file exits 1.
+func TestAT1QueryExitCodes(t *testing.T) {
+	qcol, raw := at1Vector(t, "qcol.at1"), at1Vector(t, "raw_xz.at1")
+	missing := filepath.Join(t.TempDir(), "missing.at1")
+	junk := writeTemp(t, "junk.at1", []byte("AT1\x02\x07\xff\xff\x00"))
+	for _, w := range []string{"bogus", "0>=", "0<=", "0=", "0=..", ">=5", "0>=abc", "0>=1..2", "0=1..x",
+		"0<=1>=2", "-1>=0", "0>=1e3", "0>=--1"} {
+		for _, f := range []string{qcol, raw, missing, junk} {
+			code, _, stderr := runCLI(t, "query", f, "--where", w)
+			require.Equal(t, 2, code, "--where %q on %s: %s", w, f, stderr)
+			require.Contains(t, stderr, "--where")
+		}
+	}
+	for _, c := range []string{"0,,1", "-1", ","} {
+		code, _, stderr := runCLI(t, "query", qcol, "--cols", c)
+		require.Equal(t, 2, code, "--cols %q: %s", c, stderr)
+	}
+	// Well-formed flags that the file cannot satisfy, and bad files.
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"query", qcol, "--cols", "price"}, "need a qjson file"},
+		{[]string{"query", qcol, "--where", "price>=1"}, "need a qjson file"},
+		{[]string{"query", qcol, "--cols", "7"}, "out of range"},
+		{[]string{"query", qcol, "--where", "9>=1"}, "out of range"},
+		{[]string{"query", at1Vector(t, "qjson.at1"), "--cols", "nosuch"}, "no column with path"},
+		{[]string{"query", raw, "--cols", "name"}, "at1: unsupported"},
+		{[]string{"query", raw, "--where", "0=1"}, "at1: unsupported"},
+		{[]string{"query", missing, "--where", "0=1"}, "no such file"},
+		{[]string{"query", junk}, "16383"},
+		{[]string{"query", at1Vector(t, "bad_query_nstruct_low.at1")}, "n_struct"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		require.Equal(t, 1, code, "%v: %s", tc.args, stderr)
+		require.Contains(t, stderr, tc.msg, "%v", tc.args)
+	}
+	code, stdout, stderr := runCLI(t, "query", qcol, "--where", "0=..1001", "--where", " 1 >= +1.5")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, "1000,1.50,AAA\n", stdout)
+}
+
 func TestAT1PackRaw(t *testing.T) {
 	in := writeTemp(t, "in.csv", []byte(strings.Repeat("a,b\n1,2\n", 100)))
 	for _, b := range []string{"xz", "zstd", "stored", "auto"} {
