@@ -286,17 +286,30 @@ func isVarBinary(dt arrow.DataType) bool {
 // varBinary builds a string/binary array from n+1 offsets, data and an
 // optional validity bitmap.
 func (f *File) varBinary(w *where, dt arrow.DataType, offs []int64, data []byte, vb []byte, nulls int) (arrow.Array, error) {
-	n := len(offs) - 1
-	var ob []byte
 	if isLarge(dt) {
-		ob = arrow.Int64Traits.CastToBytes(offs)
+		return f.varBinaryOffsets(w, dt, nil, offs, data, vb, nulls)
+	}
+	if len(data) > math.MaxInt32 {
+		return nil, errs.At(ErrTooLarge, -1, w.path, "%d bytes of %s need a large type", len(data), dt)
+	}
+	o32 := make([]int32, len(offs))
+	for i, v := range offs {
+		o32[i] = int32(v)
+	}
+	return f.varBinaryOffsets(w, dt, o32, nil, data, vb, nulls)
+}
+
+// varBinaryOffsets builds a string/binary array from o32 (or, for the
+// large types, o64) offsets, data and an optional validity bitmap.
+func (f *File) varBinaryOffsets(w *where, dt arrow.DataType, o32 []int32, o64 []int64, data []byte, vb []byte, nulls int) (arrow.Array, error) {
+	var ob []byte
+	n := len(o32) - 1
+	if isLarge(dt) {
+		ob = arrow.Int64Traits.CastToBytes(o64)
+		n = len(o64) - 1
 	} else {
 		if len(data) > math.MaxInt32 {
 			return nil, errs.At(ErrTooLarge, -1, w.path, "%d bytes of %s need a large type", len(data), dt)
-		}
-		o32 := make([]int32, len(offs))
-		for i, v := range offs {
-			o32[i] = int32(v)
 		}
 		ob = arrow.Int32Traits.CastToBytes(o32)
 	}
