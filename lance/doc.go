@@ -84,8 +84,9 @@
 // with the byte offset and the column/page path. Limits, each an Option:
 //
 //   - WithMaxBufferSize (default 1 GiB): any single buffer read, any
-//     decompressed buffer (zstd/lz4 output is capped while decoding) and
-//     any decoded array allocation.
+//     decompressed buffer (zstd/lz4 output is capped while decoding), any
+//     decoded array allocation and any buffer of a result joined from
+//     several pages (counted as pages are appended, before joining).
 //   - WithMaxMetadataSize (default 64 MiB): offset tables, column metadata
 //     and the schema together.
 //   - WithMaxColumns (default 65536): columns, global buffers and schema

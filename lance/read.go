@@ -254,6 +254,7 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 			p.Release()
 		}
 	}()
+	budget := joinBudget{f: r.f, path: col.path}
 	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
 		p := col.pages[pi]
 		if p.length == 0 {
@@ -266,6 +267,9 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		parts = append(parts, array.NewSlice(arr, lo, hi))
+		if err := budget.add(parts[len(parts)-1]); err != nil {
+			return nil, err
+		}
 	}
 	if len(parts) == 1 {
 		parts[0].Retain()
@@ -408,6 +412,7 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 			p.Release()
 		}
 	}()
+	budget := joinBudget{f: f, path: col.path}
 	for _, sg := range segs {
 		var part arrow.Array
 		if item == nil {
@@ -433,6 +438,11 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 			}
 		}
 		parts = append(parts, part)
+		if len(segs) > 1 {
+			if err := budget.add(part); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if len(parts) == 1 {
 		parts[0].Retain()
