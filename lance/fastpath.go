@@ -330,55 +330,33 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
-		nullable := adj != 0
-		maxEnd := uint64(f.cfg.maxBuffer)
+		lim := endLimit(adj, uint64(f.cfg.maxBuffer))
 		// Rows outside [lo, hi) are checked too, as the general decoder does.
-		prev, bad := binaryEnds(ends[:lo], adj, 0, maxEnd)
+		prev, bad := checkEnds(ends[:lo], adj, 0, lim)
 		if bad < 0 {
 			s := prev
 			base := total - int64(s)
-			for i := lo; i < hi; i++ {
-				v := ends[i]
-				end, bit := v, uint64(1)
-				if nullable && v >= adj {
-					end, bit = v-adj, 0
-				}
-				if end < prev || (nullable && end >= adj) || end > maxEnd {
-					bad = int(i)
-					break
-				}
-				prev = end
-				o := row + i - lo
-				words[o>>6] |= bit << (o & 63)
-				if large {
-					o64[o+1] = base + int64(end)
-				} else {
-					o32[o+1] = int32(base + int64(end))
-				}
+			if large {
+				prev, bad = rebaseEnds(ends[lo:hi], adj, prev, lim, base, o64[row+1:], words, row)
+			} else {
+				prev, bad = rebaseEnds(ends[lo:hi], adj, prev, lim, base, o32[row+1:], words, row)
 			}
-			if bad < 0 {
-				e := prev
-				parts = append(parts, binaryPart{pi: pi, lo: lo, hi: hi, s: s, e: e, dataRange: dr})
-				prev, bad = binaryEnds(ends[hi:], adj, prev, maxEnd)
+			if bad >= 0 {
+				bad += int(lo)
+			} else {
+				parts = append(parts, binaryPart{pi: pi, lo: lo, hi: hi, s: s, e: prev, dataRange: dr})
+				prev, bad = checkEnds(ends[hi:], adj, prev, lim)
 				if bad >= 0 {
 					bad += int(hi)
 				}
 			}
 		}
 		if bad >= 0 {
-			v := ends[bad]
-			end := v
-			if nullable && v >= adj {
-				end = v - adj
-			}
 			pv := uint64(0)
 			if bad > 0 {
-				pv = ends[bad-1]
-				if nullable && pv >= adj {
-					pv -= adj
-				}
+				pv = storedEnd(ends[bad-1], adj)
 			}
-			return nil, false, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", bad, end, pv, adj)
+			return nil, false, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", bad, storedEnd(ends[bad], adj), pv, adj)
 		}
 		if uint64(dr.size) < prev {
 			return nil, false, errs.At(ErrBufferSize, dr.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of 8 bits", dr.size, prev)
@@ -415,22 +393,4 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 	}
 	arr, err := f.varBinaryOffsets(&where{col: col, path: col.path}, dt, o32, o64, data, vb, nulls)
 	return arr, err == nil, err
-}
-
-// binaryEnds checks Binary end offsets (nulls stored as end + adj) the
-// way the general decoder does, starting after prev: it returns the last
-// end and the index of the first bad one, or -1.
-func binaryEnds(ends []uint64, adj, prev, maxEnd uint64) (uint64, int) {
-	nullable := adj != 0
-	for i, v := range ends {
-		end := v
-		if nullable && v >= adj {
-			end = v - adj
-		}
-		if end < prev || (nullable && end >= adj) || end > maxEnd {
-			return prev, i
-		}
-		prev = end
-	}
-	return prev, -1
 }

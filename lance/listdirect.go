@@ -116,43 +116,33 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 			return nil, false, err
 		}
 		adj, num := le.NullOffsetAdjustment, le.NumItems
-		nullable := adj != 0
-		var prev uint64
-		for i := int64(0); i < lo; i++ {
-			v := offs[i]
-			end := v
-			if nullable && v >= adj {
-				end = v - adj
+		lim := endLimit(adj, num)
+		// Rows before lo are checked too, as the general decoder does:
+		// they give lo its start.
+		prev, bad := checkEnds(offs[:lo], adj, 0, lim)
+		if bad < 0 {
+			start := pb + int64(prev)
+			if at == 0 {
+				ia = start
+			} else if start != ib {
+				return nil, false, nil // the items leave a gap: the general path joins segments
 			}
-			if end < prev || (nullable && end >= adj) || end > num {
-				return nil, false, errs.At(ErrOffsets, -1, w.path, "list %d ends at item %d after %d (adjustment %d, %d items)", i, end, prev, adj, num)
-			}
-			prev = end
-		}
-		start := pb + int64(prev)
-		if at == 0 {
-			ia = start
-		} else if start != ib {
-			return nil, false, nil // the items leave a gap: the general path joins segments
-		}
-		rebase := pb - ia // output offset = rebase + page-local end
-		for i := lo; i < hi; i++ {
-			v := offs[i]
-			end, bit := v, uint64(1)
-			if nullable && v >= adj {
-				end, bit = v-adj, 0
-			}
-			if end < prev || (nullable && end >= adj) || end > num {
-				return nil, false, errs.At(ErrOffsets, -1, w.path, "list %d ends at item %d after %d (adjustment %d, %d items)", i, end, prev, adj, num)
-			}
-			prev = end
-			row := at + i - lo
-			words[row>>6] |= bit << (row & 63)
+			rebase := pb - ia // output offset = rebase + page-local end
 			if large {
-				o64[row+1] = rebase + int64(end)
+				prev, bad = rebaseEnds(offs[lo:hi], adj, prev, lim, rebase, o64[at+1:], words, at)
 			} else {
-				o32[row+1] = int32(rebase + int64(end))
+				prev, bad = rebaseEnds(offs[lo:hi], adj, prev, lim, rebase, o32[at+1:], words, at)
 			}
+			if bad >= 0 {
+				bad += int(lo)
+			}
+		}
+		if bad >= 0 {
+			pv := uint64(0)
+			if bad > 0 {
+				pv = storedEnd(offs[bad-1], adj)
+			}
+			return nil, false, errs.At(ErrOffsets, -1, w.path, "list %d ends at item %d after %d (adjustment %d, %d items)", bad, storedEnd(offs[bad], adj), pv, adj, num)
 		}
 		ib = pb + int64(prev)
 		at += hi - lo
