@@ -43,30 +43,35 @@ func checkEnds(ends []uint64, adj, prev, lim uint64) (uint64, int) {
 
 // rebaseEnds is checkEnds that also writes out[i] = base + end and sets
 // bit row+i of words for every valid row (words start zeroed, and bits
-// of other rows are kept), a 64-row word at a time.
+// of other rows are kept). It works in blocks that end on a 64-row word,
+// so validity is one store per word.
 func rebaseEnds[T int32 | int64](ends []uint64, adj, prev, lim uint64, base int64, out []T, words []uint64, row int64) (uint64, int) {
 	nf := nullFrom(adj)
 	out = out[:len(ends)]
-	var acc uint64
-	for i, v := range ends {
-		end, bit := v, uint64(1)
-		if v >= nf {
-			end, bit = v-adj, 0
+	for i := 0; i < len(ends); {
+		k := min(len(ends)-i, 64-int(row&63))
+		blk, dst := ends[i:i+k], out[i:i+k]
+		var acc uint64
+		for j, v := range blk {
+			end := v
+			valid := v < nf
+			if !valid {
+				end = v - adj
+			}
+			// end < prev wraps around, so one compare checks both bounds
+			// (prev <= lim holds throughout).
+			if end-prev > lim-prev {
+				return prev, i + j
+			}
+			prev = end
+			dst[j] = T(base + int64(end))
+			if valid {
+				acc |= 1 << uint(j)
+			}
 		}
-		if end < prev || end > lim {
-			return prev, i
-		}
-		prev = end
-		out[i] = T(base + int64(end))
-		acc |= bit << (row & 63)
-		if row&63 == 63 {
-			words[row>>6] |= acc
-			acc = 0
-		}
-		row++
-	}
-	if row&63 != 0 {
-		words[row>>6] |= acc
+		words[row>>6] |= acc << (row & 63)
+		row += int64(k)
+		i += k
 	}
 	return prev, -1
 }
