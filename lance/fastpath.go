@@ -193,7 +193,8 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 			if need := (p.length + 7) / 8; need > vr.size {
 				return nil, false, errs.At(ErrBufferSize, vr.off, path, "Flat buffer of %d bytes holds fewer than %d values of 1 bits", vr.size, p.length)
 			}
-			src := make([]byte, (hi+7)/8-lo/8)
+			_, sb := r.u64Scratch(((hi+7)/8 - lo/8 + 7) / 8)
+			src := sb[:(hi+7)/8-lo/8]
 			if err := f.readAt(src, vr.off+lo/8, path); err != nil {
 				return nil, false, err
 			}
