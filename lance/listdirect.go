@@ -109,8 +109,6 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 		if br.size < p.length*8 {
 			return nil, false, errs.At(ErrBufferSize, br.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of %d bits", br.size, p.length, 64)
 		}
-		// Rows before lo are checked too, as the general decoder does:
-		// they give lo its start.
 		offs, raw := r.u64Scratch(hi)
 		if err := f.readAt(raw, br.off, w.path); err != nil {
 			return nil, false, err
