@@ -286,17 +286,30 @@ func isVarBinary(dt arrow.DataType) bool {
 // varBinary builds a string/binary array from n+1 offsets, data and an
 // optional validity bitmap.
 func (f *File) varBinary(w *where, dt arrow.DataType, offs []int64, data []byte, vb []byte, nulls int) (arrow.Array, error) {
-	n := len(offs) - 1
-	var ob []byte
 	if isLarge(dt) {
-		ob = arrow.Int64Traits.CastToBytes(offs)
+		return f.varBinaryOffsets(w, dt, nil, offs, data, vb, nulls)
+	}
+	if len(data) > math.MaxInt32 {
+		return nil, errs.At(ErrTooLarge, -1, w.path, "%d bytes of %s need a large type", len(data), dt)
+	}
+	o32 := make([]int32, len(offs))
+	for i, v := range offs {
+		o32[i] = int32(v)
+	}
+	return f.varBinaryOffsets(w, dt, o32, nil, data, vb, nulls)
+}
+
+// varBinaryOffsets builds a string/binary array from o32 (or, for the
+// large types, o64) offsets, data and an optional validity bitmap.
+func (f *File) varBinaryOffsets(w *where, dt arrow.DataType, o32 []int32, o64 []int64, data []byte, vb []byte, nulls int) (arrow.Array, error) {
+	var ob []byte
+	n := len(o32) - 1
+	if isLarge(dt) {
+		ob = arrow.Int64Traits.CastToBytes(o64)
+		n = len(o64) - 1
 	} else {
 		if len(data) > math.MaxInt32 {
 			return nil, errs.At(ErrTooLarge, -1, w.path, "%d bytes of %s need a large type", len(data), dt)
-		}
-		o32 := make([]int32, len(offs))
-		for i, v := range offs {
-			o32[i] = int32(v)
 		}
 		ob = arrow.Int32Traits.CastToBytes(o32)
 	}
@@ -320,32 +333,37 @@ func (f *File) binary(w *where, b *encpb.Binary, n int64, dt arrow.DataType, dep
 		return nil, err
 	}
 	adj := b.NullAdjustment
-	offs := make([]int64, n+1)
-	var vb []byte
-	nulls := 0
+	large := isLarge(dt)
+	var o32 []int32
+	var o64 []int64
+	words := make([]uint64, (n+63)/64)
+	lim := endLimit(adj, uint64(f.cfg.maxBuffer))
 	var prev uint64
-	for i, v := range idx {
-		end := v
-		if adj != 0 && v >= adj {
-			if vb == nil {
-				vb = make([]byte, bitutil.BytesForBits(n))
-				bitutil.SetBitsTo(vb, 0, n, true)
-			}
-			bitutil.ClearBit(vb, i)
-			nulls++
-			end = v - adj
+	bad := -1
+	if large {
+		o64 = make([]int64, n+1)
+		prev, bad = rebaseEnds(idx, adj, 0, lim, 0, o64[1:], words, 0)
+	} else {
+		o32 = make([]int32, n+1)
+		prev, bad = rebaseEnds(idx, adj, 0, lim, 0, o32[1:], words, 0)
+	}
+	if bad >= 0 {
+		pv := uint64(0)
+		if bad > 0 {
+			pv = storedEnd(idx[bad-1], adj)
 		}
-		if end < prev || (adj != 0 && end >= adj) || end > uint64(f.cfg.maxBuffer) {
-			return nil, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", i, end, prev, adj)
-		}
-		prev = end
-		offs[i+1] = int64(end)
+		return nil, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", bad, storedEnd(idx[bad], adj), pv, adj)
 	}
 	data, err := f.bytes(w, b.GetBytes(), int64(prev), depth)
 	if err != nil {
 		return nil, err
 	}
-	return f.varBinary(w, dt, offs, data, vb, nulls)
+	nulls := int(n) - popcount(words)
+	var vb []byte
+	if nulls > 0 {
+		vb = arrow.Uint64Traits.CastToBytes(words)[:bitutil.BytesForBits(n)]
+	}
+	return f.varBinaryOffsets(w, dt, o32, o64, data, vb, nulls)
 }
 
 // bytes decodes an n-byte u8 array (Binary.bytes, plain or in Nullable).

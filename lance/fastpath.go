@@ -193,7 +193,8 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 			if need := (p.length + 7) / 8; need > vr.size {
 				return nil, false, errs.At(ErrBufferSize, vr.off, path, "Flat buffer of %d bytes holds fewer than %d values of 1 bits", vr.size, p.length)
 			}
-			src := make([]byte, (hi+7)/8-lo/8)
+			_, sb := r.u64Scratch(((hi+7)/8 - lo/8 + 7) / 8)
+			src := sb[:(hi+7)/8-lo/8]
 			if err := f.readAt(src, vr.off+lo/8, path); err != nil {
 				return nil, false, err
 			}
@@ -259,93 +260,39 @@ func binaryLayout(enc *encpb.ArrayEncoding) (idx, data *encpb.Flat, adj uint64, 
 
 type binaryPart struct {
 	pi        int
-	ends      []uint64 // page-local end offsets of every row of the page
-	nullMask  uint64   // adj, 0 for none
-	lo, hi    int64    // rows of the page wanted
+	lo, hi    int64 // rows of the page wanted
+	s, e      uint64
 	dataRange bufRange
 }
 
 // leafBinaryDirect reads rows [a, b) of a string/binary column whose pages
-// are all plain Binary: the indices of each page (checked as the general
-// decoder checks them), then only the bytes of the wanted rows, straight
-// into one output buffer.
+// are all plain Binary. Each page's indices go into reused scratch and are
+// checked as the general decoder checks them, while the wanted rows'
+// offsets and validity are written straight into the output; then only
+// the bytes of the wanted rows are read, into one output buffer.
 func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, bool, error) {
 	f := r.f
-	var parts []binaryPart
-	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+	first := pageAt(col, a)
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
 		p := col.pages[pi]
 		if p.length == 0 {
 			continue
 		}
-		idx, data, adj, ok := binaryLayout(p.enc)
+		idx, data, _, ok := binaryLayout(p.enc)
 		if !ok {
 			return nil, false, nil
 		}
 		_, ok1 := f.bufferRange(col, p, idx.Buffer)
-		dr, ok2 := f.bufferRange(col, p, data.Buffer)
+		_, ok2 := f.bufferRange(col, p, data.Buffer)
 		if !ok1 || !ok2 {
 			return nil, false, nil
 		}
-		parts = append(parts, binaryPart{pi: pi, nullMask: adj, dataRange: dr,
-			lo: max(a, p.rowStart) - p.rowStart, hi: min(b, p.rowStart+p.length) - p.rowStart})
-	}
-	if len(parts) == 0 {
-		return nil, false, nil
 	}
 	n := b - a
 	if err := f.checkAlloc(n+1, 64, &where{path: col.path}, "offsets"); err != nil {
 		return nil, false, nil // the general path applies the limits page by page
 	}
-	var total int64
-	nulls := 0
-	var vb []byte
-	for k := range parts {
-		pt := &parts[k]
-		p := col.pages[pt.pi]
-		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pt.pi)}
-		if err := r.ctx.Err(); err != nil {
-			return nil, false, err
-		}
-		idx, _, _, _ := binaryLayout(p.enc)
-		raw, err := f.flatBuffer(w, idx, p.length)
-		if err != nil {
-			return nil, false, err
-		}
-		ends := arrow.Uint64Traits.CastFromBytes(raw)
-		if len(raw)%8 != 0 || int64(len(ends)) < p.length {
-			return nil, false, errs.At(ErrBufferSize, -1, w.path, "indices buffer of %d bytes", len(raw))
-		}
-		ends = ends[:p.length]
-		adj := pt.nullMask
-		var prev uint64
-		for i, v := range ends {
-			end := v
-			if adj != 0 && v >= adj {
-				end = v - adj
-			}
-			if end < prev || (adj != 0 && end >= adj) || end > uint64(f.cfg.maxBuffer) {
-				return nil, false, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", i, end, prev, adj)
-			}
-			prev = end
-		}
-		if uint64(pt.dataRange.size) < prev {
-			return nil, false, errs.At(ErrBufferSize, pt.dataRange.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of 8 bits", pt.dataRange.size, prev)
-		}
-		if pt.dataRange.size > f.cfg.maxBuffer {
-			return nil, false, nil // the general path reports it
-		}
-		pt.ends = ends
-		s, e := pageSpan(ends, adj, pt.lo, pt.hi)
-		total += int64(e - s)
-		if total > f.cfg.maxBuffer {
-			return nil, false, nil // the general path applies the limits page by page
-		}
-	}
 	large := isLarge(dt)
-	if !large && total > math.MaxInt32 {
-		return nil, false, errs.At(ErrTooLarge, -1, col.path, "%d bytes of %s need a large type", total, dt)
-	}
-	data := make([]byte, total)
 	var o32 []int32
 	var o64 []int64
 	if large {
@@ -353,61 +300,98 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 	} else {
 		o32 = make([]int32, n+1)
 	}
+	words := make([]uint64, (n+63)/64)
+	var parts []binaryPart
+	var total int64 // output bytes so far
 	row := int64(0)
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
+		if err := r.ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		idx, data, adj, _ := binaryLayout(p.enc)
+		if err := f.checkAlloc(p.length, 64, w, "offsets"); err != nil {
+			return nil, false, err
+		}
+		ir, _ := f.bufferRange(col, p, idx.Buffer)
+		dr, _ := f.bufferRange(col, p, data.Buffer)
+		if ir.size > f.cfg.maxBuffer {
+			return nil, false, nil // the general path reports it
+		}
+		if ir.size < p.length*8 {
+			return nil, false, errs.At(ErrBufferSize, ir.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of %d bits", ir.size, p.length, 64)
+		}
+		ends, raw := r.u64Scratch(p.length)
+		if err := f.readAt(raw, ir.off, w.path); err != nil {
+			return nil, false, err
+		}
+		lo := max(a, p.rowStart) - p.rowStart
+		hi := min(b, p.rowStart+p.length) - p.rowStart
+		lim := endLimit(adj, uint64(f.cfg.maxBuffer))
+		// Rows outside [lo, hi) are checked too, as the general decoder does.
+		prev, bad := checkEnds(ends[:lo], adj, 0, lim)
+		if bad < 0 {
+			s := prev
+			base := total - int64(s)
+			if large {
+				prev, bad = rebaseEnds(ends[lo:hi], adj, prev, lim, base, o64[row+1:], words, row)
+			} else {
+				prev, bad = rebaseEnds(ends[lo:hi], adj, prev, lim, base, o32[row+1:], words, row)
+			}
+			if bad >= 0 {
+				bad += int(lo)
+			} else {
+				parts = append(parts, binaryPart{pi: pi, lo: lo, hi: hi, s: s, e: prev, dataRange: dr})
+				prev, bad = checkEnds(ends[hi:], adj, prev, lim)
+				if bad >= 0 {
+					bad += int(hi)
+				}
+			}
+		}
+		if bad >= 0 {
+			pv := uint64(0)
+			if bad > 0 {
+				pv = storedEnd(ends[bad-1], adj)
+			}
+			return nil, false, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", bad, storedEnd(ends[bad], adj), pv, adj)
+		}
+		if uint64(dr.size) < prev {
+			return nil, false, errs.At(ErrBufferSize, dr.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of 8 bits", dr.size, prev)
+		}
+		if dr.size > f.cfg.maxBuffer {
+			return nil, false, nil // the general path reports it
+		}
+		pt := &parts[len(parts)-1]
+		total += int64(pt.e - pt.s)
+		if total > f.cfg.maxBuffer {
+			return nil, false, nil // the general path applies the limits
+		}
+		row += hi - lo
+	}
+	if len(parts) == 0 {
+		return nil, false, nil
+	}
+	if !large && total > math.MaxInt32 {
+		return nil, false, errs.At(ErrTooLarge, -1, col.path, "%d bytes of %s need a large type", total, dt)
+	}
+	data := make([]byte, total)
 	pos := int64(0)
 	for _, pt := range parts {
 		path := fmt.Sprintf("%s page %d", col.path, pt.pi)
-		s, e := pageSpan(pt.ends, pt.nullMask, pt.lo, pt.hi)
-		if err := f.readAt(data[pos:pos+int64(e-s)], pt.dataRange.off+int64(s), path); err != nil {
+		if err := f.readAt(data[pos:pos+int64(pt.e-pt.s)], pt.dataRange.off+int64(pt.s), path); err != nil {
 			return nil, false, err
 		}
-		adj := pt.nullMask
-		for i := pt.lo; i < pt.hi; i++ {
-			v := pt.ends[i]
-			if adj != 0 && v >= adj {
-				v -= adj
-				if vb == nil {
-					vb = make([]byte, bitutil.BytesForBits(n))
-					bitutil.SetBitsTo(vb, 0, n, true)
-				}
-				bitutil.ClearBit(vb, int(row))
-				nulls++
-			}
-			row++
-			if large {
-				o64[row] = pos + int64(v-s)
-			} else {
-				o32[row] = int32(pos + int64(v-s))
-			}
-		}
-		pos += int64(e - s)
+		pos += int64(pt.e - pt.s)
 	}
-	var ob []byte
-	if large {
-		ob = arrow.Int64Traits.CastToBytes(o64)
-	} else {
-		ob = arrow.Int32Traits.CastToBytes(o32)
-	}
-	var vbuf *memory.Buffer
+	nulls := int(n) - popcount(words)
+	var vb []byte
 	if nulls > 0 {
-		vbuf = memory.NewBufferBytes(vb)
+		vb = arrow.Uint64Traits.CastToBytes(words)[:bitutil.BytesForBits(n)]
 	}
-	d := array.NewData(dt, int(n), []*memory.Buffer{vbuf, memory.NewBufferBytes(ob), memory.NewBufferBytes(data)}, nil, nulls, 0)
-	defer d.Release()
-	return array.MakeFromData(d), true, nil
-}
-
-// pageSpan returns the byte range rows [lo, hi) of a Binary page cover.
-func pageSpan(ends []uint64, adj uint64, lo, hi int64) (uint64, uint64) {
-	norm := func(v uint64) uint64 {
-		if adj != 0 && v >= adj {
-			return v - adj
-		}
-		return v
-	}
-	var s uint64
-	if lo > 0 {
-		s = norm(ends[lo-1])
-	}
-	return s, norm(ends[hi-1])
+	arr, err := f.varBinaryOffsets(&where{col: col, path: col.path}, dt, o32, o64, data, vb, nulls)
+	return arr, err == nil, err
 }

@@ -39,7 +39,8 @@ func defaultConfig() config {
 type Option func(*config) error
 
 // WithMaxBufferSize limits the size of any single buffer read from the
-// file, any decompressed buffer and any decoded array buffer (default 1 GiB).
+// file, any decompressed buffer and any decoded array buffer, including
+// one joined from several pages (default 1 GiB).
 func WithMaxBufferSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {

@@ -38,6 +38,8 @@ type reader struct {
 	// general disables the direct fixed-width path, so tests and fuzzing
 	// can compare it with the general decoder.
 	general bool
+	// scratch holds one page's u64 offsets or indices at a time.
+	scratch []uint64
 }
 
 type cachedPage struct {
@@ -252,6 +254,7 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 			p.Release()
 		}
 	}()
+	budget := joinBudget{f: r.f, path: col.path}
 	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
 		p := col.pages[pi]
 		if p.length == 0 {
@@ -264,6 +267,9 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		parts = append(parts, array.NewSlice(arr, lo, hi))
+		if err := budget.add(parts[len(parts)-1]); err != nil {
+			return nil, err
+		}
 	}
 	if len(parts) == 1 {
 		parts[0].Retain()
@@ -287,6 +293,11 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 	}
 	if a == b {
 		return array.MakeArrayOfNull(f.cfg.mem, dt, 0), nil
+	}
+	if !r.general {
+		if arr, ok, err := r.listDirect(n, item, dt, a, b, depth); ok || err != nil {
+			return arr, err
+		}
 	}
 	// One segment per offsets page that holds wanted rows.
 	type segment struct {
@@ -401,6 +412,7 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 			p.Release()
 		}
 	}()
+	budget := joinBudget{f: f, path: col.path}
 	for _, sg := range segs {
 		var part arrow.Array
 		if item == nil {
@@ -426,6 +438,11 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 			}
 		}
 		parts = append(parts, part)
+		if len(segs) > 1 {
+			if err := budget.add(part); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if len(parts) == 1 {
 		parts[0].Retain()
@@ -439,24 +456,35 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 }
 
 func listArray(w *where, dt arrow.DataType, rel []int64, items arrow.Array, vb []byte, nulls int) (arrow.Array, error) {
-	var ob []byte
 	if dt.ID() == arrow.LARGE_LIST {
-		ob = arrow.Int64Traits.CastToBytes(rel)
+		return listArrayOffsets(dt, nil, rel, items, vb, nulls)
+	}
+	if rel[len(rel)-1] > math.MaxInt32 {
+		return nil, errs.At(ErrTooLarge, -1, w.path, "%d list items need a large_list", rel[len(rel)-1])
+	}
+	o32 := make([]int32, len(rel))
+	for i, v := range rel {
+		o32[i] = int32(v)
+	}
+	return listArrayOffsets(dt, o32, nil, items, vb, nulls)
+}
+
+// listArrayOffsets builds a list array from o32 (list) or o64
+// (large_list) offsets that start at 0.
+func listArrayOffsets(dt arrow.DataType, o32 []int32, o64 []int64, items arrow.Array, vb []byte, nulls int) (arrow.Array, error) {
+	var ob []byte
+	n := len(o32) - 1
+	if o64 != nil {
+		ob = arrow.Int64Traits.CastToBytes(o64)
+		n = len(o64) - 1
 	} else {
-		if rel[len(rel)-1] > math.MaxInt32 {
-			return nil, errs.At(ErrTooLarge, -1, w.path, "%d list items need a large_list", rel[len(rel)-1])
-		}
-		o32 := make([]int32, len(rel))
-		for i, v := range rel {
-			o32[i] = int32(v)
-		}
 		ob = arrow.Int32Traits.CastToBytes(o32)
 	}
 	var vbuf *memory.Buffer
 	if nulls > 0 {
 		vbuf = memory.NewBufferBytes(vb)
 	}
-	d := array.NewData(dt, len(rel)-1, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob)}, []arrow.ArrayData{items.Data()}, nulls, 0)
+	d := array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob)}, []arrow.ArrayData{items.Data()}, nulls, 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
 }
