@@ -13,6 +13,8 @@ var (
 	ErrCorrupt     = errors.New("at1: corrupt input")
 	ErrTooLarge    = errors.New("at1: size exceeds limit")
 	ErrUnsupported = errors.New("at1: unsupported")
+	// ErrInvalidOption reports an Option given an out-of-range argument.
+	ErrInvalidOption = errors.New("at1: invalid option")
 	// ErrChecksum reports that the decoded output does not match the
 	// SHA-256 integrity trailer.
 	ErrChecksum = errors.New("at1: integrity check failed")

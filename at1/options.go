@@ -66,7 +66,7 @@ func newConfig(opts []Option) (*config, error) {
 func WithMaxDecodedSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 || n > 1<<48 {
-			return fmt.Errorf("at1: WithMaxDecodedSize(%d): must be in 1..%d", n, int64(1)<<48)
+			return fmt.Errorf("%w: WithMaxDecodedSize(%d): must be in 1..%d", ErrInvalidOption, n, int64(1)<<48)
 		}
 		c.maxDecoded = n
 		return nil
@@ -78,7 +78,7 @@ func WithMaxDecodedSize(n int64) Option {
 func WithMaxStreamSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 || n > maxStreamLimit {
-			return fmt.Errorf("at1: WithMaxStreamSize(%d): must be in 1..%d", n, int64(maxStreamLimit))
+			return fmt.Errorf("%w: WithMaxStreamSize(%d): must be in 1..%d", ErrInvalidOption, n, int64(maxStreamLimit))
 		}
 		c.maxStream = n
 		return nil
@@ -90,7 +90,7 @@ func WithMaxStreamSize(n int64) Option {
 func WithMaxStreams(n int) Option {
 	return func(c *config) error {
 		if n <= 0 || n > DefaultMaxStreams {
-			return fmt.Errorf("at1: WithMaxStreams(%d): must be in 1..%d", n, DefaultMaxStreams)
+			return fmt.Errorf("%w: WithMaxStreams(%d): must be in 1..%d", ErrInvalidOption, n, DefaultMaxStreams)
 		}
 		c.maxStreams = n
 		return nil
@@ -102,7 +102,7 @@ func WithMaxStreams(n int) Option {
 func WithMaxXZDictionary(n int64) Option {
 	return func(c *config) error {
 		if n < 4096 || n > 3<<29 {
-			return fmt.Errorf("at1: WithMaxXZDictionary(%d): must be in 4096..%d", n, int64(3<<29))
+			return fmt.Errorf("%w: WithMaxXZDictionary(%d): must be in 4096..%d", ErrInvalidOption, n, int64(3<<29))
 		}
 		c.maxDict = uint32(n)
 		return nil
@@ -114,7 +114,7 @@ func WithMaxXZDictionary(n int64) Option {
 func WithConcurrency(n int) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("at1: WithConcurrency(%d): must be positive", n)
+			return fmt.Errorf("%w: WithConcurrency(%d): must be positive", ErrInvalidOption, n)
 		}
 		c.concurrency = n
 		return nil

@@ -96,7 +96,7 @@ func TestLimits(t *testing.T) {
 	require.ErrorIs(t, f.Validate(), csup.ErrTooLarge)
 	for _, o := range []csup.Option{csup.WithMaxSegmentSize(0), csup.WithMaxDepth(0), csup.WithMaxElements(-1), csup.WithSegmentThresh(0), csup.WithSkewThresh(0), csup.WithMaxReassemblySize(0)} {
 		_, err := csup.Open(bytes.NewReader(b), int64(len(b)), o)
-		require.ErrorIs(t, err, csup.ErrUnsupported)
+		require.ErrorIs(t, err, csup.ErrInvalidOption)
 	}
 	_, err = csup.Open(bytes.NewReader(nil), 0)
 	require.ErrorIs(t, err, csup.ErrCorrupt)

@@ -13,6 +13,8 @@ var (
 	ErrCorrupt     = errors.New("csup: corrupt input")
 	ErrTooLarge    = errors.New("csup: size exceeds limit")
 	ErrUnsupported = errors.New("csup: unsupported")
+	// ErrInvalidOption reports an Option given an out-of-range argument.
+	ErrInvalidOption = errors.New("csup: invalid option")
 )
 
 // CorruptError locates a problem in the input: a file offset and a column

@@ -45,7 +45,7 @@ type Option func(*config) error
 func WithMaxSegmentSize(n int64) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrUnsupported, "max segment size %d is below 1", n)
+			return errs.Wrap(ErrInvalidOption, "max segment size %d is below 1", n)
 		}
 		c.maxSegmentSize = n
 		return nil
@@ -57,7 +57,7 @@ func WithMaxSegmentSize(n int64) Option {
 func WithMaxReassemblySize(n int64) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrUnsupported, "max reassembly size %d is below 1", n)
+			return errs.Wrap(ErrInvalidOption, "max reassembly size %d is below 1", n)
 		}
 		c.maxReassemblySize = n
 		return nil
@@ -68,7 +68,7 @@ func WithMaxReassemblySize(n int64) Option {
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 10000 {
-			return errs.Wrap(ErrUnsupported, "max depth %d is outside 1..10000", n)
+			return errs.Wrap(ErrInvalidOption, "max depth %d is outside 1..10000", n)
 		}
 		c.maxDepth = n
 		return nil
@@ -80,7 +80,7 @@ func WithMaxDepth(n int) Option {
 func WithMaxElements(n int64) Option {
 	return func(c *config) error {
 		if n < 1 || n > 1<<40 {
-			return errs.Wrap(ErrUnsupported, "max elements %d is outside 1..1<<40", n)
+			return errs.Wrap(ErrInvalidOption, "max elements %d is outside 1..1<<40", n)
 		}
 		c.maxElements = n
 		return nil
@@ -93,7 +93,7 @@ func WithSegmentThresh(n int) Option {
 	return func(c *config) error {
 		// Segment lengths are uint32 in the spec's segmap.
 		if n < 1 || n > 1<<30 {
-			return errs.Wrap(ErrUnsupported, "segment threshold %d is outside 1..1<<30", n)
+			return errs.Wrap(ErrInvalidOption, "segment threshold %d is outside 1..1<<30", n)
 		}
 		c.segmentThresh = n
 		return nil
@@ -105,7 +105,7 @@ func WithSegmentThresh(n int) Option {
 func WithSkewThresh(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrUnsupported, "skew threshold %d is below 1", n)
+			return errs.Wrap(ErrInvalidOption, "skew threshold %d is below 1", n)
 		}
 		c.skewThresh = n
 		return nil

@@ -13,6 +13,8 @@ var (
 	ErrCorrupt     = errors.New("lance: corrupt input")
 	ErrTooLarge    = errors.New("lance: size exceeds limit")
 	ErrUnsupported = errors.New("lance: unsupported")
+	// ErrInvalidOption reports an Option given an out-of-range argument.
+	ErrInvalidOption = errors.New("lance: invalid option")
 )
 
 // Named validation failures. Each wraps ErrCorrupt, so a caller that only

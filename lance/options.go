@@ -44,7 +44,7 @@ type Option func(*config) error
 func WithMaxBufferSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("lance: WithMaxBufferSize(%d): must be positive", n)
+			return fmt.Errorf("%w: WithMaxBufferSize(%d): must be positive", ErrInvalidOption, n)
 		}
 		c.maxBuffer = n
 		return nil
@@ -56,7 +56,7 @@ func WithMaxBufferSize(n int64) Option {
 func WithMaxMetadataSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("lance: WithMaxMetadataSize(%d): must be positive", n)
+			return fmt.Errorf("%w: WithMaxMetadataSize(%d): must be positive", ErrInvalidOption, n)
 		}
 		c.maxMetadata = n
 		return nil
@@ -68,7 +68,7 @@ func WithMaxMetadataSize(n int64) Option {
 func WithMaxColumns(n int) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("lance: WithMaxColumns(%d): must be positive", n)
+			return fmt.Errorf("%w: WithMaxColumns(%d): must be positive", ErrInvalidOption, n)
 		}
 		c.maxColumns = n
 		return nil
@@ -80,7 +80,7 @@ func WithMaxColumns(n int) Option {
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n <= 0 || n > 1<<10 {
-			return fmt.Errorf("lance: WithMaxDepth(%d): must be in 1..1024", n)
+			return fmt.Errorf("%w: WithMaxDepth(%d): must be in 1..1024", ErrInvalidOption, n)
 		}
 		c.maxDepth = n
 		return nil
@@ -93,7 +93,7 @@ func WithMaxDepth(n int) Option {
 func WithAllocator(m memory.Allocator) Option {
 	return func(c *config) error {
 		if m == nil {
-			return fmt.Errorf("lance: WithAllocator(nil)")
+			return fmt.Errorf("%w: WithAllocator(nil)", ErrInvalidOption)
 		}
 		c.mem = m
 		return nil

@@ -64,7 +64,7 @@ func buildConfig(opts []Option) (config, error) {
 func WithBits(bits int) Option {
 	return func(c *config) error {
 		if bits < 9 || bits > 16 {
-			return invalidArg("WithBits(%d): bits must be in 9..16", bits)
+			return invalidOption("WithBits(%d): bits must be in 9..16", bits)
 		}
 		c.bits = uint32(bits)
 		return nil
@@ -77,7 +77,7 @@ func WithBits(bits int) Option {
 func WithPairThreshold(n int) Option {
 	return func(c *config) error {
 		if n != 0 && (n < 2 || n > 255) {
-			return invalidArg("WithPairThreshold(%d): must be 0 (dynamic) or 2..255", n)
+			return invalidOption("WithPairThreshold(%d): must be 0 (dynamic) or 2..255", n)
 		}
 		c.pairThreshold = n
 		return nil
@@ -89,7 +89,7 @@ func WithPairThreshold(n int) Option {
 func WithSampleFraction(f float64) Option {
 	return func(c *config) error {
 		if !(f > 0 && f <= 1) || math.IsNaN(f) {
-			return invalidArg("WithSampleFraction(%v): must be in (0, 1]", f)
+			return invalidOption("WithSampleFraction(%v): must be in (0, 1]", f)
 		}
 		c.sampleFraction = f
 		return nil
@@ -109,7 +109,7 @@ func WithSeed(seed uint64) Option {
 func WithMaxRows(n int64) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return invalidArg("WithMaxRows(%d): negative", n)
+			return invalidOption("WithMaxRows(%d): negative", n)
 		}
 		c.maxRows = n
 		return nil
@@ -121,7 +121,7 @@ func WithMaxRows(n int64) Option {
 func WithMaxCodes(n int64) Option {
 	return func(c *config) error {
 		if n < 0 || n > DefaultMaxCodes {
-			return invalidArg("WithMaxCodes(%d): must be in 0..%d", n, int64(DefaultMaxCodes))
+			return invalidOption("WithMaxCodes(%d): must be in 0..%d", n, int64(DefaultMaxCodes))
 		}
 		c.maxCodes = n
 		return nil
@@ -133,7 +133,7 @@ func WithMaxCodes(n int64) Option {
 func WithMaxDecodedSize(n int64) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return invalidArg("WithMaxDecodedSize(%d): negative", n)
+			return invalidOption("WithMaxDecodedSize(%d): negative", n)
 		}
 		c.maxDecodedSize = n
 		return nil

@@ -98,6 +98,9 @@ func onpairPackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	frac := fs.Float64("sample-fraction", onpair.DefaultSampleFraction, "share of the input scanned by training, (0,1]")
 	return func(w io.Writer, data []byte) error {
 		c, err := onpairPack(data, onpair.WithBits(*bits), onpair.WithSampleFraction(*frac))
+		if errors.Is(err, onpair.ErrInvalidOption) {
+			return usagef("%v", err) // a flag out of range is a usage error
+		}
 		if err != nil {
 			return err
 		}

@@ -50,8 +50,8 @@ func TestOnPairPackCatInspectValidate(t *testing.T) {
 	require.Equal(t, "a\nb\n", stdout)
 
 	code, _, stderr = runCLI(t, "pack", "--format", "onpair", "--bits", "20", in)
-	require.Equal(t, 1, code)
-	require.Contains(t, stderr, "onpair: invalid argument")
+	require.Equal(t, 2, code, "a flag out of range is a usage error")
+	require.Contains(t, stderr, "onpair: invalid option: WithBits(20)")
 }
 
 func TestOnPairBadFiles(t *testing.T) {

@@ -12,6 +12,8 @@ var (
 	ErrCorrupt     = errors.New("bsup: corrupt input")
 	ErrTooLarge    = errors.New("bsup: size exceeds limit")
 	ErrUnsupported = errors.New("bsup: unsupported")
+	// ErrInvalidOption reports an Option given an out-of-range argument.
+	ErrInvalidOption = errors.New("bsup: invalid option")
 )
 
 // CorruptError locates a problem in the input (offset in the stream, and a

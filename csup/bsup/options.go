@@ -37,7 +37,7 @@ type Option func(*config) error
 func WithMaxFrameSize(n int) Option {
 	return func(c *config) error {
 		if n < 16 {
-			return errs.Wrap(ErrUnsupported, "max frame size %d is below 16", n)
+			return errs.Wrap(ErrInvalidOption, "max frame size %d is below 16", n)
 		}
 		c.maxFrameSize = n
 		return nil
@@ -48,7 +48,7 @@ func WithMaxFrameSize(n int) Option {
 func WithMaxTypes(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrUnsupported, "max types %d is below 1", n)
+			return errs.Wrap(ErrInvalidOption, "max types %d is below 1", n)
 		}
 		c.maxTypes = n
 		return nil
@@ -59,7 +59,7 @@ func WithMaxTypes(n int) Option {
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 10000 {
-			return errs.Wrap(ErrUnsupported, "max depth %d is outside 1..10000", n)
+			return errs.Wrap(ErrInvalidOption, "max depth %d is outside 1..10000", n)
 		}
 		c.maxDepth = n
 		return nil
@@ -71,7 +71,7 @@ func WithMaxDepth(n int) Option {
 func WithFrameThreshold(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrUnsupported, "frame threshold %d is below 1", n)
+			return errs.Wrap(ErrInvalidOption, "frame threshold %d is below 1", n)
 		}
 		c.frameThreshold = n
 		return nil
