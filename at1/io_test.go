@@ -5,34 +5,13 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/colfmt/colfmt/internal/readlog"
 )
-
-// countingReaderAt records every byte range read.
-type countingReaderAt struct {
-	r      io.ReaderAt
-	ranges [][2]int64
-}
-
-func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	c.ranges = append(c.ranges, [2]int64{off, off + int64(len(p))})
-	return c.r.ReadAt(p, off)
-}
-
-// bytesIn counts the bytes read inside [lo, hi).
-func (c *countingReaderAt) bytesIn(lo, hi int64) int64 {
-	var n int64
-	for _, r := range c.ranges {
-		a, b := max(r[0], lo), min(r[1], hi)
-		if b > a {
-			n += b - a
-		}
-	}
-	return n
-}
 
 func TestOpenAndQueryReadOnlyWhatTheyNeed(t *testing.T) {
 	src := readVector(t, "golden_qcol_trades.at1")
-	cr := &countingReaderAt{r: bytes.NewReader(src)}
+	cr := readlog.New(bytes.NewReader(src))
 	f, err := Open(cr, int64(len(src)))
 	if err != nil {
 		t.Fatal(err)
@@ -45,10 +24,10 @@ func TestOpenAndQueryReadOnlyWhatTheyNeed(t *testing.T) {
 	blocksEnd := blocksStart + bs.Size
 	// Reading the blocks stream's comp_len varint may look up to 10
 	// bytes ahead; nothing else of the blocks is read.
-	if n := cr.bytesIn(blocksStart, blocksEnd); n > 10 {
+	if n := cr.BytesIn(blocksStart, blocksEnd); n > 10 {
 		t.Fatalf("Open read %d bytes of blocks", n)
 	}
-	before := cr.bytesIn(blocksStart, blocksEnd)
+	before := cr.BytesIn(blocksStart, blocksEnd)
 	rs, err := f.Query(Query{Columns: []int{2}, Where: []Range{{Column: 0, Min: "10000", Max: "10003"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +36,7 @@ func TestOpenAndQueryReadOnlyWhatTheyNeed(t *testing.T) {
 		t.Fatalf("rows %q", got)
 	}
 	st := rs.Stats()
-	if n := cr.bytesIn(blocksStart, blocksEnd) - before; n != st.BytesRead || st.BlocksRead != 2 {
+	if n := cr.BytesIn(blocksStart, blocksEnd) - before; n != st.BytesRead || st.BlocksRead != 2 {
 		t.Fatalf("read %d block bytes, stats %+v", n, st)
 	}
 	// Exactly the blocks of group 2, columns 0 and 2, were read.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/colfmt/colfmt/csup"
 	"github.com/colfmt/colfmt/csup/bsup"
+	"github.com/colfmt/colfmt/internal/readlog"
 	"github.com/stretchr/testify/require"
 )
 
@@ -134,28 +135,6 @@ func TestWriterReassemblyShape(t *testing.T) {
 	require.Equal(t, int64(0), fe.Trailer.Sections[0])
 }
 
-// countingReaderAt records the byte ranges read.
-type countingReaderAt struct {
-	r      *bytes.Reader
-	mu     sync.Mutex
-	ranges [][2]int64
-}
-
-func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	c.mu.Lock()
-	c.ranges = append(c.ranges, [2]int64{off, off + int64(len(p))})
-	c.mu.Unlock()
-	return c.r.ReadAt(p, off)
-}
-
-func (c *countingReaderAt) reset() [][2]int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r := c.ranges
-	c.ranges = nil
-	return r
-}
-
 func collectSegs(cols []csup.Column, keep func(path string) bool, out map[[2]int64]bool) {
 	for _, c := range cols {
 		if keep(c.Path) {
@@ -172,10 +151,10 @@ func collectSegs(cols []csup.Column, keep func(path string) bool, out map[[2]int
 func TestProjectionReadsOnlyItsSegments(t *testing.T) {
 	vals := bigRows(20000)
 	b := writeCSUP(t, vals, csup.WithSegmentThresh(4096))
-	cr := &countingReaderAt{r: bytes.NewReader(b)}
+	cr := readlog.New(bytes.NewReader(b))
 	f, err := csup.Open(cr, int64(len(b)))
 	require.NoError(t, err)
-	cr.reset()
+	cr.Reset()
 
 	for _, proj := range [][]string{{"name"}, {"nested.ok", "id"}, {"tags"}} {
 		allowed := map[[2]int64]bool{}
@@ -207,7 +186,7 @@ func TestProjectionReadsOnlyItsSegments(t *testing.T) {
 			n++
 		}
 		require.Equal(t, len(vals), n)
-		ranges := cr.reset()
+		ranges := cr.Reset()
 		require.NotEmpty(t, ranges)
 		var read int64
 		for _, r := range ranges {
@@ -252,10 +231,10 @@ func TestProjectionRealFiles(t *testing.T) {
 	for _, p := range []string{"testdata/zst-v2_zed-v1.2.0/nested.zst", "testdata/vng-v3_zed-v1.6.0/nested.vng", "testdata/vng-v3_zed-v1.6.0/primitives.vng"} {
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
-		cr := &countingReaderAt{r: bytes.NewReader(b)}
+		cr := readlog.New(bytes.NewReader(b))
 		f, err := csup.Open(cr, int64(len(b)))
 		require.NoError(t, err)
-		cr.reset()
+		cr.Reset()
 		field := "user.name"
 		if strings.Contains(p, "primitives") {
 			field = "ip" // an LZ4 segment
@@ -273,7 +252,7 @@ func TestProjectionRealFiles(t *testing.T) {
 			n++
 		}
 		require.Greater(t, n, 0)
-		for _, r := range cr.reset() {
+		for _, r := range cr.Reset() {
 			require.True(t, allowed[r], "%s: read [%d,%d)", p, r[0], r[1])
 		}
 	}

@@ -11,34 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/colfmt/colfmt/internal/readlog"
 	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
 )
-
-// countingReader records every range read.
-type countingReader struct {
-	r     *bytes.Reader
-	mu    sync.Mutex
-	reads [][2]int64
-}
-
-func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
-	c.mu.Lock()
-	c.reads = append(c.reads, [2]int64{off, off + int64(len(p))})
-	c.mu.Unlock()
-	return c.r.ReadAt(p, off)
-}
-
-func (c *countingReader) reset() { c.reads = nil }
-
-// touched reports whether any read overlaps [a, b).
-func (c *countingReader) touched(a, b int64) bool {
-	for _, r := range c.reads {
-		if r[0] < b && a < r[1] {
-			return true
-		}
-	}
-	return false
-}
 
 func pageRanges(f *File, col int) [][2]int64 {
 	var out [][2]int64
@@ -53,17 +28,17 @@ func pageRanges(f *File, col int) [][2]int64 {
 func TestProjectionReadsOnlyItsPages(t *testing.T) {
 	b, err := os.ReadFile("testdata/v2_0_alltypes_5rows.lance")
 	require.NoError(t, err)
-	cr := &countingReader{r: bytes.NewReader(b)}
+	cr := readlog.New(bytes.NewReader(b))
 	f, err := Open(cr, int64(len(b)))
 	require.NoError(t, err)
 	// Footer, CMO table, GBO table, all column metadata, schema.
-	require.Len(t, cr.reads, 5)
+	require.Len(t, cr.Ranges(), 5)
 	for c := range f.columns {
 		for _, r := range pageRanges(f, c) {
-			require.False(t, cr.touched(r[0], r[1]), "Open read page data of column %d", c)
+			require.False(t, cr.Touched(r[0], r[1]), "Open read page data of column %d", c)
 		}
 	}
-	cr.reset()
+	cr.Reset()
 	rec, err := f.Read(ReadOptions{Columns: []string{"ls", "id"}})
 	require.NoError(t, err)
 	defer rec.Release()
@@ -78,7 +53,7 @@ func TestProjectionReadsOnlyItsPages(t *testing.T) {
 			if r[0] == r[1] {
 				continue
 			}
-			require.Equal(t, wanted[c], cr.touched(r[0], r[1]), "column %d", c)
+			require.Equal(t, wanted[c], cr.Touched(r[0], r[1]), "column %d", c)
 		}
 	}
 	_, err = f.Read(ReadOptions{Columns: []string{"nope"}})
@@ -126,11 +101,11 @@ func pagedFile() []byte {
 
 func TestRowRangeReadsOnlyItsPages(t *testing.T) {
 	b := pagedFile()
-	cr := &countingReader{r: bytes.NewReader(b)}
+	cr := readlog.New(bytes.NewReader(b))
 	f, err := Open(cr, int64(len(b)))
 	require.NoError(t, err)
 	require.NoError(t, f.Validate())
-	cr.reset()
+	cr.Reset()
 	rec, err := f.Read(ReadOptions{Columns: []string{"x"}, Offset: 250, Limit: 100})
 	require.NoError(t, err)
 	defer rec.Release()
@@ -138,11 +113,11 @@ func TestRowRangeReadsOnlyItsPages(t *testing.T) {
 	require.Equal(t, "250", string(AppendJSONValue(nil, rec.Column(0), 0, JSONOptions{})))
 	require.Equal(t, "349", string(AppendJSONValue(nil, rec.Column(0), 99, JSONOptions{})))
 	for i, p := range f.columns[0].pages {
-		require.Equal(t, i == 2 || i == 3, cr.touched(p.buffers[0].off, p.buffers[0].off+p.buffers[0].size), "page %d", i)
+		require.Equal(t, i == 2 || i == 3, cr.Touched(p.buffers[0].off, p.buffers[0].off+p.buffers[0].size), "page %d", i)
 	}
 	for c := 1; c < 3; c++ {
 		for _, r := range pageRanges(f, c) {
-			require.False(t, cr.touched(r[0], r[1]))
+			require.False(t, cr.Touched(r[0], r[1]))
 		}
 	}
 }
