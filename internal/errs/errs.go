@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // CorruptError locates a problem in the input. It unwraps to Err, which in
@@ -129,4 +131,32 @@ func MulSize(a, b int64) (int64, bool) {
 		return 0, false
 	}
 	return p, true
+}
+
+// Sub returns a sentinel with its own message that unwraps to parent, for
+// named sub-kinds such as ErrInvalidOption (parent ErrInvalidArgument).
+func Sub(parent error, msg string) error { return &sub{parent: parent, msg: msg} }
+
+type sub struct {
+	parent error
+	msg    string
+}
+
+func (e *sub) Error() string { return e.msg }
+func (e *sub) Unwrap() error { return e.parent }
+
+// Quote renders a name read from the input (a field name, a column path) for
+// an error message: printable UTF-8 without quotes or backslashes stays as
+// it is; anything else is quoted as a Go string, so raw bytes (0xff, ESC)
+// never reach a terminal.
+func Quote(name string) string {
+	if !utf8.ValidString(name) {
+		return strconv.Quote(name)
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) || r == '"' || r == '\\' {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }

@@ -68,3 +68,14 @@ func TestMulSize(t *testing.T) {
 	require.True(t, ok)
 	require.Zero(t, p)
 }
+
+func TestSubAndQuote(t *testing.T) {
+	parent := errors.New("pkg: invalid argument")
+	s := Sub(parent, "pkg: invalid option")
+	require.ErrorIs(t, s, parent)
+	require.EqualError(t, s, "pkg: invalid option")
+	require.Equal(t, "info.city", Quote("info.city"))
+	require.Equal(t, `"a\xff\x1b[31m"`, Quote("a\xff\x1b[31m"))
+	require.Equal(t, "café", Quote("café"))
+	require.Equal(t, `"a b\"c"`, Quote("a b\"c"))
+}
