@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,6 +32,7 @@ func init() {
 		Inspect:   at1Inspect,
 		Cat:       at1Cat,
 		Validate:  at1Validate,
+		Columns:   "qcolumnar columns by index (0,2) and qjson fields by path (user.id)",
 		Demo:      at1DemoRow,
 		PackFlags: at1PackFlags,
 		Commands: []command{{
@@ -62,8 +62,11 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	}
 }
 
-func at1Cat(w io.Writer, in *input, _ catOptions) error {
-	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size))
+func at1Cat(w io.Writer, in *input, o catOptions) error {
+	if len(o.Columns) > 0 {
+		return at1CatColumns(w, in, o.Columns)
+	}
+	z, err := at1.NewReader(in.reader())
 	if err != nil {
 		return err
 	}
@@ -72,7 +75,7 @@ func at1Cat(w io.Writer, in *input, _ catOptions) error {
 }
 
 func at1Validate(in *input) error {
-	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size), at1.Strict())
+	z, err := at1.NewReader(in.reader(), at1.Strict())
 	if err != nil {
 		return err
 	}
@@ -222,22 +225,18 @@ func at1Query(args []string, stdout, stderr io.Writer) error {
 		}
 		q.Where = append(q.Where, r)
 	}
-	fh, err := os.Open(files[0])
+	in, closeIn, err := openInput(files[0], cmdStdin, false) // "-": stdin, read into memory
 	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
+		return withFile(files[0], err)
 	}
-	defer fh.Close()
-	st, err := fh.Stat()
+	defer closeIn()
+	f, err := at1.Open(in.R, in.Size)
 	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
-	}
-	f, err := at1.Open(fh, st.Size())
-	if err != nil {
-		return err
+		return withFile(files[0], err)
 	}
 	rs, err := f.Query(q)
 	if err != nil {
-		return err
+		return withFile(files[0], err)
 	}
 	sep := []byte("\t")
 	if d := f.Delimiter(); d != nil {
@@ -245,7 +244,7 @@ func at1Query(args []string, stdout, stderr io.Writer) error {
 	}
 	for row, err := range rs.All() {
 		if err != nil {
-			return err
+			return withFile(files[0], err)
 		}
 		if _, err := stdout.Write(append(bytes.Join(row.Values, sep), '\n')); err != nil {
 			return err
@@ -335,4 +334,39 @@ func at1DemoRow() (demoRow, error) {
 		EncodedBytes: len(at1Demo),
 		DecodeMBps:   float64(len(out)) * float64(n) / secs / 1e6,
 	}, nil
+}
+
+// at1CatColumns is `cat --columns` for the query codecs (qcolumnar, qjson):
+// a column index or a qjson field path per selection, rows printed as
+// query prints them. Only the selected columns' blocks are read.
+func at1CatColumns(w io.Writer, in *input, cols []string) error {
+	f, err := at1.Open(in.R, in.Size)
+	if err != nil {
+		return err
+	}
+	var q at1.Query
+	for _, c := range cols {
+		if i, err := strconv.Atoi(c); err == nil && i >= 0 {
+			q.Columns = append(q.Columns, i)
+		} else {
+			q.Paths = append(q.Paths, c)
+		}
+	}
+	rs, err := f.Query(q)
+	if err != nil {
+		return err
+	}
+	sep := []byte("\t")
+	if d := f.Delimiter(); d != nil {
+		sep = d
+	}
+	for row, err := range rs.All() {
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(append(bytes.Join(row.Values, sep), '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -21,6 +21,7 @@ func init() {
 		Inspect:   inspectCSUP,
 		Cat:       catCSUP,
 		Validate:  validateCSUP,
+		Columns:   "record fields; dotted paths select nested fields (a.b.c)",
 		PackFlags: packCSUPFlags,
 		Demo:      demoCSUP,
 	})
@@ -120,7 +121,7 @@ func catCSUP(w io.Writer, in *input, o catOptions) error {
 		style |= bsup.JSONRawTime
 	}
 	var line []byte
-	r := f.NewReader()
+	r := f.NewReader(o.Columns...) // only those columns' segments are read
 	var v bsup.Value
 	for {
 		if err := r.Read(&v); err == io.EOF {

@@ -40,7 +40,7 @@ func onpairOpen(in *input) (*onpair.Column, []byte, error) {
 	}
 	c, err := onpair.ParseColumn(b)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w (in %s)", err, in.Name)
+		return nil, nil, err // the command adds the file name
 	}
 	return c, b, nil
 }
