@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/colfmt/colfmt/at1"
@@ -299,15 +300,18 @@ func parseWhere(s string) (at1.Range, error) {
 		return r, usagef("--where %q: no bound", s)
 	}
 	for _, b := range []string{r.Min, r.Max} {
-		if b != "" && !decimalBound.MatchString(b) {
+		if b != "" && !decimalBound().MatchString(b) {
 			return r, usagef("--where %q: bound %q is not a decimal number", s, b)
 		}
 	}
 	return r, nil
 }
 
-// decimalBound is the bound syntax at1.Query accepts.
-var decimalBound = regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+// decimalBound is the bound syntax at1.Query accepts; compiled on first
+// use, not at start-up.
+var decimalBound = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+})
 
 // at1DemoRow decodes the embedded sample. There is no AT-1 encoder yet
 // (a later issue), so encode MB/s is reported as 0.
