@@ -18,6 +18,7 @@ import (
 	"github.com/colfmt/colfmt"
 	"github.com/colfmt/colfmt/csup/bsup"
 	"github.com/colfmt/colfmt/internal/shareddata"
+	"github.com/colfmt/colfmt/internal/testlimit"
 	"github.com/colfmt/colfmt/onpair"
 )
 
@@ -317,5 +318,20 @@ func TestDetectImportsNoFormatPackage(t *testing.T) {
 				require.Contains(t, []string{"github.com/colfmt/colfmt/internal/errs", "github.com/colfmt/colfmt/internal/varint"}, p, "%s imports %s", f, p)
 			}
 		}
+	}
+}
+
+// TestDetectAllocatesLittle: whatever sizes a file declares, Detect reads
+// and allocates only its fixed windows.
+func TestDetectAllocatesLittle(t *testing.T) {
+	dir := shareddata.Path(t, "hostile")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		testlimit.AtMost(t, 16<<10, func() {
+			_, _ = colfmt.Detect(bytes.NewReader(b), int64(len(b)))
+		}, "Detect(%s)", e.Name())
 	}
 }
