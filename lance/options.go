@@ -23,6 +23,8 @@ type config struct {
 	maxColumns  int
 	maxDepth    int
 	mem         memory.Allocator
+
+	table tableConfig // OpenTable only (table_options.go)
 }
 
 func defaultConfig() config {
