@@ -40,6 +40,8 @@ type config struct {
 	maxDepth    int
 	memLimit    int64
 	mem         memory.Allocator
+
+	table tableConfig // OpenTable only (table_options.go)
 }
 
 func defaultConfig() config {
