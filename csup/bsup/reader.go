@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"iter"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/varint"
@@ -35,6 +36,9 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	cfg, err := buildConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if r == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "nil reader")
 	}
 	return &Reader{br: bufio.NewReaderSize(r, 64<<10), cfg: cfg, ctx: newContext(cfg), dec: decoder{maxDepth: cfg.maxDepth}}, nil
 }
@@ -68,6 +72,22 @@ func (r *Reader) ReadInto(dst *Value) error {
 		r.err = err
 	}
 	return err
+}
+
+// All returns the rest of the values as an iterator that stops at the
+// first error, which it yields (the shape of csup.Reader.All).
+func (r *Reader) All() iter.Seq2[Value, error] {
+	return func(yield func(Value, error) bool) {
+		for {
+			v, err := r.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(v, err) || err != nil {
+				return
+			}
+		}
+	}
 }
 
 func (r *Reader) read(dst *Value) error {
