@@ -86,11 +86,11 @@ func FuzzDecompress(f *testing.F) {
 	})
 }
 
-// FuzzFastVsSafe builds always-well-formed dictionaries from the input
+// FuzzDiffFastSafe builds always-well-formed dictionaries from the input
 // (token lengths and codes drawn from it) so the fuzzer spends its time in
 // the decode loops rather than in validation, and compares the fat-read
 // decoder with the exact twin.
-func FuzzFastVsSafe(f *testing.F) {
+func FuzzDiffFastSafe(f *testing.F) {
 	f.Add([]byte("\x03\x10\x01hello world, this is a token soup"), []byte{0, 1, 2, 2, 1, 0, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 0, 2, 1})
 	f.Add([]byte{1, 1}, []byte{})
 	f.Fuzz(func(t *testing.T, dictSpec []byte, codeBytes []byte) {
