@@ -76,7 +76,7 @@ func at1Cat(w io.Writer, in *input, o catOptions) error {
 }
 
 func at1Validate(in *input) error {
-	z, err := at1.NewReader(in.reader(), at1.Strict())
+	z, err := at1.NewReader(in.reader(), at1.WithStrict())
 	if err != nil {
 		return err
 	}
@@ -328,7 +328,7 @@ func at1DemoRow() (demoRow, error) {
 	}
 	secs := time.Since(start).Seconds()
 	// Validate as the validate command does (strict checks, trailer).
-	if _, err := at1.Decode(at1Demo, at1.Strict()); err != nil {
+	if _, err := at1.Decode(at1Demo, at1.WithStrict()); err != nil {
 		return demoRow{}, err
 	}
 	return demoRow{
