@@ -31,7 +31,9 @@ var le = binary.LittleEndian
 // It returns ErrInvalidArgument for a nil r or a negative size;
 // ErrUnknownFormat when no format matches; and, for a file of a known
 // format whose declared sizes run past its end (or whose end marker is cut
-// off), the Info of that format with an error wrapping ErrTruncated.
+// off), the Info of that format with an error wrapping ErrTruncated; when
+// the header of a known format is malformed (a varint of more than 64
+// bits), the Info with an error wrapping ErrCorrupt.
 //
 // Detection is by bytes only, not a validation: a file Detect accepts may
 // still fail to open. Formats whose only marker is at the end (Lance,
@@ -110,6 +112,10 @@ func (d *detector) varintAt(off int64, what string) (v uint64, n int, ok bool, e
 	return v, n, true, nil
 }
 
+// fits reports whether n bytes fit in avail, which may be negative when a
+// header already runs past the end.
+func fits(n uint64, avail int64) bool { return avail >= 0 && n <= uint64(avail) }
+
 func truncated(info Info, off int64, path, format string, args ...any) (Info, error, bool) {
 	return info, errs.At(ErrTruncated, off, path, format, args...), true
 }
@@ -160,7 +166,7 @@ func (d *detector) at1() (Info, error, bool) {
 			if !ok {
 				return truncated(info, off, fmt.Sprintf("frame %d", i), "the input ends inside the frame length")
 			}
-			if l > uint64(end-off-int64(n)) {
+			if !fits(l, end-off-int64(n)) {
 				return truncated(info, off, fmt.Sprintf("frame %d", i), "frame of %d bytes, %d remain", l, end-off-int64(n))
 			}
 			off += int64(n) + int64(l)
@@ -204,7 +210,7 @@ func (d *detector) at1() (Info, error, bool) {
 			if !ok {
 				return truncated(info, off, path, "the input ends inside the %s length", what)
 			}
-			if l > uint64(end-off-int64(n)) {
+			if !fits(l, end-off-int64(n)) {
 				return truncated(info, off, path, "%s of %d bytes, %d remain", what, l, end-off-int64(n))
 			}
 			off += int64(n) + int64(l)
@@ -267,7 +273,7 @@ func (d *detector) onpair() (Info, error, bool) {
 				need = ^uint64(0)
 			}
 		}
-		if need > uint64(d.size-off) {
+		if !fits(need, d.size-off) {
 			return v, false, errs.At(ErrTruncated, off, path, "%d bytes declared, %d remain", need, d.size-off)
 		}
 		off += int64(need)
@@ -415,7 +421,7 @@ func (d *detector) lance() (Info, error, bool) {
 		info.Layout = LayoutLegacy
 		// Manifest: u64 P, and at P a u32 L with P+4+L+16 == size.
 		p := le.Uint64(t[len(t)-16:])
-		if p <= uint64(d.size-20) {
+		if fits(p, d.size-20) {
 			lb, err := d.read(int64(p), 4)
 			if err != nil {
 				return info, err, true
@@ -496,7 +502,7 @@ func (d *detector) bsup() (Info, error, bool) {
 		if l == 0 {
 			return Info{}, nil, false // writers never emit an empty frame
 		}
-		if l > uint64(d.size-off-1-int64(n)) {
+		if !fits(l, d.size-off-1-int64(n)) {
 			// Claim a truncated stream only after a whole frame, so that
 			// arbitrary bytes are not taken for one.
 			if frames > 1 && binaryBytes(d.head) {

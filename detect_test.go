@@ -335,3 +335,26 @@ func TestDetectAllocatesLittle(t *testing.T) {
 		}, "Detect(%s)", e.Name())
 	}
 }
+
+// FuzzDetect: any bytes give an answer without a panic, within the fixed
+// read windows; a success names a format, a truncation names it too.
+func FuzzDetect(f *testing.F) {
+	for _, s := range []string{"AT1\x02\x04\x01\x05name\x00\x02ab", "AT1\x03\xff\x01\x05\x01abcd", "OPCOL\x01\x0c\x00\x00",
+		"CSUP\x10\x00\x00\x00", "VNG\x00\x04\x00\x00\x00", "\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00LANC",
+		"\x02\x0cZNG Trailer\x04zst\x02\x04\xff", "\x04\x02abc\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		info, err := colfmt.Detect(bytes.NewReader(b), int64(len(b)))
+		switch {
+		case err == nil:
+			require.NotEqual(t, colfmt.Unknown, info.Format)
+		case errors.Is(err, colfmt.ErrCorrupt): // truncated, or a malformed header
+			require.NotEqual(t, colfmt.Unknown, info.Format)
+		default:
+			require.ErrorIs(t, err, colfmt.ErrUnknownFormat)
+			require.Equal(t, colfmt.Info{}, info)
+		}
+		_ = info.String()
+	})
+}
