@@ -86,8 +86,8 @@ type Info struct {
 	// "2.0", "2.1", "2.2" (a 2.0 file's footer says 0.3) or "0.1"/"0.2" for
 	// legacy files; for a Lance manifest, the table's data storage version
 	// when the manifest records it ("" otherwise); CSUP "1" (spec), "2"
-	// (ZST), "3" or "4" (VNG), "16" (CSUP); OnPair the OPCOL framing
-	// version; "" for AT-1 and Super Binary, which carry none.
+	// (ZST), "3" or "4" (VNG), "16" (CSUP); Super Binary "0" or "2";
+	// OnPair the OPCOL framing version; "" for AT-1, which carries none.
 	Version string
 	// Layout distinguishes generations or container kinds: see the
 	// Layout... constants.
@@ -132,7 +132,7 @@ func (i Info) String() string {
 		}
 		return "Super Columnar " + i.Layout + " version " + i.Version
 	case SuperBinary:
-		return "Super Binary stream"
+		return "Super Binary version " + i.Version + " stream"
 	case AT1:
 		return "AT-1 " + i.Layout + " container, codec " + i.Kind
 	case OnPair:

@@ -471,22 +471,40 @@ func manifestDataVersion(b []byte) string {
 // bsup recognises a Super Binary stream: frames (a code byte with bit 7
 // clear and frame type 0-2, a uvarint length) that fit in the file, the
 // first a types or values frame, ending with the end-of-stream byte 0xff.
+// Version 2 (CSUP metadata, super v0.2+) puts the byte 0x82 before every
+// frame.
 func (d *detector) bsup() (Info, error, bool) {
 	h := d.head
-	if len(h) < 2 || h[0]&0x80 != 0 || (h[0]>>4)&3 > 1 {
+	first := 0
+	if len(h) > 0 && h[0] == 0x82 {
+		first = 1
+	}
+	if len(h) < first+2 || h[first]&0x80 != 0 || (h[first]>>4)&3 > 1 {
 		return Info{}, nil, false
 	}
-	info := Info{Format: SuperBinary}
+	info := Info{Format: SuperBinary, Version: "0"}
+	if first == 1 {
+		info.Version = "2"
+	}
 	off := int64(0)
 	frames := 0
-	for frames < maxWalk && off < d.size {
-		b, err := d.readUpTo(off, 1+varint.MaxLen)
+	// Every step (frame, end of stream) costs one small read: at most
+	// maxWalk of them, then the end byte decides.
+	for step := 0; step < maxWalk && off < d.size; step++ {
+		b, err := d.readUpTo(off, 2+varint.MaxLen)
 		if err != nil {
 			return info, err, true
 		}
 		if b[0] == 0xff { // end of stream; another may follow
 			off++
 			continue
+		}
+		skip := int64(0)
+		if info.Version == "2" {
+			if b[0] != 0x82 || len(b) < 2 {
+				return Info{}, nil, false
+			}
+			b, skip = b[1:], 1
 		}
 		if b[0]&0x80 != 0 || (b[0]>>4)&3 == 3 {
 			return Info{}, nil, false
@@ -502,16 +520,20 @@ func (d *detector) bsup() (Info, error, bool) {
 		if l == 0 {
 			return Info{}, nil, false // writers never emit an empty frame
 		}
-		if !fits(l, d.size-off-1-int64(n)) {
-			// Claim a truncated stream only after a whole frame, so that
-			// arbitrary bytes are not taken for one.
+		avail := d.size - off - skip - 1 - int64(n)
+		if !fits(l, avail) {
+			// Claim a truncated stream only after two whole frames of
+			// binary data, so that arbitrary bytes are not taken for one.
 			if frames > 1 && binaryBytes(d.head) {
-				return truncated(info, off, fmt.Sprintf("frame %d", frames), "frame of %d bytes, %d remain", l, d.size-off-1-int64(n))
+				return truncated(info, off, fmt.Sprintf("frame %d", frames), "frame of %d bytes, %d remain", l, max(avail, 0))
 			}
 			return Info{}, nil, false
 		}
-		off += 1 + int64(n) + int64(l)
+		off += skip + 1 + int64(n) + int64(l)
 		frames++
+	}
+	if frames == 0 {
+		return Info{}, nil, false
 	}
 	if d.tail[len(d.tail)-1] != 0xff {
 		if off >= d.size && frames > 1 && binaryBytes(d.head) {

@@ -2,6 +2,7 @@ package colfmt_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"go/parser"
 	"go/token"
@@ -229,7 +230,25 @@ func TestDetectSuperBinary(t *testing.T) {
 	b := buf.Bytes()
 	info, err := colfmt.Detect(bytes.NewReader(b), int64(len(b)))
 	require.NoError(t, err)
-	require.Equal(t, colfmt.Info{Format: colfmt.SuperBinary}, info)
+	require.Equal(t, colfmt.Info{Format: colfmt.SuperBinary, Version: "0"}, info)
+	// The same frames in version 2 framing: 0x82 before each.
+	var v2 []byte
+	for off := 0; off < len(b); {
+		if b[off] == 0xff {
+			v2 = append(v2, 0xff)
+			off++
+			continue
+		}
+		hi, n := binary.Uvarint(b[off+1:])
+		l := int(hi<<4 | uint64(b[off]&0x0f))
+		v2 = append(v2, 0x82)
+		v2 = append(v2, b[off:off+1+n+l]...)
+		off += 1 + n + l
+	}
+	info, err = colfmt.Detect(bytes.NewReader(v2), int64(len(v2)))
+	require.NoError(t, err)
+	require.Equal(t, colfmt.Info{Format: colfmt.SuperBinary, Version: "2"}, info)
+	require.Equal(t, "Super Binary version 2 stream", info.String())
 	// A cut is never taken for a whole stream; once two frames are whole,
 	// it is a truncated one.
 	for n := 1; n < len(b); n++ {
@@ -357,4 +376,29 @@ func FuzzDetect(f *testing.F) {
 		}
 		_ = info.String()
 	})
+}
+
+type countingReader struct {
+	r     *bytes.Reader
+	reads int
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.reads++
+	return c.r.ReadAt(p, off)
+}
+
+// TestDetectReadsFewRanges: a stream of end-of-stream bytes, or of tiny
+// frames, costs at most the fixed windows plus 64 small reads.
+func TestDetectReadsFewRanges(t *testing.T) {
+	frame := []byte{0x12, 0x00, 'a', 'b'} // values frame of 2 bytes
+	for _, b := range [][]byte{
+		append(bytes.Clone(frame), bytes.Repeat([]byte{0xff}, 1<<20)...),
+		append(bytes.Repeat(frame, 1<<18), 0xff),
+		append([]byte("AT1\x03\x04\x01"), bytes.Repeat([]byte{0x02, 0x00, 'x'}, 1<<18)...),
+	} {
+		c := &countingReader{r: bytes.NewReader(b)}
+		_, _ = colfmt.Detect(c, int64(len(b)))
+		require.LessOrEqual(t, c.reads, 2+64+2)
+	}
 }
