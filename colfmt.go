@@ -102,12 +102,19 @@ type Info struct {
 // String describes the format in a few words, such as "Lance 2.1",
 // "Super Columnar VNG version 3" or "AT-1 framed container, codec qjson".
 func (i Info) String() string {
+	// Truncated inputs may leave Version or Layout empty: say less, not "".
+	ver := func(prefix string) string {
+		if i.Version == "" {
+			return ""
+		}
+		return prefix + i.Version
+	}
 	switch i.Format {
 	case Lance:
 		if i.Layout == LayoutLegacy {
 			return "Lance legacy v1 file (footer " + i.Version + ")"
 		}
-		return "Lance " + i.Version + " file"
+		return "Lance" + ver(" ") + " file"
 	case LanceManifest:
 		if i.Version != "" {
 			return "Lance manifest (data storage version " + i.Version + ")"
@@ -120,22 +127,30 @@ func (i Info) String() string {
 		}
 		return s
 	case CSUP:
-		switch i.Layout {
-		case LayoutSpec:
-			return "Super Columnar spec layout version " + i.Version
-		case LayoutZST:
-			return "Super Columnar ZST version " + i.Version
-		case LayoutVNG:
-			return "Super Columnar VNG version " + i.Version
-		case LayoutCSUP:
-			return "Super Columnar CSUP version " + i.Version
+		name := map[string]string{LayoutSpec: "spec layout", LayoutZST: "ZST", LayoutVNG: "VNG", LayoutCSUP: "CSUP"}[i.Layout]
+		if name == "" {
+			name = i.Layout
 		}
-		return "Super Columnar " + i.Layout + " version " + i.Version
+		if name == "" {
+			return "Super Columnar file"
+		}
+		return "Super Columnar " + name + ver(" version ")
 	case SuperBinary:
-		return "Super Binary version " + i.Version + " stream"
+		return "Super Binary" + ver(" version ") + " stream"
 	case AT1:
-		return "AT-1 " + i.Layout + " container, codec " + i.Kind
+		s := "AT-1"
+		if i.Layout != "" {
+			s += " " + i.Layout
+		}
+		s += " container"
+		if i.Kind != "" {
+			s += ", codec " + i.Kind
+		}
+		return s
 	case OnPair:
+		if i.Version == "" {
+			return "OnPair column"
+		}
 		return "OnPair column (OPCOL framing v" + i.Version + ")"
 	}
 	return i.Format.String()

@@ -402,3 +402,24 @@ func TestDetectReadsFewRanges(t *testing.T) {
 		require.LessOrEqual(t, c.reads, 2+64+2)
 	}
 }
+
+func TestInfoString(t *testing.T) {
+	for want, info := range map[string]colfmt.Info{
+		"Lance 2.1 file":                            {Format: colfmt.Lance, Layout: colfmt.LayoutV2, Version: "2.1"},
+		"Lance file":                                {Format: colfmt.Lance},
+		"Lance legacy v1 file (footer 0.2)":         {Format: colfmt.Lance, Layout: colfmt.LayoutLegacy, Version: "0.2"},
+		"Super Columnar VNG version 3":              {Format: colfmt.CSUP, Layout: colfmt.LayoutVNG, Version: "3"},
+		"Super Columnar spec layout version 1":      {Format: colfmt.CSUP, Layout: colfmt.LayoutSpec, Version: "1"},
+		"Super Columnar file":                       {Format: colfmt.CSUP},
+		"AT-1 framed container, codec qjson":        {Format: colfmt.AT1, Layout: colfmt.LayoutFramed, Kind: "qjson"},
+		"AT-1 container":                            {Format: colfmt.AT1},
+		"OnPair column (OPCOL framing v1)":          {Format: colfmt.OnPair, Version: "1"},
+		"Super Binary version 0 stream":             {Format: colfmt.SuperBinary, Version: "0"},
+		"Lance manifest (data storage version 2.0)": {Format: colfmt.LanceManifest, Version: "2.0"},
+		"unknown": {},
+	} {
+		require.Equal(t, want, info.String())
+	}
+	require.Equal(t, "lance-table", colfmt.LanceTable.String())
+	require.Equal(t, "Format(99)", colfmt.Format(99).String())
+}
