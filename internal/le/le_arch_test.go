@@ -8,7 +8,7 @@ import (
 )
 
 // unsafeArchs must match the build lines of le_unsafe.go and le_purego.go.
-var unsafeArchs = []string{"386", "amd64", "arm64", "loong64", "ppc64le", "riscv64", "wasm"}
+var unsafeArchs = []string{"386", "amd64", "arm64", "loong64", "ppc64le", "wasm"}
 
 func TestImplementationMatchesArchList(t *testing.T) {
 	want := !puregoTag && slices.Contains(unsafeArchs, runtime.GOARCH)
