@@ -349,7 +349,7 @@ func TestDetectAllocatesLittle(t *testing.T) {
 	for _, e := range entries {
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		require.NoError(t, err)
-		testlimit.AtMost(t, 16<<10, func() {
+		testlimit.AtMost(t, 64<<10, func() { // reads of 4 KiB + 64 B, plus runtime noise
 			_, _ = colfmt.Detect(bytes.NewReader(b), int64(len(b)))
 		}, "Detect(%s)", e.Name())
 	}
