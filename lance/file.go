@@ -114,7 +114,7 @@ func open(r io.ReaderAt, size int64, cfg config, schema *filepb.FileDescriptor) 
 	f.minor = binary.LittleEndian.Uint16(tail[len(tail)-6:])
 	switch {
 	case f.major == 0 && (f.minor == 1 || f.minor == 2):
-		return nil, errs.At(ErrUnsupported, size-8, "footer", "legacy Lance v1 file (footer version %d.%d); only file format 2.0 is read", f.major, f.minor)
+		return nil, errs.At(ErrUnsupported, size-8, "footer", "legacy Lance v1 file (footer version %d.%d); file formats 2.0, 2.1 and 2.2 are read", f.major, f.minor)
 	case f.major == 0 && f.minor == 3, f.major == 2 && f.minor <= 2:
 	case f.major == 2:
 		return nil, errs.At(ErrUnsupported, size-8, "footer", "Lance file format version %d.%d; 2.0, 2.1 and 2.2 are read", f.major, f.minor)
