@@ -78,7 +78,7 @@ func TestV21BadPages(t *testing.T) {
 		{"ok", 2, miniLayout(flat(32), 4, true), oneChunk(vals(4)), 4, i32, nil, ""},
 		{"truncated chunk", 2, miniLayout(flat(32), 4, true), [][]byte{oneChunk(vals(4))[0], oneChunk(vals(4))[1][:12]}, 4, i32, ErrBufferSize, "ends past"},
 		{"short values", 2, miniLayout(flat(32), 40, true), oneChunk(vals(4)), 40, i32, ErrBufferSize, "fewer than 40 values"},
-		{"huge item count", 2, miniLayout(flat(32), 1 << 40, true), oneChunk(vals(4)), 4, i32, ErrTooLarge, "mini-block items"},
+		{"huge item count", 2, miniLayout(flat(32), 1<<40, true), oneChunk(vals(4)), 4, i32, ErrTooLarge, "mini-block items"},
 		{"bad bit width word", 2, miniLayout(&pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_InlineBitpacking{InlineBitpacking: &pb.InlineBitpacking{UncompressedBitsPerValue: 32}}}, 4, true),
 			oneChunk(append([]byte{40, 0, 0, 0}, make([]byte, 128*40)...)), 4, i32, ErrCorrupt, "width 40"},
 		{"bad lane width", 2, miniLayout(&pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_InlineBitpacking{InlineBitpacking: &pb.InlineBitpacking{UncompressedBitsPerValue: 24}}}, 4, true),
