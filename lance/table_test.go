@@ -539,3 +539,27 @@ func TestJSONLanceDBTypes(t *testing.T) {
 func float16Num(bits uint16) float16.Num { return float16.FromBits(bits) }
 
 func decimal128FromInt(v int64) decimal128.Num { return decimal128.FromI64(v) }
+
+// TestDeletionArrowHugeVector: a deletion file whose schema claims 2^28
+// children for its field. arrow-go would size a slice from that count
+// (gigabytes); the footer check refuses it first.
+func TestDeletionArrowHugeVector(t *testing.T) {
+	b := deletionArrow(t, 1, 2)
+	end := len(b) - 10
+	n := int(binary.LittleEndian.Uint32(b[end:]))
+	fb := b[end-n : end]
+	v := fbVerifier{buf: fb, maxDepth: 4}
+	root := v.table(0)
+	sc := v.table(root.Pos + v.field(root, 1))
+	start, cnt := v.vector(sc, 1, 4)
+	require.Equal(t, 1, cnt)
+	fld := v.table(start)
+	o := v.field(fld, 5) // children
+	require.NotZero(t, o, "arrow-go writes an empty children vector")
+	at := fld.Pos + o
+	vec := uint32(at) + binary.LittleEndian.Uint32(fb[at:])
+	binary.LittleEndian.PutUint32(fb[vec:], 1<<28)
+	_, err := decodeDeletionArrow(b, 10, "d", 1<<20)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.Contains(t, err.Error(), "vector length")
+}
