@@ -20,7 +20,7 @@ import (
 )
 
 // errTableArgument is the sentinel of caller mistakes in OpenTable.
-var errTableArgument = ErrInvalidOption
+var errTableArgument = ErrInvalidArgument
 
 // Table is one version of a Lance table (a LanceDB dataset directory):
 // its schema from the manifest and its fragments, each a set of data files

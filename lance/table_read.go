@@ -284,18 +284,13 @@ func (t *Table) fragmentRecords(ctx context.Context, i int, sel []*tableField, s
 				c.Close()
 				return fail(errs.At(ErrCorrupt, -1, df.Path, "data file has %d rows, the fragment %d", f.NumRows(), fr.PhysicalRows))
 			}
-			var names []string
+			var ids []int32
 			for k2, q := range plan {
 				if q.file == p.file {
-					name, err := fileFieldName(f, sel[k2])
-					if err != nil {
-						c.Close()
-						return fail(errs.Locate(err, -1, df.Path))
-					}
-					names = append(names, name)
+					ids = append(ids, sel[k2].pb.Id)
 				}
 			}
-			next, stop := iter.Pull2(f.RecordsContext(ctx, ReadOptions{Columns: names, Offset: start, BatchRows: step}))
+			next, stop := iter.Pull2(f.RecordsContext(ctx, ReadOptions{FieldIDs: ids, Offset: start, BatchRows: step}))
 			s = &fileSource{next: next, stop: stop, c: c}
 			srcs[p.file] = s
 		}
@@ -446,17 +441,6 @@ func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, c
 		}
 	}
 	return out, nil
-}
-
-// fileFieldName finds the data file's top-level field for table field n:
-// the one with the same field id (files keep the table's ids).
-func fileFieldName(f *File, n *tableField) (string, error) {
-	for _, p := range f.desc.GetSchema().GetFields() {
-		if p.ParentId == -1 && p.Id == n.pb.Id {
-			return p.Name, nil
-		}
-	}
-	return "", errs.At(ErrCorrupt, -1, "schema", "data file lacks field id %d (%s)", n.pb.Id, errs.Quote(n.path))
 }
 
 // deletedIn counts the deleted rows in [a, b).

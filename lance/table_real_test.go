@@ -20,7 +20,7 @@ import (
 // readableFormats are the data file versions File reads today; tables made
 // of them are compared row by row with LanceDB's output, the others by
 // structure, counts and deletion sets.
-var readableFormats = map[string]bool{"2.0": true}
+var readableFormats = map[string]bool{"2.0": true, "2.1": true, "2.2": true}
 
 // expectedFile is one <table>[.v<N>].expected.jsonl of the shared data.
 type expectedFile struct {
@@ -120,6 +120,15 @@ func TestTableReal(t *testing.T) {
 					return
 				}
 				require.Equal(t, want, tableLines(t, tb, ReadOptions{}))
+				// Row windows across fragments and deletions, small batches.
+				for _, w := range [][3]int64{{0, 1, 7}, {97, 400, 333}, {int64(len(want)) - 5, 0, 2}, {int64(len(want)) / 2, 10, 3}} {
+					end := int64(len(want))
+					if w[1] > 0 {
+						end = min(end, w[0]+w[1])
+					}
+					got := tableLines(t, tb, ReadOptions{Offset: w[0], Limit: w[1], BatchRows: w[2]})
+					require.Equal(t, want[w[0]:end], got, "window %v", w)
+				}
 			})
 		}
 	}

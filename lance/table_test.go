@@ -274,7 +274,7 @@ func TestTableSynthetic(t *testing.T) {
 			require.Equal(t, []string{`{"extra":null,"id":0}`, `{"extra":null,"id":2}`, `{"extra":null,"id":4}`,
 				`{"extra":"101","id":1}`, `{"extra":"102","id":2}`, `{"extra":"103","id":3}`}, got)
 			_, err = latest.Read(ReadOptions{Columns: []string{"cat"}})
-			require.ErrorIs(t, err, ErrInvalidOption)
+			require.ErrorIs(t, err, ErrInvalidArgument)
 			rec, err := latest.Read(ReadOptions{})
 			require.NoError(t, err)
 			require.Equal(t, int64(6), rec.NumRows())
@@ -415,9 +415,9 @@ func TestTableBad(t *testing.T) {
 	_, err = OpenTable(fstest.MapFS{}, "t")
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	_, err = OpenTable(nil, "t")
-	require.ErrorIs(t, err, ErrInvalidOption)
+	require.ErrorIs(t, err, ErrInvalidArgument)
 	_, err = OpenTable(mixed, "../t")
-	require.ErrorIs(t, err, ErrInvalidOption)
+	require.ErrorIs(t, err, ErrInvalidArgument)
 	_, err = OpenTable(mixed, "t", WithVersion(0))
 	require.ErrorIs(t, err, ErrInvalidOption)
 }
