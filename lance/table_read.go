@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
@@ -120,7 +121,9 @@ func (t *Table) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arr
 	}
 }
 
-// selection resolves column names to top-level table fields.
+// selection resolves column names to table fields: a top-level name, or
+// a dotted path into structs ("info.city"), which comes out as a column
+// named by the path.
 func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) {
 	if names == nil {
 		return t.fields, t.schema, nil
@@ -128,15 +131,42 @@ func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) 
 	var sel []*tableField
 	var fs []arrow.Field
 	for _, name := range names {
-		idx := t.schema.FieldIndices(name)
-		if len(idx) == 0 {
+		n := t.fieldByPath(name)
+		if n == nil {
 			return nil, nil, fmt.Errorf("%w: table has no column %s", errTableArgument, errs.Quote(name))
 		}
-		sel = append(sel, t.fields[idx[0]])
-		fs = append(fs, t.schema.Field(idx[0]))
+		af := n.arrowField()
+		af.Name = name
+		sel = append(sel, n)
+		fs = append(fs, af)
 	}
 	md := t.schema.Metadata()
 	return sel, arrow.NewSchema(fs, &md), nil
+}
+
+// fieldByPath finds a top-level field by name, else a field inside
+// structs by its dotted path.
+func (t *Table) fieldByPath(p string) *tableField {
+	for _, n := range t.fields {
+		if n.pb.Name == p {
+			return n
+		}
+	}
+	var walk func(ns []*tableField) *tableField
+	walk = func(ns []*tableField) *tableField {
+		for _, n := range ns {
+			if n.path == p {
+				return n
+			}
+			if n.pb.LogicalType == "struct" && strings.HasPrefix(p, n.path+".") {
+				if m := walk(n.children); m != nil {
+					return m
+				}
+			}
+		}
+		return nil
+	}
+	return walk(t.fields)
 }
 
 func emptyRecord(schema *arrow.Schema, cfg config) arrow.RecordBatch {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -246,4 +247,81 @@ func fieldNames(tb *Table) []string {
 		out = append(out, f.Name)
 	}
 	return out
+}
+
+// TestTableProjectionReal reads nested fields by dotted path and top-level
+// columns in a chosen order from the shared nested tables, against the
+// values inside LanceDB's rows (a null struct gives a null child).
+func TestTableProjectionReal(t *testing.T) {
+	for _, fv := range []string{"2.1", "2.2"} {
+		dir := shareddata.Path(t, "lance21", fv)
+		tb, err := OpenTable(os.DirFS(dir), "nested.lance")
+		require.NoError(t, err)
+		cols := []string{"st.b", "id", "stl.tags", "stl.x"}
+		var want []string
+		for _, line := range readLines(t, filepath.Join(dir, "nested.expected.jsonl")) {
+			var row map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal([]byte(line), &row))
+			get := func(p string) string {
+				parent, child, _ := strings.Cut(p, ".")
+				if child == "" {
+					return string(row[parent])
+				}
+				var st map[string]json.RawMessage
+				require.NoError(t, json.Unmarshal(row[parent], &st))
+				if st == nil {
+					return "null"
+				}
+				return string(st[child])
+			}
+			var b strings.Builder
+			b.WriteByte('{')
+			for k, c := range cols {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Quote(c) + ":" + get(c))
+			}
+			b.WriteByte('}')
+			want = append(want, b.String())
+		}
+		require.Equal(t, want, tableLines(t, tb, ReadOptions{Columns: cols, BatchRows: 999}), fv)
+		_, err = tb.Read(ReadOptions{Columns: []string{"st.zz"}})
+		require.ErrorIs(t, err, ErrInvalidArgument)
+	}
+}
+
+// TestTableDescribeValidateReal: every shared table validates, and
+// Describe names its versions, fragments, deletion files, data files and
+// the page layouts of their columns.
+func TestTableDescribeValidateReal(t *testing.T) {
+	for _, fv := range []string{"2.1", "2.2"} {
+		dir := shareddata.Path(t, "lance21", fv)
+		ents, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range ents {
+			if !e.IsDir() {
+				continue
+			}
+			tb, err := OpenTable(os.DirFS(dir), e.Name())
+			require.NoError(t, err)
+			require.NoError(t, tb.Validate(), "%s/%s", fv, e.Name())
+			var b strings.Builder
+			require.NoError(t, tb.Describe(&b))
+			out := b.String()
+			require.Contains(t, out, fmt.Sprintf("Lance table, version %d of %d", tb.Version().Number, tb.Version().Number))
+			for _, fr := range tb.Fragments() {
+				require.Contains(t, out, fmt.Sprintf("fragment %d: %d physical rows, %d deleted", fr.ID, fr.PhysicalRows, fr.DeletedRows))
+				for _, df := range fr.Files {
+					require.Contains(t, out, df.Path)
+				}
+			}
+			require.Contains(t, out, "Lance file format "+fv)
+			if e.Name() == "versions.lance" {
+				require.Contains(t, out, "v3  ")
+				require.Contains(t, out, "1714 rows")
+				require.Contains(t, out, ".arrow")
+			}
+		}
+	}
 }
