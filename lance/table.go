@@ -1,6 +1,7 @@
 package lance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -173,6 +174,11 @@ func (t *Table) listVersions() error {
 	vdir := path.Join(t.dir, "_versions")
 	ents, err := fs.ReadDir(t.fsys, vdir)
 	if err != nil {
+		// A store that cannot list: latest_version_hint.json names the
+		// latest version ({"version":N}); older ones are found by name.
+		if hint, herr := t.versionHint(); herr == nil {
+			return t.probeVersions(hint)
+		}
 		return fmt.Errorf("lance: table %s: %w", errs.Quote(t.dir), err)
 	}
 	var v1, v2 int
@@ -202,6 +208,43 @@ func (t *Table) listVersions() error {
 	for i := 1; i < len(t.versions); i++ {
 		if t.versions[i] == t.versions[i-1] {
 			return errs.At(ErrCorrupt, -1, "_versions", "two manifests for version %d", t.versions[i])
+		}
+	}
+	return nil
+}
+
+// versionHint reads _versions/latest_version_hint.json.
+func (t *Table) versionHint() (uint64, error) {
+	b, err := readWhole(t.fsys, path.Join(t.dir, "_versions", "latest_version_hint.json"), "_versions/latest_version_hint.json", 1<<10)
+	if err != nil {
+		return 0, err
+	}
+	var h struct {
+		Version uint64 `json:"version"`
+	}
+	if err := json.Unmarshal(b, &h); err != nil || h.Version == 0 || h.Version >= detachedVersionBit {
+		return 0, errs.At(ErrCorrupt, -1, "_versions/latest_version_hint.json", "no version in the hint")
+	}
+	return h.Version, nil
+}
+
+// probeVersions finds versions 1..hint by opening their manifest names
+// (V2 first), for a store that cannot list _versions/.
+func (t *Table) probeVersions(hint uint64) error {
+	exists := func(n uint64, v2 bool) bool {
+		_, err := fs.Stat(t.fsys, path.Join(t.dir, "_versions", manifestFileName(n, v2)))
+		return err == nil
+	}
+	switch {
+	case exists(hint, true):
+		t.v2 = true
+	case exists(hint, false):
+	default:
+		return fmt.Errorf("lance: table %s: version hint %d names no manifest: %w", errs.Quote(t.dir), hint, fs.ErrNotExist)
+	}
+	for n := max(hint, 1024) - 1023; n <= hint; n++ { // the last 1024 at most
+		if n == hint || exists(n, t.v2) {
+			t.versions = append(t.versions, n)
 		}
 	}
 	return nil
@@ -329,6 +372,8 @@ func (n *tableField) setType(where string) error {
 		mt.SetItemNullable(e.children[1].pb.Nullable)
 		mt.KeysSorted = strings.HasSuffix(lt, ":true")
 		n.dt = mt
+	case lt == "blob" || metaTrue(n.pb.Metadata["lance-encoding:blob"]) || string(n.pb.Metadata["ARROW:extension:name"]) == "lance.blob.v2":
+		return errs.At(ErrUnsupported, -1, loc, "blob column (blob v2 files are not read)")
 	default:
 		dt, err := parseLogicalType(lt, 0)
 		if err != nil {

@@ -563,3 +563,66 @@ func TestDeletionArrowHugeVector(t *testing.T) {
 	require.ErrorIs(t, err, ErrCorrupt)
 	require.Contains(t, err.Error(), "vector length")
 }
+
+// noListFS serves files but cannot list directories nor read at offsets,
+// as a minimal object-store adapter might.
+type noListFS struct{ fsys fs.FS }
+
+type plainFile struct{ f fs.File }
+
+func (p plainFile) Stat() (fs.FileInfo, error) { return p.f.Stat() }
+func (p plainFile) Read(b []byte) (int, error) { return p.f.Read(b) }
+func (p plainFile) Close() error               { return p.f.Close() }
+
+func (n noListFS) Open(name string) (fs.File, error) {
+	f, err := n.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return plainFile{f}, nil
+}
+
+func TestTableWithoutListing(t *testing.T) {
+	for _, v2 := range []bool{false, true} {
+		s := newSynth(t, v2)
+		want := s.buildVersions(t)
+		fsys := noListFS{s.fsys}
+		_, err := OpenTable(fsys, "t.lance")
+		require.ErrorContains(t, err, "readdir") // no hint yet: the listing error
+		s.fsys["t.lance/_versions/latest_version_hint.json"] = &fstest.MapFile{Data: []byte(`{"version":3}`)}
+		tb, err := OpenTable(fsys, "t.lance")
+		require.NoError(t, err)
+		require.Equal(t, want[2], tableLines(t, tb, ReadOptions{}))
+		vs, err := tb.Versions()
+		require.NoError(t, err)
+		require.Len(t, vs, 3)
+		tb, err = OpenTable(fsys, "t.lance", WithVersion(2))
+		require.NoError(t, err)
+		require.Equal(t, want[1], tableLines(t, tb, ReadOptions{}))
+	}
+}
+
+// Stable row ids (reader flag 2) change nothing for a scan; blob columns
+// are refused by name.
+func TestTableStableRowIDsAndBlob(t *testing.T) {
+	s := newSynth(t, true)
+	want := s.buildVersions(t)
+	m := proto.Clone(s.base).(*tablepb.Manifest)
+	m.Version = 4
+	m.ReaderFeatureFlags = flagStableRowIDs
+	m.WriterFeatureFlags = flagStableRowIDs
+	m.NextRowId = 5
+	m.Fragments[0].RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: []byte{0x0a, 0x04, 0x0a, 0x02, 0x00, 0x05}}
+	s.commit(m)
+	tb, err := OpenTable(s.fsys, "t.lance")
+	require.NoError(t, err)
+	require.Equal(t, want[0], tableLines(t, tb, ReadOptions{}))
+
+	m = proto.Clone(m).(*tablepb.Manifest)
+	m.Version = 5
+	m.Fields[4].Metadata = map[string][]byte{"lance-encoding:blob": []byte("true")}
+	s.commit(m)
+	_, err = OpenTable(s.fsys, "t.lance")
+	require.ErrorIs(t, err, ErrUnsupported)
+	require.Contains(t, err.Error(), "blob")
+}
