@@ -10,6 +10,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -425,6 +426,10 @@ func physicalOfLive(del *roaring.Bitmap, k int64) int64 {
 	return lo
 }
 
+// filterRuns is the number of kept runs in a batch above which deleted
+// rows are dropped with a filter kernel instead of slices joined.
+var filterRuns = 32
+
 // dropDeleted returns the rows of arrs (physical rows pos..pos+n) that del
 // does not delete, at most limit of them.
 func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, cfg config) ([]arrow.Array, error) {
@@ -445,7 +450,37 @@ func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, c
 		r = e
 	}
 	out := make([]arrow.Array, len(arrs))
+	var mask arrow.Array
+	if len(runs) > filterRuns {
+		// Many short runs: one filter pass beats slicing and joining.
+		b := array.NewBooleanBuilder(cfg.mem)
+		b.Resize(int(n))
+		last := int64(0)
+		for _, r := range runs {
+			for ; last < r.a; last++ {
+				b.UnsafeAppend(false)
+			}
+			for ; last < r.b; last++ {
+				b.UnsafeAppend(true)
+			}
+		}
+		for ; last < n; last++ {
+			b.UnsafeAppend(false)
+		}
+		mask = b.NewArray()
+		b.Release()
+		defer mask.Release()
+	}
 	for k, a := range arrs {
+		if mask != nil {
+			ctx := compute.WithAllocator(context.Background(), cfg.mem)
+			f, err := compute.FilterArray(ctx, a, mask, *compute.DefaultFilterOptions())
+			if err == nil {
+				out[k] = f
+				continue
+			}
+			// A type the filter kernels lack: slice and join below.
+		}
 		if len(runs) == 1 {
 			out[k] = array.NewSlice(a, runs[0].a, runs[0].b)
 			continue
