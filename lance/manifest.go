@@ -120,6 +120,11 @@ func checkManifest(m *tablepb.Manifest, where string, maxColumns int) error {
 		if fr.PhysicalRows > math.MaxInt64/2 || rows+fr.PhysicalRows > math.MaxInt64/2 {
 			return errs.At(ErrCorrupt, -1, p, "physical_rows %d is impossible", fr.PhysicalRows)
 		}
+		if fr.PhysicalRows > math.MaxUint32 {
+			// Row addresses are fragment<<32 | offset: a fragment holds
+			// at most 2^32 rows, and deletion vectors are u32 offsets.
+			return errs.At(ErrCorrupt, -1, p, "physical_rows %d exceeds 2^32", fr.PhysicalRows)
+		}
 		rows += fr.PhysicalRows
 		if len(fr.Overlays) > 0 {
 			return errs.At(ErrUnsupported, -1, p, "data overlay files (flag %d)", flagDataOverlays)

@@ -333,6 +333,18 @@ func (t *Table) fragmentRecords(ctx context.Context, i int, sel []*tableField, s
 		}
 		cols[k] = n
 	}
+	if len(srcs) == 0 {
+		// Only columns the fragment lacks: its row count still comes from
+		// a data file, not from the manifest alone.
+		f, c, err := t.OpenDataFile(fr.Files[0])
+		if err != nil {
+			return fail(err)
+		}
+		c.Close()
+		if f.NumRows() != fr.PhysicalRows {
+			return fail(errs.At(ErrCorrupt, -1, fr.Files[0].Path, "data file has %d rows, the fragment %d", f.NumRows(), fr.PhysicalRows))
+		}
+	}
 	for pos := start; pos < fr.PhysicalRows && *left > 0; {
 		if err := ctx.Err(); err != nil {
 			return fail(err)

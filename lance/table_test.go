@@ -336,6 +336,11 @@ func TestTableBad(t *testing.T) {
 		{"mixed versions", func(m *tablepb.Manifest) { m.DataFormat.Version = "2.1" }, nil, ErrCorrupt, "version 2.0"},
 		{"file size", func(m *tablepb.Manifest) { m.Fragments[0].Files[0].FileSizeBytes++ }, nil, ErrCorrupt, "the manifest says"},
 		{"row count", func(m *tablepb.Manifest) { m.Fragments[0].PhysicalRows = 6 }, nil, ErrCorrupt, "6"},
+		{"row count of a missing column", func(m *tablepb.Manifest) {
+			m.Fragments[0].PhysicalRows = 1 << 31
+			m.Fields = append(m.Fields, &filepb.Field{Name: "extra", Id: 15, ParentId: -1, LogicalType: "int64"})
+		}, nil, ErrCorrupt, "2147483648"},
+		{"huge fragment", func(m *tablepb.Manifest) { m.Fragments[0].PhysicalRows = 1 << 33 }, nil, ErrCorrupt, "exceeds 2^32"},
 		{"no files", func(m *tablepb.Manifest) { m.Fragments[0].Files = nil }, nil, ErrCorrupt, "no data files"},
 		{"duplicate fragment", func(m *tablepb.Manifest) { m.Fragments = append(m.Fragments, m.Fragments[0]) }, nil, ErrCorrupt, "duplicate fragment"},
 		{"duplicate field", func(m *tablepb.Manifest) { m.Fields[1].Id = 0 }, nil, ErrCorrupt, "duplicate field id"},
@@ -370,6 +375,24 @@ func TestTableBad(t *testing.T) {
 			require.ErrorIs(t, err, c.want)
 			require.Contains(t, err.Error(), c.msg)
 		})
+	}
+	// A projection of only a column the fragment lacks still checks the
+	// fragment's row count against a data file.
+	{
+		m := proto.Clone(s.base).(*tablepb.Manifest)
+		m.Version = 9
+		m.Fragments[0].PhysicalRows = 1 << 31
+		m.Fields = append(m.Fields, &filepb.Field{Name: "extra", Id: 15, ParentId: -1, LogicalType: "int64"})
+		fsys := fstest.MapFS{}
+		for k, v := range s.fsys {
+			fsys[k] = v
+		}
+		fsys["t.lance/_versions/"+manifestFileName(9, true)] = &fstest.MapFile{Data: manifestFile(m)}
+		tb, err := OpenTable(fsys, "t.lance")
+		require.NoError(t, err)
+		_, err = tb.Read(ReadOptions{Columns: []string{"extra"}})
+		require.ErrorIs(t, err, ErrCorrupt)
+		require.Contains(t, err.Error(), "2147483648")
 	}
 	// Missing deletion file.
 	err := open(func(m *tablepb.Manifest) {
