@@ -40,16 +40,29 @@ func (r *reader) readPageBuffers(d *dec, col *column, p *page) ([][]byte, error)
 	return out, nil
 }
 
-// decodePage21 decodes one page of a 2.1/2.2 leaf column.
-func (r *reader) decodePage21(col *column, pi int) (*pageData, *dec, error) {
+// rowSliceable reports a constant page without levels: every row is one
+// entry with the same value, so any row range decodes on its own and a
+// huge all-null page never needs to be materialised whole.
+func (pl *pagePlan) rowSliceable(p *page) bool {
+	return pl.err == nil && pl.kind == constantPage && (len(p.buffers) == 0 || len(p.buffers) == 1)
+}
+
+// decodePage21 decodes one page of a 2.1/2.2 leaf column; rows, when
+// non-negative, replaces the page length (a window of a row-sliceable
+// page).
+func (r *reader) decodePage21(col *column, pi int, rows int64) (*pageData, *dec, error) {
 	p := col.pages[pi]
 	pl := p.layout
+	length := p.length
+	if rows >= 0 {
+		length = rows
+	}
 	d := &dec{f: r.f, mem: &r.mem, path: fmt.Sprintf("%s page %d", col.path, pi), off: col.metaOff}
 	if pl.err != nil {
 		return nil, d, pl.err
 	}
-	if p.length > int64(r.f.cfg.maxBuffer) {
-		return nil, d, errs.TooLarge(ErrTooLarge, col.metaOff, d.path, "page rows", uint64(p.length), r.f.cfg.maxBuffer)
+	if length > int64(r.f.cfg.maxBuffer) {
+		return nil, d, errs.TooLarge(ErrTooLarge, col.metaOff, d.path, "page rows", uint64(length), r.f.cfg.maxBuffer)
 	}
 	bufs, err := r.readPageBuffers(d, col, p)
 	if err != nil {
@@ -61,18 +74,18 @@ func (r *reader) decodePage21(col *column, pi int) (*pageData, *dec, error) {
 	var pd *pageData
 	switch pl.kind {
 	case miniBlock:
-		pd, err = d.miniBlockPage(pl, bufs, int(p.length))
+		pd, err = d.miniBlockPage(pl, bufs, int(length))
 	case fullZip:
-		pd, err = d.fullZipPage(pl, bufs, int(p.length))
+		pd, err = d.fullZipPage(pl, bufs, int(length))
 	case constantPage:
-		pd, err = d.constantPage(pl, bufs, int(p.length))
+		pd, err = d.constantPage(pl, bufs, int(length))
 	default:
 		err = d.corrupt("page without layout")
 	}
 	if err != nil {
 		return nil, d, err
 	}
-	pd.rows = int(p.length)
+	pd.rows = int(length)
 	return pd, d, nil
 }
 
@@ -98,6 +111,9 @@ func (d *dec) miniBlockPage(pl *pagePlan, bufs [][]byte, rows int) (*pageData, e
 	if pl.dict != nil {
 		if pl.numDict > uint64(len(bufs[2]))*8+1 && pl.numDict > 1<<20 {
 			return nil, d.corrupt("dictionary of %d items in %d bytes", pl.numDict, len(bufs[2]))
+		}
+		if pl.numDict > uint64(d.f.cfg.maxBuffer) {
+			return nil, errs.TooLarge(ErrTooLarge, d.off, d.path, "dictionary items", pl.numDict, d.f.cfg.maxBuffer)
 		}
 		var err error
 		if dict, err = d.block(pl.dict, bufs[2], int(pl.numDict)); err != nil {

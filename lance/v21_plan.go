@@ -93,6 +93,8 @@ type pagePlan struct {
 	hasInline bool
 	numRep    uint64
 	numDef    uint64
+	// raw is the PageLayout message (tests seed fuzzers with it).
+	raw []byte
 	// err is set when the page uses something this reader refuses; the
 	// column fails when it is read, other columns still read.
 	err error
@@ -158,7 +160,7 @@ func (f *File) parsePage21(col *column, pg *page, b []byte, off int64, path stri
 	if err := (proto.UnmarshalOptions{RecursionLimit: 4*f.cfg.maxDepth + 8}).Unmarshal(b, &pl); err != nil {
 		return errs.At(ErrProto, off, path, "PageLayout: %v", err)
 	}
-	p := &pagePlan{}
+	p := &pagePlan{raw: b}
 	pg.layout = p
 	c := compiler{f: f, path: path, off: off, v22: f.minor >= 2}
 	refuse := func(err error) error {

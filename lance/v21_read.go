@@ -195,14 +195,25 @@ func (r *reader) leafRows21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error
 		if p.length == 0 && a != b {
 			continue
 		}
-		arr, err := r.pagePath21(col, pi, path)
-		if err != nil {
-			return nil, err
-		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		if a == b {
 			lo, hi = 0, 0
+		}
+		if p.layout.rowSliceable(p) {
+			arr, err := r.windowPath21(col, pi, path, hi-lo)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, arr)
+			if a == b {
+				break
+			}
+			continue
+		}
+		arr, err := r.pagePath21(col, pi, path)
+		if err != nil {
+			return nil, err
 		}
 		parts = append(parts, array.NewSlice(arr, lo, hi))
 		if a == b {
@@ -212,7 +223,7 @@ func (r *reader) leafRows21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error
 	if len(parts) == 0 {
 		return nil, errs.At(ErrLength, col.metaOff, col.path, "no page holds rows %d..%d", a, b)
 	}
-	if len(parts) == 1 && parts[0].Data().Offset() == 0 && int64(parts[0].Len()) == r.pageLen(col, a) {
+	if len(parts) == 1 && parts[0].Data().Offset() == 0 && (int64(parts[0].Len()) == r.pageLen(col, a) || int64(parts[0].Len()) == b-a) {
 		d := parts[0].Data()
 		d.Retain()
 		return d, nil
@@ -244,7 +255,7 @@ func (r *reader) pagePath21(col *column, pi int, path []*fieldNode) (arrow.Array
 	if err := r.ctx.Err(); err != nil {
 		return nil, err
 	}
-	pd, d, err := r.decodePage21(col, pi)
+	pd, d, err := r.decodePage21(col, pi, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -259,4 +270,18 @@ func (r *reader) pagePath21(col *column, pi int, path []*fieldNode) (arrow.Array
 	}
 	r.cache[col.index] = cachedPage{pi, arr}
 	return arr, nil
+}
+
+// windowPath21 decodes rows of a row-sliceable page without caching it.
+func (r *reader) windowPath21(col *column, pi int, path []*fieldNode, rows int64) (arrow.Array, error) {
+	pd, d, err := r.decodePage21(col, pi, rows)
+	if err != nil {
+		return nil, err
+	}
+	data, err := d.assemble(pd, path, col.pages[pi].layout.layers)
+	if err != nil {
+		return nil, err
+	}
+	defer data.Release()
+	return array.MakeFromData(data), nil
 }

@@ -67,6 +67,9 @@ func (d *dec) assemble(pd *pageData, path []*fieldNode, layers []layer) (arrow.A
 		return nil, d.corrupt("page has %d entries but %d rep and %d def levels", n, len(rep), len(def))
 	}
 	if rep == nil && maxRep > 0 && n > 0 {
+		if err := d.mem.charge(2*int64(n), d.path, "levels"); err != nil {
+			return nil, err
+		}
 		rep = make([]uint16, n)
 		for k := range rep {
 			rep[k] = maxRep
@@ -275,10 +278,13 @@ func (d *dec) leafArray(node *fieldNode, dt arrow.DataType, v *vals, vb []byte, 
 		var data []byte
 		var ob []byte
 		if v.null {
+			w := int64(4)
 			if large {
-				ob = make([]byte, 8*(n+1))
-			} else {
-				ob = make([]byte, 4*(n+1))
+				w = 8
+			}
+			var err error
+			if ob, err = d.alloc(w*int64(n+1), "offsets"); err != nil {
+				return nil, err
 			}
 		} else {
 			if !v.variable() {
@@ -286,6 +292,9 @@ func (d *dec) leafArray(node *fieldNode, dt arrow.DataType, v *vals, vb []byte, 
 			}
 			base := v.offs[0]
 			data = v.data[base:v.offs[n]]
+			if err := d.mem.charge(8*int64(n+1), d.path, "offsets"); err != nil {
+				return nil, err
+			}
 			if large {
 				o := make([]int64, n+1)
 				for i := range o {
