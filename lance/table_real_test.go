@@ -325,3 +325,36 @@ func TestTableDescribeValidateReal(t *testing.T) {
 		}
 	}
 }
+
+// TestTableConcurrentReads: one Table serves concurrent scans.
+func TestTableConcurrentReads(t *testing.T) {
+	dir := shareddata.Path(t, "lance21", "2.2")
+	tb, err := OpenTable(os.DirFS(dir), "versions.lance")
+	require.NoError(t, err)
+	want := readLines(t, filepath.Join(dir, "versions.expected.jsonl"))
+	errc := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			var buf bytes.Buffer
+			for rec, err := range tb.Records(ReadOptions{BatchRows: int64(100 + g)}) {
+				if err != nil {
+					errc <- err
+					return
+				}
+				if err := WriteJSONLines(&buf, rec, JSONOptions{LanceDB: true}); err != nil {
+					errc <- err
+					return
+				}
+				rec.Release()
+			}
+			if got := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n"); !slices.Equal(got, want) {
+				errc <- fmt.Errorf("goroutine %d: rows differ", g)
+				return
+			}
+			errc <- nil
+		}()
+	}
+	for range 4 {
+		require.NoError(t, <-errc)
+	}
+}
