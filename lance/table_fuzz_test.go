@@ -2,9 +2,11 @@ package lance
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/colfmt/colfmt/internal/shareddata"
 	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
@@ -112,6 +114,50 @@ func FuzzDeletion(f *testing.F) {
 			if n > 0 && max >= rows {
 				t.Fatalf("row %d of %d accepted", max, rows)
 			}
+		}
+	})
+}
+
+// FuzzTable opens a table whose manifest is the fuzz input, around the
+// shared 5-row data file, the addColumns file and two deletion files, and
+// scans it: field-id mapping, missing columns, deletions and row windows
+// must fail with a sentinel or read, never panic.
+func FuzzTable(f *testing.F) {
+	s := newSynth(f, true)
+	s.buildVersions(f)
+	for name, mf := range s.fsys {
+		if filepath.Ext(name) == ".manifest" {
+			f.Add(mf.Data, uint8(0))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte, off uint8) {
+		fsys := fstest.MapFS{}
+		for k, v := range s.fsys {
+			if filepath.Ext(k) != ".manifest" {
+				fsys[k] = v
+			}
+		}
+		fsys["t.lance/_versions/18446744073709551614.manifest"] = &fstest.MapFile{Data: b}
+		tb, err := OpenTable(fsys, "t.lance", WithMaxColumns(256))
+		if err != nil {
+			if !isSentinel(err) && !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("open: error wraps no sentinel: %v", err)
+			}
+			return
+		}
+		var n int64
+		for rec, err := range tb.Records(ReadOptions{Offset: min(int64(off%8), tb.NumRows()), BatchRows: 3}) {
+			if err != nil {
+				if !isSentinel(err) && !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("read: error wraps no sentinel: %v", err)
+				}
+				return
+			}
+			n += rec.NumRows()
+			rec.Release()
+		}
+		if want := tb.NumRows() - min(int64(off%8), tb.NumRows()); n != want && tb.NumRows() > 0 {
+			t.Fatalf("%d rows, want %d", n, want)
 		}
 	})
 }
