@@ -34,8 +34,10 @@ type Table struct {
 	cfg  config
 
 	v2       bool // manifest naming scheme
+	lastAt   int64 // protobuf offset of the manifest readManifest read last
 	versions []uint64
 	manifest *tablepb.Manifest
+	manAt    int64 // offset of the manifest protobuf, where its errors sit
 	version  Version
 	fields   []*tableField // top level
 	byID     map[int32]*tableField
@@ -154,7 +156,7 @@ func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.manifest = m
+	t.manifest, t.manAt = m, t.lastAt
 	if err := t.buildSchema(where); err != nil {
 		return nil, err
 	}
@@ -270,16 +272,17 @@ func (t *Table) readManifest(n uint64) (*tablepb.Manifest, string, error) {
 	if err != nil {
 		return nil, where, err
 	}
-	m, err := decodeManifest(b, where, t.cfg.maxMetadata)
+	m, at, err := decodeManifestAt(b, where, t.cfg.maxMetadata)
 	if err != nil {
 		return nil, where, err
 	}
 	if m.Version != n {
-		return nil, where, errs.At(ErrCorrupt, -1, where, "manifest says version %d", m.Version)
+		return nil, where, errs.At(ErrCorrupt, at, where, "manifest says version %d", m.Version)
 	}
-	if err := checkManifest(m, where, t.cfg.maxColumns); err != nil {
+	if err := checkManifest(m, where, at, t.cfg.maxColumns); err != nil {
 		return nil, where, err
 	}
+	t.lastAt = at
 	return m, where, nil
 }
 
@@ -291,10 +294,10 @@ func (t *Table) buildSchema(where string) error {
 	for i, p := range t.manifest.Fields {
 		loc := fmt.Sprintf("%s: field %d (%s)", where, i, errs.Quote(p.Name))
 		if p.Id < 0 {
-			return errs.At(ErrCorrupt, -1, loc, "field id %d", p.Id)
+			return errs.At(ErrCorrupt, t.manAt, loc, "field id %d", p.Id)
 		}
 		if _, dup := t.byID[p.Id]; dup {
-			return errs.At(ErrCorrupt, -1, loc, "duplicate field id %d", p.Id)
+			return errs.At(ErrCorrupt, t.manAt, loc, "duplicate field id %d", p.Id)
 		}
 		n := &tableField{pb: p}
 		if p.ParentId == -1 {
@@ -304,10 +307,10 @@ func (t *Table) buildSchema(where string) error {
 		} else {
 			parent, ok := t.byID[p.ParentId]
 			if !ok {
-				return errs.At(ErrCorrupt, -1, loc, "parent id %d is not defined before the field", p.ParentId)
+				return errs.At(ErrCorrupt, t.manAt, loc, "parent id %d is not defined before the field", p.ParentId)
 			}
 			if depth[p.ParentId] >= t.cfg.maxDepth {
-				return errs.At(ErrTooLarge, -1, loc, "schema nested deeper than %d", t.cfg.maxDepth)
+				return errs.At(ErrTooLarge, t.manAt, loc, "schema nested deeper than %d", t.cfg.maxDepth)
 			}
 			depth[p.Id] = depth[p.ParentId] + 1
 			n.path, n.top = parent.path+"."+p.Name, parent.top
@@ -317,7 +320,7 @@ func (t *Table) buildSchema(where string) error {
 	}
 	fields := make([]arrow.Field, len(t.fields))
 	for i, n := range t.fields {
-		if err := n.setType(where); err != nil {
+		if err := n.setType(where, t.manAt); err != nil {
 			return err
 		}
 		fields[i] = n.arrowField()
@@ -329,17 +332,17 @@ func (t *Table) buildSchema(where string) error {
 
 // setType derives the Arrow type of n and its children from the Lance
 // logical types.
-func (n *tableField) setType(where string) error {
+func (n *tableField) setType(where string, at int64) error {
 	lt := n.pb.LogicalType
 	loc := where + ": " + errs.Quote(n.path)
 	for _, c := range n.children {
-		if err := c.setType(where); err != nil {
+		if err := c.setType(where, at); err != nil {
 			return err
 		}
 	}
 	one := func() error {
 		if len(n.children) != 1 {
-			return errs.At(ErrCorrupt, -1, loc, "%s field has %d children, want 1", lt, len(n.children))
+			return errs.At(ErrCorrupt, at, loc, "%s field has %d children, want 1", lt, len(n.children))
 		}
 		return nil
 	}
@@ -366,21 +369,21 @@ func (n *tableField) setType(where string) error {
 		}
 		e := n.children[0]
 		if e.pb.LogicalType != "struct" || len(e.children) != 2 {
-			return errs.At(ErrCorrupt, -1, loc, "map entries must be a struct of key and value")
+			return errs.At(ErrCorrupt, at, loc, "map entries must be a struct of key and value")
 		}
 		mt := arrow.MapOfWithMetadata(e.children[0].dt, e.children[0].arrowField().Metadata, e.children[1].dt, e.children[1].arrowField().Metadata)
 		mt.SetItemNullable(e.children[1].pb.Nullable)
 		mt.KeysSorted = strings.HasSuffix(lt, ":true")
 		n.dt = mt
 	case lt == "blob" || metaTrue(n.pb.Metadata["lance-encoding:blob"]) || string(n.pb.Metadata["ARROW:extension:name"]) == "lance.blob.v2":
-		return errs.At(ErrUnsupported, -1, loc, "blob column (blob v2 files are not read)")
+		return errs.At(ErrUnsupported, at, loc, "blob column (blob v2 files are not read)")
 	default:
 		dt, err := parseLogicalType(lt, 0)
 		if err != nil {
-			return errs.Locate(err, -1, loc)
+			return errs.Locate(err, at, loc)
 		}
 		if len(n.children) > 0 {
-			return errs.At(ErrUnsupported, -1, loc, "children under %s", errs.Quote(lt))
+			return errs.At(ErrUnsupported, at, loc, "children under %s", errs.Quote(lt))
 		}
 		n.dt = dt
 	}
@@ -395,8 +398,10 @@ func (t *Table) buildFragments(where string) error {
 		f := Fragment{ID: fr.Id, PhysicalRows: int64(fr.PhysicalRows), pb: fr}
 		for _, df := range fr.Files {
 			v, _ := dataFileVersion(df.FileMajorVersion, df.FileMinorVersion) // checked
-			if want := t.manifest.GetDataFormat().GetVersion(); want != "" && normalizeVersion(want) != v {
-				return errs.At(ErrCorrupt, -1, loc, "data file %s has version %s, the table %s", errs.Quote(df.Path), v, errs.Quote(want))
+			// Aliases ("stable", "next") name different versions in different
+			// lance releases: only explicit versions are compared.
+			if want := t.manifest.GetDataFormat().GetVersion(); strings.Contains(want, ".") && normalizeVersion(want) != v {
+				return errs.At(ErrCorrupt, t.manAt, loc, "data file %s has version %s, the table %s", errs.Quote(df.Path), v, errs.Quote(want))
 			}
 			f.Files = append(f.Files, DataFile{
 				Path: path.Join("data", df.Path), FieldIDs: df.Fields, ColumnIndices: df.ColumnIndices,
@@ -422,7 +427,7 @@ func (t *Table) buildFragments(where string) error {
 				f.DeletedRows = int64(bm.GetCardinality())
 			}
 			if f.DeletedRows > f.PhysicalRows {
-				return errs.At(ErrCorrupt, -1, loc, "%d deleted rows of %d", f.DeletedRows, f.PhysicalRows)
+				return errs.At(ErrCorrupt, t.manAt, loc, "%d deleted rows of %d", f.DeletedRows, f.PhysicalRows)
 			}
 		}
 		t.frags = append(t.frags, f)
@@ -435,8 +440,6 @@ func normalizeVersion(s string) string {
 	switch s {
 	case "0.3", "2.0":
 		return "2.0"
-	case "stable":
-		return "2.1"
 	}
 	return s
 }

@@ -60,7 +60,7 @@ func FuzzManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeManifest(b, "m", 1<<20)
 		if err == nil {
-			err = checkManifest(m, "m", 1<<10)
+			err = checkManifest(m, "m", 0, 1<<10)
 		}
 		if err == nil {
 			tb := &Table{cfg: defaultConfig(), manifest: m}

@@ -374,6 +374,12 @@ func TestTableBad(t *testing.T) {
 			err := open(c.mut, c.fs)
 			require.ErrorIs(t, err, c.want)
 			require.Contains(t, err.Error(), c.msg)
+			var ce *CorruptError
+			require.ErrorAs(t, err, &ce, "located")
+			require.NotEmpty(t, ce.Path)
+			if strings.HasPrefix(ce.Path, "_versions/") {
+				require.Equal(t, int64(4), ce.Offset, "manifest field errors sit at the protobuf")
+			}
 		})
 	}
 	// A projection of only a column the fragment lacks still checks the
@@ -414,7 +420,7 @@ func TestTableBad(t *testing.T) {
 		t.Run("frame "+name, func(t *testing.T) {
 			m, err := decodeManifest(b, "m", DefaultMaxMetadataSize)
 			if err == nil {
-				err = checkManifest(m, "m", DefaultMaxColumns)
+				err = checkManifest(m, "m", 0, DefaultMaxColumns)
 			}
 			require.ErrorIs(t, err, ErrCorrupt)
 			var ce *CorruptError
