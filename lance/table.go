@@ -33,7 +33,7 @@ type Table struct {
 	dir  string
 	cfg  config
 
-	v2       bool // manifest naming scheme
+	v2       bool  // manifest naming scheme
 	lastAt   int64 // protobuf offset of the manifest readManifest read last
 	versions []uint64
 	manifest *tablepb.Manifest
