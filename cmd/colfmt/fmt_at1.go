@@ -7,10 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/colfmt/colfmt/at1"
@@ -33,6 +33,7 @@ func init() {
 		Inspect:   at1Inspect,
 		Cat:       at1Cat,
 		Validate:  at1Validate,
+		Columns:   "qcolumnar columns by index (0,2) and qjson fields by path (user.id)",
 		Demo:      at1DemoRow,
 		PackFlags: at1PackFlags,
 		Commands: []command{{
@@ -62,8 +63,11 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	}
 }
 
-func at1Cat(w io.Writer, in *input, _ catOptions) error {
-	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size))
+func at1Cat(w io.Writer, in *input, o catOptions) error {
+	if len(o.Columns) > 0 {
+		return at1CatColumns(w, in, o.Columns)
+	}
+	z, err := at1.NewReader(in.reader())
 	if err != nil {
 		return err
 	}
@@ -72,7 +76,7 @@ func at1Cat(w io.Writer, in *input, _ catOptions) error {
 }
 
 func at1Validate(in *input) error {
-	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size), at1.Strict())
+	z, err := at1.NewReader(in.reader(), at1.WithStrict())
 	if err != nil {
 		return err
 	}
@@ -222,22 +226,18 @@ func at1Query(args []string, stdout, stderr io.Writer) error {
 		}
 		q.Where = append(q.Where, r)
 	}
-	fh, err := os.Open(files[0])
+	in, closeIn, err := openInput(files[0], cmdStdin, false) // "-": stdin, read into memory
 	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
+		return withFile(files[0], err)
 	}
-	defer fh.Close()
-	st, err := fh.Stat()
+	defer closeIn()
+	f, err := at1.Open(in.R, in.Size)
 	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
-	}
-	f, err := at1.Open(fh, st.Size())
-	if err != nil {
-		return err
+		return withFile(files[0], err)
 	}
 	rs, err := f.Query(q)
 	if err != nil {
-		return err
+		return withFile(files[0], err)
 	}
 	sep := []byte("\t")
 	if d := f.Delimiter(); d != nil {
@@ -245,7 +245,7 @@ func at1Query(args []string, stdout, stderr io.Writer) error {
 	}
 	for row, err := range rs.All() {
 		if err != nil {
-			return err
+			return withFile(files[0], err)
 		}
 		if _, err := stdout.Write(append(bytes.Join(row.Values, sep), '\n')); err != nil {
 			return err
@@ -300,15 +300,18 @@ func parseWhere(s string) (at1.Range, error) {
 		return r, usagef("--where %q: no bound", s)
 	}
 	for _, b := range []string{r.Min, r.Max} {
-		if b != "" && !decimalBound.MatchString(b) {
+		if b != "" && !decimalBound().MatchString(b) {
 			return r, usagef("--where %q: bound %q is not a decimal number", s, b)
 		}
 	}
 	return r, nil
 }
 
-// decimalBound is the bound syntax at1.Query accepts.
-var decimalBound = regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+// decimalBound is the bound syntax at1.Query accepts; compiled on first
+// use, not at start-up.
+var decimalBound = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+})
 
 // at1DemoRow decodes the embedded sample. There is no AT-1 encoder yet
 // (a later issue), so encode MB/s is reported as 0.
@@ -325,7 +328,7 @@ func at1DemoRow() (demoRow, error) {
 	}
 	secs := time.Since(start).Seconds()
 	// Validate as the validate command does (strict checks, trailer).
-	if _, err := at1.Decode(at1Demo, at1.Strict()); err != nil {
+	if _, err := at1.Decode(at1Demo, at1.WithStrict()); err != nil {
 		return demoRow{}, err
 	}
 	return demoRow{
@@ -335,4 +338,39 @@ func at1DemoRow() (demoRow, error) {
 		EncodedBytes: len(at1Demo),
 		DecodeMBps:   float64(len(out)) * float64(n) / secs / 1e6,
 	}, nil
+}
+
+// at1CatColumns is `cat --columns` for the query codecs (qcolumnar, qjson):
+// a column index or a qjson field path per selection, rows printed as
+// query prints them. Only the selected columns' blocks are read.
+func at1CatColumns(w io.Writer, in *input, cols []string) error {
+	f, err := at1.Open(in.R, in.Size)
+	if err != nil {
+		return err
+	}
+	var q at1.Query
+	for _, c := range cols {
+		if i, err := strconv.Atoi(c); err == nil && i >= 0 {
+			q.Columns = append(q.Columns, i)
+		} else {
+			q.Paths = append(q.Paths, c)
+		}
+	}
+	rs, err := f.Query(q)
+	if err != nil {
+		return err
+	}
+	sep := []byte("\t")
+	if d := f.Delimiter(); d != nil {
+		sep = d
+	}
+	for row, err := range rs.All() {
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(append(bytes.Join(row.Values, sep), '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
 }

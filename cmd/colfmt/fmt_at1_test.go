@@ -35,7 +35,7 @@ func TestAT1RejectsBadFiles(t *testing.T) {
 		p := at1Vector(t, v+".at1")
 		code, _, stderr := runCLI(t, "validate", p)
 		require.Equal(t, 1, code, v)
-		require.True(t, strings.HasPrefix(stderr, "at1: "), stderr)
+		require.True(t, strings.HasPrefix(stderr, "colfmt: "+p+": at1: "), stderr)
 		code, _, _ = runCLI(t, "cat", p)
 		require.Equal(t, 1, code, v)
 	}

@@ -5,10 +5,12 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/lance"
 )
 
@@ -43,7 +45,12 @@ func init() {
 			if err != nil {
 				return err
 			}
-			for rec, err := range f.Records(lance.ReadOptions{}) {
+			for _, c := range o.Columns {
+				if strings.Contains(c, ".") && f.Schema().FieldIndices(c) == nil {
+					return fmt.Errorf("lance: --columns selects top-level fields; nested path %s is not supported", errs.Quote(c))
+				}
+			}
+			for rec, err := range f.Records(lance.ReadOptions{Columns: o.Columns}) {
 				if err != nil {
 					return err
 				}
@@ -55,6 +62,7 @@ func init() {
 			}
 			return nil
 		},
+		Columns: "top-level fields (only their pages are read)",
 		Validate: func(in *input) error {
 			f, err := lance.Open(in.R, in.Size)
 			if err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // onpairMaxFile bounds the serialized column the command reads into memory.
-const onpairMaxFile = 2 << 30
+const onpairMaxFile int64 = 2 << 30
 
 func init() {
 	register(&format{
@@ -40,7 +40,7 @@ func onpairOpen(in *input) (*onpair.Column, []byte, error) {
 	}
 	c, err := onpair.ParseColumn(b)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w (in %s)", err, in.Name)
+		return nil, nil, err // the command adds the file name
 	}
 	return c, b, nil
 }

@@ -62,7 +62,9 @@ func TestOnPairBadFiles(t *testing.T) {
 		for _, cmd := range []string{"validate", "cat", "inspect"} {
 			code, _, stderr := runCLI(t, cmd, p)
 			require.Equal(t, 1, code, cmd+" "+name)
-			require.True(t, strings.HasPrefix(stderr, "onpair: corrupt input"), stderr)
+			// Named by the file; a cut file is found truncated by detection.
+			require.True(t, strings.HasPrefix(stderr, "colfmt: "+p+": onpair: corrupt input") ||
+				strings.HasPrefix(stderr, "colfmt: "+p+": truncated OnPair column"), stderr)
 			require.Equal(t, 1, strings.Count(stderr, "\n"), "one-line error")
 		}
 	}

@@ -1,16 +1,24 @@
 // Command colfmt inspects, decodes, validates and encodes the formats of the
-// colfmt library: OnPair string columns, AT-1 containers, Lance 2.0 files and
-// Super Columnar files.
+// colfmt library: OnPair string columns, AT-1 containers, Lance files and
+// tables, and Super Columnar files.
 //
 // Usage:
 //
-//	colfmt inspect  [--format F] FILE
-//	colfmt cat      [--format F] [--raw] FILE
-//	colfmt validate [--format F] FILE
-//	colfmt pack     --format F [--out FILE] [format flags] INPUT
+//	colfmt inspect  [--format F] [--version N] FILE|DIR|-
+//	colfmt cat      [--format F] [--raw] [--columns a,b.c] [--version N] FILE|DIR|-
+//	colfmt validate [--format F] [--version N] FILE|DIR|-
+//	colfmt pack     --format F [--out FILE] [format flags] INPUT|-
 //	colfmt demo
+//	colfmt --version
 //
-// Exit status: 0 ok, 1 bad input (or an unsupported format), 2 usage.
+// Flags may come before or after FILE. "-" reads standard input: AT-1 cat
+// and validate stream from it; everything else reads it into memory (up to
+// 1 GiB) since those formats need random access. The format is detected
+// from the bytes by colfmt.Detect (a directory by colfmt.DetectDir) unless
+// --format is given.
+//
+// Exit status: 0 ok, 1 bad input, an unsupported format or an internal
+// error (a recovered panic), 2 usage.
 package main
 
 import (
@@ -20,26 +28,33 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+
+	"github.com/colfmt/colfmt"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runStdin(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 const usageText = `colfmt reads, checks and writes columnar and compressed data formats.
 
 Usage:
-  colfmt inspect  [--format F] FILE          show the file's structure
-  colfmt cat      [--format F] [--raw] FILE  write the decoded content to stdout
-  colfmt validate [--format F] FILE          check the whole file; exit 1 if bad
+  colfmt inspect  [flags] FILE    show the file's structure
+  colfmt cat      [flags] FILE    write the decoded content to stdout
+                                  (--columns a,b.c: only those columns)
+  colfmt validate [flags] FILE    check the whole file; exit 1 if bad
   colfmt pack     --format F [--out FILE] [format flags] INPUT
-                                             encode INPUT (see colfmt pack --help)
-  colfmt demo                                encode and decode embedded samples
+                                  encode INPUT (see colfmt pack --help)
+  colfmt demo                     encode and decode embedded samples
+  colfmt --version                print the version
 %s
-The format is detected from the file's bytes unless --format is given.
+FILE may be a directory (a Lance table) or - for standard input; flags may
+come before or after it. The format is detected from the bytes unless
+--format is given.
 Formats: %s
-Exit status: 0 ok, 1 bad input or unsupported format, 2 usage error.
+Exit status: 0 ok, 1 bad input, unsupported format or internal error, 2 usage.
 Run 'colfmt COMMAND --help' for a command's flags.
 `
 
@@ -63,14 +78,37 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, usageText, extra.String(), strings.Join(names, ", "))
 }
 
-// run executes the command line and returns the exit status.
+// cmdStdin is standard input for format subcommands (command.Run has no
+// stdin parameter); runStdin sets it.
+var cmdStdin io.Reader = os.Stdin
+
+// run executes the command line with an empty standard input.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runStdin(args, strings.NewReader(""), stdout, stderr)
+}
+
+// runStdin executes the command line and returns the exit status. A panic
+// anywhere below is reported as an internal error with exit status 1
+// (never 2, which means a usage mistake); fileCommand's own recover adds
+// the file's name.
+func runStdin(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
 	}
 	bw := bufio.NewWriterSize(stdout, 64<<10)
-	status := dispatch(args, bw, stderr)
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "colfmt: internal error: panic: %v\n", p)
+			if os.Getenv("COLFMT_DEBUG") != "" {
+				stderr.Write(debug.Stack())
+			}
+			bw.Flush()
+			status = 1
+		}
+	}()
+	cmdStdin = stdin
+	status = dispatch(args, stdin, bw, stderr)
 	if err := bw.Flush(); err != nil && status == 0 {
 		fmt.Fprintf(stderr, "colfmt: %v\n", err)
 		return 1
@@ -78,17 +116,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
-func dispatch(args []string, stdout, stderr io.Writer) int {
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, rest := args[0], args[1:]
 	var err error
 	switch cmd {
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
 		return 0
+	case "-version", "--version", "version":
+		if len(rest) != 0 {
+			return report(usagef("--version takes no arguments"), stderr)
+		}
+		fmt.Fprintln(stdout, versionString())
+		return 0
 	case "inspect", "cat", "validate":
-		err = fileCommand(cmd, rest, stdout, stderr)
+		err = fileCommand(cmd, rest, stdin, stdout, stderr)
 	case "pack":
-		err = packCommand(rest, stdout, stderr)
+		err = packCommand(rest, stdin, stdout, stderr)
 	case "demo":
 		err = demoCommand(rest, stdout, stderr)
 	default:
@@ -156,35 +200,135 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func fileCommand(cmd string, args []string, stdout, stderr io.Writer) error {
-	help := cmd + " [--format F] FILE"
+// parseArgs parses fs from args, letting flags and positional arguments
+// mix ("cat FILE --raw" as well as "cat --raw FILE"): it returns the
+// positional arguments in order. After "--" everything is positional.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// flag stops at the first positional argument, or after "--";
+		// for "--", every later argument is positional.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// displayName is how messages name a command-line path.
+func displayName(path string) string {
+	if path == "-" {
+		return stdinName
+	}
+	return path
+}
+
+// withFile makes sure err's message names the file: every error a file
+// command reports says which file it is about. Usage errors are left alone.
+func withFile(path string, err error) error {
+	if err == nil || errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	name := displayName(path)
+	if strings.Contains(err.Error(), name) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// versionString is the module version from the build information ("(devel)"
+// for a build from a work tree) with the VCS revision when recorded.
+func versionString() string {
+	v, extra := "(devel)", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					modified = ", modified"
+				}
+			}
+		}
+		if rev != "" {
+			extra = fmt.Sprintf(" (revision %.12s%s)", rev, modified)
+		}
+		return fmt.Sprintf("colfmt %s%s %s", v, extra, bi.GoVersion)
+	}
+	return "colfmt " + v
+}
+
+func fileCommand(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	help := cmd + " [--format F] [--version N] FILE|DIR|-"
 	if cmd == "cat" {
-		help = "cat [--format F] [--raw] FILE"
+		help = "cat [--format F] [--raw] [--columns a,b.c] [--version N] FILE|DIR|-"
 	}
 	fs := newFlagSet(cmd, stderr, help)
 	formatName := fs.String("format", "", "format of FILE (default: detect from its bytes)")
-	raw := false
+	version := fs.Uint64("version", 0, "for a table directory: the table version to read (default: the latest)")
+	raw, columns := false, ""
 	if cmd == "cat" {
 		fs.BoolVar(&raw, "raw", false, "print temporal and decimal values as their stored integers")
+		fs.StringVar(&columns, "columns", "", "write only these columns, comma-separated; dotted paths (a.b) select nested fields where the format has them")
 	}
-	if err := parseFlags(fs, args); err != nil {
+	files, err := parseArgs(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		return usagef("%s takes exactly one FILE", cmd)
 	}
-	path := fs.Arg(0)
-	fh, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
+	path := files[0]
+	var cols []string
+	if columns != "" {
+		for _, c := range strings.Split(columns, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				return usagef("--columns %q: empty column name", columns)
+			}
+			cols = append(cols, c)
+		}
 	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
+	defer func() {
+		if p := recover(); p != nil {
+			if os.Getenv("COLFMT_DEBUG") != "" {
+				stderr.Write(debug.Stack())
+			}
+			err = fmt.Errorf("%s: internal error: panic: %v", displayName(path), p)
+		}
+	}()
+	o := catOptions{Raw: raw, Columns: cols}
+	if path != "-" {
+		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+			return withFile(path, dirCommand(cmd, path, *formatName, *version, o, stdout))
+		}
 	}
-	in := &input{Name: path, R: fh, Size: st.Size()}
-	name := *formatName
+	if *version != 0 {
+		return usagef("--version selects a version of a table directory; %s is not a directory", displayName(path))
+	}
+	streamOK := cmd != "inspect" && len(cols) == 0 && (*formatName == "" || *formatName == "at1")
+	in, closeIn, err := openInput(path, stdin, streamOK)
+	if err != nil {
+		return withFile(path, err)
+	}
+	defer closeIn()
+	return withFile(path, runFile(cmd, in, *formatName, o, stdout))
+}
+
+func runFile(cmd string, in *input, name string, o catOptions, stdout io.Writer) error {
+	var err error
 	if name == "" {
 		if name, err = detect(in); err != nil {
 			return err
@@ -194,25 +338,76 @@ func fileCommand(cmd string, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if in.Stream != nil && name != "at1" {
+		return fmt.Errorf("%s %w", name, errNeedsFile)
+	}
 	switch cmd {
 	case "inspect":
 		if f.Inspect == nil {
-			return fmt.Errorf("colfmt: %s: inspect is %w for %s", path, errNotSupported, name)
+			return fmt.Errorf("inspect is %w for %s", errNotSupported, name)
 		}
 		return f.Inspect(stdout, in)
 	case "cat":
 		if f.Cat == nil {
-			return fmt.Errorf("colfmt: %s: cat is %w for %s", path, errNotSupported, name)
+			return fmt.Errorf("cat is %w for %s", errNotSupported, name)
 		}
-		return f.Cat(stdout, in, catOptions{Raw: raw})
+		if len(o.Columns) > 0 && f.Columns == "" {
+			return fmt.Errorf("%s has no columns to select: --columns does not apply", name)
+		}
+		return f.Cat(stdout, in, o)
 	default:
 		if f.Validate == nil {
-			return fmt.Errorf("colfmt: %s: validate is %w for %s", path, errNotSupported, name)
+			return fmt.Errorf("validate is %w for %s", errNotSupported, name)
 		}
 		if err := f.Validate(in); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: valid %s file\n", path, name)
+		fmt.Fprintf(stdout, "%s: valid %s file\n", in.Name, name)
+		return nil
+	}
+}
+
+// dirCommand runs a command on a directory through the format's directory
+// hooks (see format).
+func dirCommand(cmd, path, name string, version uint64, o catOptions, stdout io.Writer) error {
+	info, err := colfmt.DetectDir(os.DirFS(path), ".")
+	if errors.Is(err, colfmt.ErrUnknownFormat) {
+		return fmt.Errorf("%s: is a directory", path)
+	}
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		name = "lance" // the one directory format DetectDir reports today
+	}
+	f, err := lookup(name)
+	if err != nil {
+		return err
+	}
+	d := &dirInput{Path: path, FS: os.DirFS(path), Info: info, Version: version}
+	noHook := fmt.Errorf("%s: is a directory (a %s; colfmt %s cannot %s tables yet)", path, info, name, cmd)
+	switch cmd {
+	case "inspect":
+		if f.InspectDir == nil {
+			return noHook
+		}
+		return f.InspectDir(stdout, d)
+	case "cat":
+		if f.CatDir == nil {
+			return noHook
+		}
+		if len(o.Columns) > 0 && f.Columns == "" {
+			return fmt.Errorf("%s has no columns to select: --columns does not apply", name)
+		}
+		return f.CatDir(stdout, d, o)
+	default:
+		if f.ValidateDir == nil {
+			return noHook
+		}
+		if err := f.ValidateDir(d); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: valid %s\n", path, info)
 		return nil
 	}
 }
@@ -231,7 +426,18 @@ func lookup(name string) (*format, error) {
 	return nil, usagef("unknown format %q (formats: %s)", name, strings.Join(knownFormats, ", "))
 }
 
-func packCommand(args []string, stdout, stderr io.Writer) error {
+// writableFormats lists the formats pack can write, in the usual order.
+func writableFormats() []string {
+	var names []string
+	for _, n := range formatNames() {
+		if f, ok := formats[n]; ok && f.PackFlags != nil {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func packCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// The format decides which further flags exist, so find it first.
 	name := ""
 	for i, a := range args {
@@ -243,52 +449,75 @@ func packCommand(args []string, stdout, stderr io.Writer) error {
 			name = args[i+1]
 		}
 	}
-	fs := newFlagSet("pack", stderr, "pack --format F [--out FILE] [format flags] INPUT")
-	fs.String("format", "", "format to write: "+strings.Join(knownFormats, ", "))
+	fs := newFlagSet("pack", stderr, "pack --format F [--out FILE] [format flags] INPUT|-")
+	fs.String("format", "", "format to write: "+strings.Join(writableFormats(), ", "))
 	out := fs.String("out", "", "output file (default: stdout)")
-	var encode func(w io.Writer, data []byte) error
-	var f *format
-	if name != "" {
-		var err error
-		if f, err = lookup(name); err != nil {
-			return err
-		}
-		if f.PackFlags != nil {
-			encode = f.PackFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: colfmt pack --format F [--out FILE] [format flags] INPUT|-")
+		fmt.Fprintln(stderr, "INPUT - reads standard input. Flags may come before or after INPUT.")
+		fs.PrintDefaults()
+		for _, n := range writableFormats() {
+			if name != "" && n != name {
+				continue
+			}
+			f := formats[n]
+			fmt.Fprintf(stderr, "\n--format %s: %s\n", n, f.Summary)
+			ffs := flag.NewFlagSet(n, flag.ContinueOnError)
+			ffs.SetOutput(stderr)
+			f.PackFlags(ffs)
+			ffs.PrintDefaults()
 		}
 	}
-	if err := parseFlags(fs, args); err != nil {
+	var encode func(w io.Writer, data []byte) error
+	if name != "" {
+		f, err := lookup(name)
+		if err != nil {
+			return err
+		}
+		if f.PackFlags == nil {
+			return fmt.Errorf("pack is %w for %s (formats pack writes: %s)", errNotSupported, name, strings.Join(writableFormats(), ", "))
+		}
+		encode = f.PackFlags(fs)
+	}
+	files, err := parseArgs(fs, args)
+	if err != nil {
 		return err
 	}
 	if name == "" {
-		return usagef("pack needs --format")
+		return usagef("pack needs --format (%s)", strings.Join(writableFormats(), ", "))
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		return usagef("pack takes exactly one INPUT")
 	}
-	if encode == nil {
-		return fmt.Errorf("colfmt: pack is %w for %s", errNotSupported, name)
+	src := files[0]
+	var data []byte
+	if src == "-" {
+		data, err = io.ReadAll(io.LimitReader(stdin, maxStdin+1))
+		if err == nil && int64(len(data)) > maxStdin {
+			err = fmt.Errorf("more than %d bytes on standard input; pass a file", maxStdin)
+		}
+	} else {
+		data, err = os.ReadFile(src)
 	}
-	data, err := os.ReadFile(fs.Arg(0))
 	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
+		return withFile(src, err)
 	}
 	if *out == "" {
-		return encode(stdout, data)
+		return withFile(src, encode(stdout, data))
 	}
 	fh, err := os.Create(*out)
 	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
+		return err
 	}
 	bw := bufio.NewWriterSize(fh, 1<<20)
 	if err := encode(bw, data); err != nil {
 		fh.Close()
 		os.Remove(*out)
-		return err
+		return withFile(src, err)
 	}
 	if err := bw.Flush(); err != nil {
 		fh.Close()
-		return fmt.Errorf("colfmt: %w", err)
+		return withFile(*out, err)
 	}
-	return fh.Close()
+	return withFile(*out, fh.Close())
 }

@@ -1,9 +1,16 @@
 // Package le holds the one place where colfmt's hot loops do wide
 // little-endian loads and stores without per-access bounds checks.
 //
-// The default build uses unsafe unaligned accesses (le_unsafe.go); building
-// with the purego tag selects a portable version (le_purego.go) that goes
-// through encoding/binary and keeps Go's bounds checks. Callers must have
+// The unsafe unaligned accesses (le_unsafe.go) are built only on the
+// little-endian architectures where the Go compiler itself treats unaligned
+// wide loads as safe and fast (cmd/compile's unalignedOK: 386, amd64,
+// arm64, loong64, ppc64le, wasm; s390x is big-endian). Every other
+// architecture (big-endian s390x, ppc64, mips, mips64; arm, mipsle,
+// mips64le and riscv64, where an unaligned wide load traps or is emulated
+// by the kernel or firmware), and any build with -tags purego, gets the
+// portable version (le_purego.go), which goes through encoding/binary and
+// keeps Go's bounds checks. Adding an architecture means adding it to both
+// build lines and to the list in le_arch_test.go. Callers must have
 // proved that every access is in range before calling: the unsafe version
 // does not check. Both versions behave identically on valid input, and the
 // tests run against whichever is built.

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// stdinName is how messages name standard input.
+const stdinName = "<stdin>"
+
+// maxStdin bounds how much of standard input the command holds in memory.
+// AT-1 cat and validate stream from a pipe and are not bound by it; every
+// other use of "-" (Lance, Super Columnar and inspect need random access,
+// an OnPair column is parsed whole) reads standard input into memory first,
+// and a larger input is refused with a message saying to use a file.
+var maxStdin int64 = 1 << 30
+
+// openInput opens path ("-" is standard input). For "-", streamOK says the
+// caller can read AT-1 from a stream: the input then keeps the pipe in
+// Stream (R is nil) when it starts with an AT-1 magic.
+func openInput(path string, stdin io.Reader, streamOK bool) (in *input, closeFn func(), err error) {
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := fh.Stat()
+		if err != nil {
+			fh.Close()
+			return nil, nil, err
+		}
+		return &input{Name: path, R: fh, Size: st.Size()}, func() { fh.Close() }, nil
+	}
+	br := bufio.NewReaderSize(stdin, 64<<10)
+	if streamOK {
+		head, _ := br.Peek(5)
+		if len(head) == 5 && string(head[:3]) == "AT1" && (head[3] == 2 || head[3] == 3) {
+			return &input{Name: stdinName, Stream: br, Size: -1}, func() {}, nil
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(br, maxStdin+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", stdinName, err)
+	}
+	if int64(len(b)) > maxStdin {
+		return nil, nil, fmt.Errorf("%s: more than %d bytes on standard input: this format needs random access, so '-' reads it into memory up to that size; write it to a file and pass the file", stdinName, maxStdin)
+	}
+	return &input{Name: stdinName, R: bytes.NewReader(b), Size: int64(len(b))}, func() {}, nil
+}
+
+// reader returns the input as a stream, from its start.
+func (in *input) reader() io.Reader {
+	if in.Stream != nil {
+		return in.Stream
+	}
+	return io.NewSectionReader(in.R, 0, in.Size)
+}
+
+// errNeedsFile is returned by operations that need random access when the
+// input is a stream.
+var errNeedsFile = errors.New("needs random access: pass a file, not a pipe")
