@@ -149,7 +149,7 @@ func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	if cfg.table.hasVersion {
 		want = cfg.table.version
 		if _, found := slices.BinarySearch(t.versions, want); !found {
-			return nil, fmt.Errorf("lance: table %s has no version %d (latest %d): %w", errs.Quote(dir), want, t.versions[len(t.versions)-1], fs.ErrNotExist)
+			return nil, fmt.Errorf("lance: table has no version %d (latest %d): %w", want, t.versions[len(t.versions)-1], fs.ErrNotExist)
 		}
 	}
 	m, where, err := t.readManifest(want)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 
@@ -11,6 +10,21 @@ import (
 // Lance tables (LanceDB dataset directories: _versions/, data/,
 // _deletions/) for colfmt inspect|cat|validate TABLE_DIR. fsys is the
 // table directory itself; version is --version N (0: the latest).
+
+// init plugs the table functions into the lance format's directory hooks
+// (fmt_lance.go registers the format; its init runs first, files being
+// initialised in name order).
+func init() {
+	f := formats["lance"]
+	if f == nil {
+		panic("colfmt: fmt_lance_table.go needs the lance format registered first")
+	}
+	f.InspectDir = func(w io.Writer, d *dirInput) error { return lanceTableInspect(w, d.FS, d.Version) }
+	f.CatDir = func(w io.Writer, d *dirInput, o catOptions) error {
+		return lanceTableCat(w, d.FS, d.Version, o.Columns, o.Raw)
+	}
+	f.ValidateDir = func(d *dirInput) error { return lanceTableValidate(d.FS, d.Version) }
+}
 
 // openLanceTable opens the table at fsys's root at version (0: latest).
 func openLanceTable(fsys fs.FS, version uint64) (*lance.Table, error) {
@@ -63,14 +77,4 @@ func lanceTableValidate(fsys fs.FS, version uint64) error {
 		return err
 	}
 	return nil
-}
-
-// lanceTableSummary is the line validate prints on success.
-func lanceTableSummary(fsys fs.FS, version uint64) (string, error) {
-	t, err := openLanceTable(fsys, version)
-	if err != nil {
-		return "", err
-	}
-	v := t.Version()
-	return fmt.Sprintf("Lance table version %d, %d rows in %d fragments", v.Number, v.Rows, len(t.Fragments())), nil
 }
