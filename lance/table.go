@@ -553,17 +553,34 @@ func (t *Table) OpenDataFile(df DataFile) (*File, io.Closer, error) {
 			return nil, nil, err
 		}
 		f, err := Open(readerAtBytes(b), int64(len(b)), withConfig(t.cfg))
+		if err == nil {
+			err = checkFileVersion(f, df)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("lance: data file %s: %w", df.Path, err)
 		}
 		return f, io.NopCloser(nil), nil
 	}
 	f, err := Open(ra, st.Size(), withConfig(t.cfg))
+	if err == nil {
+		err = checkFileVersion(f, df)
+	}
 	if err != nil {
 		fh.Close()
 		return nil, nil, fmt.Errorf("lance: data file %s: %w", df.Path, err)
 	}
 	return f, fh, nil
+}
+
+// checkFileVersion: a data file's footer must carry the version the
+// manifest lists for it (lance 12 refuses mixed versions too).
+func checkFileVersion(f *File, df DataFile) error {
+	major, minor := f.Version()
+	v, err := dataFileVersion(uint32(major), uint32(minor))
+	if err != nil || v != df.Version {
+		return errs.At(ErrCorrupt, -1, df.Path, "footer version %d.%d, the manifest says %s", major, minor, df.Version)
+	}
+	return nil
 }
 
 type readerAtBytes []byte

@@ -334,6 +334,10 @@ func TestTableBad(t *testing.T) {
 		{"file version", func(m *tablepb.Manifest) { m.Fragments[0].Files[0].FileMinorVersion = 9 }, nil, ErrUnsupported, "2.9"},
 		{"legacy file", func(m *tablepb.Manifest) { m.Fragments[0].Files[0].FileMajorVersion = 0 }, nil, ErrUnsupported, "legacy"},
 		{"mixed versions", func(m *tablepb.Manifest) { m.DataFormat.Version = "2.1" }, nil, ErrCorrupt, "version 2.0"},
+		{"footer version", func(m *tablepb.Manifest) {
+			m.DataFormat.Version = "2.2"
+			m.Fragments[0].Files[0].FileMinorVersion = 2
+		}, nil, ErrCorrupt, "footer version 0.3, the manifest says 2.2"},
 		{"file size", func(m *tablepb.Manifest) { m.Fragments[0].Files[0].FileSizeBytes++ }, nil, ErrCorrupt, "the manifest says"},
 		{"row count", func(m *tablepb.Manifest) { m.Fragments[0].PhysicalRows = 6 }, nil, ErrCorrupt, "6"},
 		{"row count of a missing column", func(m *tablepb.Manifest) {
