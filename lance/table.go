@@ -35,6 +35,7 @@ type Table struct {
 
 	v2       bool  // manifest naming scheme
 	lastAt   int64 // protobuf offset of the manifest readManifest read last
+	names    map[uint64]string // manifest file name per version, as listed
 	versions []uint64
 	manifest *tablepb.Manifest
 	manAt    int64 // offset of the manifest protobuf, where its errors sit
@@ -197,6 +198,10 @@ func (t *Table) listVersions() error {
 		} else {
 			v1++
 		}
+		if t.names == nil {
+			t.names = map[uint64]string{}
+		}
+		t.names[n] = e.Name()
 		t.versions = append(t.versions, n)
 	}
 	if len(t.versions) == 0 {
@@ -255,17 +260,10 @@ func (t *Table) probeVersions(hint uint64) error {
 // readManifest reads and checks version n's manifest.
 func (t *Table) readManifest(n uint64) (*tablepb.Manifest, string, error) {
 	name := manifestFileName(n, t.v2)
-	where := "_versions/" + name
-	if !t.v2 {
-		// V1 names may carry leading zeros: find the listed spelling.
-		if ents, err := fs.ReadDir(t.fsys, path.Join(t.dir, "_versions")); err == nil {
-			for _, e := range ents {
-				if v, _, ok := manifestName(e.Name()); ok && v == n {
-					name, where = e.Name(), "_versions/"+e.Name()
-				}
-			}
-		}
+	if listed, ok := t.names[n]; ok {
+		name = listed // V1 names may carry leading zeros
 	}
+	where := "_versions/" + name
 	// The file holds the manifest and optionally the transaction and index
 	// sections before it.
 	b, err := readWhole(t.fsys, path.Join(t.dir, "_versions", name), where, 4*t.cfg.maxMetadata)

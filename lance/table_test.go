@@ -443,6 +443,18 @@ func TestTableBad(t *testing.T) {
 	_, err = OpenTable(mixed, "t")
 	require.ErrorIs(t, err, ErrCorrupt)
 	require.Contains(t, err.Error(), "naming schemes")
+	// V1 names with leading zeros are found as listed.
+	m1 := proto.Clone(s.base).(*tablepb.Manifest)
+	m1.Version = 1
+	padded := fstest.MapFS{"t/_versions/0001.manifest": {Data: manifestFile(m1)}}
+	for k, v := range s.fsys {
+		if strings.HasPrefix(k, "t.lance/data/") {
+			padded["t/"+strings.TrimPrefix(k, "t.lance/")] = v
+		}
+	}
+	tb, err := OpenTable(padded, "t")
+	require.NoError(t, err)
+	require.Equal(t, int64(5), tb.NumRows())
 	_, err = OpenTable(fstest.MapFS{"t/_versions/x.txt": {}}, "t")
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	_, err = OpenTable(fstest.MapFS{}, "t")
