@@ -33,8 +33,8 @@ type Table struct {
 	dir  string
 	cfg  config
 
-	v2       bool  // manifest naming scheme
-	lastAt   int64 // protobuf offset of the manifest readManifest read last
+	v2       bool              // manifest naming scheme
+	lastAt   int64             // protobuf offset of the manifest readManifest read last
 	names    map[uint64]string // manifest file name per version, as listed
 	versions []uint64
 	manifest *tablepb.Manifest
