@@ -125,7 +125,33 @@ func bytesMetadata(m map[string][]byte) arrow.Metadata {
 // need a feature this package does not read (data overlays, external base
 // paths, unknown reader feature flags) fail with ErrUnsupported naming it.
 // Only io/fs is used, so any fs.FS (os.DirFS, an object store adapter)
-// works; files that implement io.ReaderAt are read in ranges.
+// works; files that implement io.ReaderAt are read in ranges, others whole
+// (within WithMaxBufferSize). A store that cannot list directories is read
+// through _versions/latest_version_hint.json.
+//
+// What is read: manifests in both naming schemes (V2 u64::MAX-N, V1 N);
+// reader feature flags deletion files, stable row ids, table config, no
+// transaction file; data files of format 2.0, 2.1 and 2.2; Arrow IPC and
+// roaring deletion files. Detached versions (d<N>.manifest), indices,
+// _refs, transactions and row id sequences are not needed for a scan and
+// are ignored. Where lance's protos and the files LanceDB writes disagree
+// (an Arrow deletion column is UInt32 in the files, Int32 in the proto),
+// both are accepted.
+//
+// # Security
+//
+// Every manifest field is checked before use: feature flags, field ids and
+// parents (at most WithMaxColumns fields, WithMaxDepth deep), fragment ids
+// and row counts (at most 2^32 per fragment), data file paths (relative,
+// no "..", no absolute or backslash paths), field/column index lists,
+// file versions and sizes, deletion counts. Manifest files are limited to
+// 4×WithMaxMetadataSize bytes and their protobuf to WithMaxMetadataSize;
+// deletion files to WithMaxBufferSize. Arrow IPC deletion files have their
+// footer's flatbuffer vectors bounds-checked before arrow-go reads them
+// (it sizes slices from those counts unchecked) and its allocations are
+// capped; a panic inside arrow-go or roaring on hostile bytes becomes
+// ErrCorrupt. Errors are located: the file (manifest, deletion or data
+// file path) and, for manifest fields, the protobuf's offset.
 func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
