@@ -117,11 +117,13 @@ func (s *slab) get(n int) []bsup.Value {
 }
 
 // resize returns e with length n, reusing its storage when it can.
-func (c *cursor) resize(e []bsup.Value, n int) []bsup.Value {
+func (c *cursor) resize(e []bsup.Value, n int) []bsup.Value { return c.slab.resize(e, n) }
+
+func (s *slab) resize(e []bsup.Value, n int) []bsup.Value {
 	if cap(e) >= n {
 		return e[:n]
 	}
-	return c.slab.get(n)
+	return s.get(n)
 }
 
 // newCursor builds the read state for n. proj, when not nil, selects the

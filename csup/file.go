@@ -23,6 +23,7 @@ type File struct {
 	types      []*bsup.Type
 	super      []Segment // super column (int32 super IDs, or VNG int64 indexes)
 	cols       []*node
+	v16        []*v16Object // CSUP version 16 objects
 }
 
 // Open reads the structure of a Super Columnar file of size bytes. It
@@ -45,8 +46,14 @@ func open(r io.ReaderAt, size int64, opts []Option) (*File, error) {
 	if size < 0 {
 		return nil, errs.Wrap(ErrInvalidArgument, "negative size %d", size)
 	}
-	if err := checkMagic(r, size); err != nil {
+	if gen, ok, err := checkMagic(r, size); err != nil {
 		return nil, err
+	} else if ok {
+		f := &File{info: fileInfo{r: r, dataSize: size, cfg: cfg}, size: size, Generation: gen}
+		if err := openV16(f, r, size, cfg); err != nil {
+			return nil, err
+		}
+		return f, nil
 	}
 	tr, err := readTrailer(r, size, cfg)
 	if err != nil {
@@ -121,7 +128,12 @@ func readStream(b []byte, base int64, cfg config) ([]bsup.Value, error) {
 }
 
 // SuperTypes returns the top-level types in super-ID order.
-func (f *File) SuperTypes() []*bsup.Type { return f.types }
+func (f *File) SuperTypes() []*bsup.Type {
+	if f.v16 != nil {
+		return f.v16Types()
+	}
+	return f.types
+}
 
 // Size returns the file size given to Open.
 func (f *File) Size() int64 { return f.size }
@@ -147,6 +159,13 @@ func (f *File) Count() (int64, error) {
 }
 
 func (f *File) count() (int64, error) {
+	if f.v16 != nil {
+		var n int64
+		for _, o := range f.v16 {
+			n += o.rows
+		}
+		return n, nil
+	}
 	st := newStream(&f.info, f.super, "super", &budget{limit: f.info.cfg.memoryLimit})
 	var n int64
 	for !st.done() {
@@ -172,6 +191,7 @@ type Reader struct {
 	err     error
 	slab    slab
 	mem     budget
+	v16     *v16Reader
 }
 
 // NewReader returns a Reader of all values, or of the given fields (see
@@ -181,6 +201,9 @@ func (f *File) NewReader(fields ...string) *Reader {
 	r.mem.limit = f.info.cfg.memoryLimit
 	r.slab.mem = &r.mem
 	r.super = newStream(&f.info, f.super, "super", &r.mem)
+	if f.v16 != nil {
+		r.v16 = &v16Reader{f: f, proj: r.proj, mem: &r.mem, slab: &r.slab}
+	}
 	return r
 }
 
@@ -216,6 +239,9 @@ func (r *Reader) ReadInto(dst *bsup.Value) error {
 }
 
 func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
+	if r.v16 != nil {
+		return r.v16.next(v)
+	}
 	if r.super.done() {
 		return false, io.EOF
 	}
@@ -260,6 +286,9 @@ func (f *File) Validate() error { return boundary(f.validate()) }
 
 func (f *File) validate() error {
 	r := f.NewReader()
+	if r.v16 != nil {
+		r.v16.validate = true
+	}
 	var v bsup.Value
 	for {
 		err := r.ReadInto(&v)
@@ -269,6 +298,15 @@ func (f *File) validate() error {
 		if err != nil {
 			return err
 		}
+	}
+	if r.v16 != nil {
+		if r.v16.root == nil || r.v16.root.n == nil {
+			return nil
+		}
+		if p, ok := r.v16.root.finished(); !ok {
+			return errs.At(ErrCorrupt, -1, p, "node has values left over after the last row")
+		}
+		return nil
 	}
 	for i, c := range r.cursors {
 		if c == nil {
