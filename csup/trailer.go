@@ -37,11 +37,11 @@ type Generation int
 
 // Generations this package reads.
 const (
-	GenSpec  Generation = iota // the spec layout (this package's writer)
-	GenZSTv2                   // ZST version 2, zed v1.0.0-v1.2.0
-	GenVNGv3                   // VNG version 3, zed v1.4.0-v1.12
-	GenCSUPv16                 // CSUP version 16, super v0.3.0
-	GenVNGv4                   // VNG version 4, zed v1.13-v1.18
+	GenSpec    Generation = iota // the spec layout (this package's writer)
+	GenZSTv2                     // ZST version 2, zed v1.0.0-v1.2.0
+	GenVNGv3                     // VNG version 3, zed v1.4.0-v1.12
+	GenCSUPv16                   // CSUP version 16, super v0.3.0
+	GenVNGv4                     // VNG version 4, zed v1.13-v1.18
 )
 
 func (g Generation) String() string {
