@@ -24,12 +24,14 @@ type File struct {
 	super      []Segment // super column (int32 super IDs, or VNG int64 indexes)
 	cols       []*node
 	v16        []*v16Object // CSUP version 16 objects
+	rootRows   int64        // VNG v4 without a Variant: rows of the single column; else -1
 }
 
 // Open reads the structure of a Super Columnar file of size bytes. It
-// recognises the layout from the trailer: the spec layout, ZST v2 and VNG
-// v3. VNG v4 and CSUP files are refused with ErrUnsupported naming the
-// version.
+// recognises the generation from the bytes: CSUP version 16 and VNG
+// version 4 by their header, the spec layout, ZST v2 and VNG v3 by their
+// trailer. Other versions are refused with ErrUnsupported naming the
+// version; a nil r or a negative size is ErrInvalidArgument.
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	f, err := open(r, size, opts)
 	return f, boundary(err)
@@ -49,8 +51,13 @@ func open(r io.ReaderAt, size int64, opts []Option) (*File, error) {
 	if gen, ok, err := checkMagic(r, size); err != nil {
 		return nil, err
 	} else if ok {
-		f := &File{info: fileInfo{r: r, dataSize: size, cfg: cfg}, size: size, Generation: gen}
-		if err := openV16(f, r, size, cfg); err != nil {
+		f := &File{info: fileInfo{r: r, dataSize: size, cfg: cfg}, size: size, Generation: gen, rootRows: -1}
+		if gen == GenVNGv4 {
+			err = openVNG4(f, r, size, cfg)
+		} else {
+			err = openV16(f, r, size, cfg)
+		}
+		if err != nil {
 			return nil, err
 		}
 		return f, nil
@@ -73,7 +80,7 @@ func open(r io.ReaderAt, size int64, opts []Option) (*File, error) {
 	if reasm > cfg.maxReassemblySize {
 		return nil, errs.TooLarge(ErrTooLarge, data, "reassembly", "reassembly section", uint64(reasm), cfg.maxReassemblySize)
 	}
-	f := &File{info: fileInfo{r: r, dataSize: data, cfg: cfg}, size: size, Trailer: *tr, Generation: gen}
+	f := &File{info: fileInfo{r: r, dataSize: data, cfg: cfg}, size: size, Trailer: *tr, Generation: gen, rootRows: -1}
 	buf := make([]byte, reasm)
 	if _, err := r.ReadAt(buf, data); err != nil && !(errors.Is(err, io.EOF) && reasm == 0) {
 		if errors.Is(err, io.EOF) {
@@ -166,6 +173,9 @@ func (f *File) count() (int64, error) {
 		}
 		return n, nil
 	}
+	if f.rootRows >= 0 {
+		return f.rootRows, nil
+	}
 	st := newStream(&f.info, f.super, "super", &budget{limit: f.info.cfg.memoryLimit})
 	var n int64
 	for !st.done() {
@@ -242,12 +252,19 @@ func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
 	if r.v16 != nil {
 		return r.v16.next(v)
 	}
-	if r.super.done() {
-		return false, io.EOF
-	}
-	id, err := r.super.int()
-	if err != nil {
-		return false, errs.Locate(err, -1, "super")
+	var id int64
+	if r.f.rootRows >= 0 {
+		if r.row >= r.f.rootRows {
+			return false, io.EOF
+		}
+	} else {
+		if r.super.done() {
+			return false, io.EOF
+		}
+		var err error
+		if id, err = r.super.int(); err != nil {
+			return false, errs.Locate(err, -1, "super")
+		}
 	}
 	if id < 0 || id >= int64(len(r.cursors)) {
 		return false, errs.At(ErrCorrupt, r.super.segOff, "super", "row %d: super ID %d out of range (%d super types)", r.row, id, len(r.cursors))

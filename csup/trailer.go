@@ -89,6 +89,8 @@ func checkMagic(r io.ReaderAt, size int64) (gen Generation, ok bool, err error) 
 		if total <= uint64(size) {
 			return 0, false, errs.At(ErrUnsupported, 0, "header", "CSUP version %d is not supported; this package reads CSUP version 16 (super v0.3.0), VNG v3, ZST v2 and the spec layout", v)
 		}
+	case bytes.Equal(head[:4], []byte("VNG\x00")) && v == 4:
+		return GenVNGv4, true, nil
 	case bytes.Equal(head[:3], []byte("VNG")):
 		if 16+uint64(le.Uint32(head[8:]))+uint64(le.Uint32(head[12:])) <= uint64(size) {
 			return 0, false, errs.At(ErrUnsupported, 0, "header", "VNG version %d is not supported; this package reads CSUP version 16, VNG v3, ZST v2 and the spec layout", v)
