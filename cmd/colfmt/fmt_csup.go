@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/colfmt/colfmt/csup"
@@ -16,7 +15,7 @@ import (
 func init() {
 	register(&format{
 		Name:      "csup",
-		Summary:   "Super Columnar: spec layout (read+write), ZST v2 and VNG v3 (read)",
+		Summary:   "Super Columnar: CSUP v16, VNG v4, VNG v3, ZST v2 (read), spec layout (read+write)",
 		Detect:    detectCSUP,
 		Inspect:   inspectCSUP,
 		Cat:       catCSUP,
@@ -45,69 +44,7 @@ func inspectCSUP(w io.Writer, in *input) error {
 	if err != nil {
 		return err
 	}
-	tr := f.Trailer
-	fmt.Fprintf(w, "format: Super Columnar, %s\n", f.Generation)
-	fmt.Fprintf(w, "trailer: magic %q type %q version %d at offset %d (%d bytes)\n", tr.Magic, tr.Type, tr.Version, tr.Offset, tr.Length)
-	fmt.Fprintf(w, "sections: data %d bytes, reassembly %d bytes\n", tr.Sections[0], tr.Sections[1])
-	fmt.Fprintf(w, "meta: skew_thresh %d, segment_thresh %d\n", tr.SkewThresh, tr.SegmentThresh)
-	fmt.Fprintf(w, "super column: %s\n", segmentsText(f.SuperColumn()))
-	rows, err := f.Count()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "values: %d\n", rows)
-	fmt.Fprintf(w, "super types: %d\n", len(f.SuperTypes()))
-	for i, t := range f.SuperTypes() {
-		fmt.Fprintf(w, "  %d: %s\n", i, clip(t.String(), 400))
-	}
-	fmt.Fprintln(w, "columns:")
-	for _, c := range f.Columns() {
-		printColumn(w, c, 1)
-	}
-	return nil
-}
-
-func printColumn(w io.Writer, c csup.Column, depth int) {
-	indent := strings.Repeat("  ", depth)
-	line := fmt.Sprintf("%s%s  %s  %s", indent, c.Path, c.Kind, clip(c.Type.String(), 120))
-	if c.Kind != "record" && c.Kind != "all-null" {
-		what := map[string]string{"primitive": "data", "array": "lengths", "map": "lengths", "union": "tags", "nulls": "presence"}[c.Kind]
-		line += fmt.Sprintf("  %s: %s", what, segmentsText(c.Segments))
-	}
-	fmt.Fprintln(w, line)
-	for _, ch := range c.Children {
-		printColumn(w, ch, depth+1)
-	}
-}
-
-func segmentsText(segs []csup.Segment) string {
-	if len(segs) == 0 {
-		return "none"
-	}
-	var stored, mem int64
-	var parts []string
-	for i, s := range segs {
-		stored += s.Length
-		mem += s.MemLength
-		if i < 4 {
-			comp := "raw"
-			if s.Compression == csup.CompressionLZ4 {
-				comp = "lz4"
-			}
-			parts = append(parts, fmt.Sprintf("[%d+%d %s %d]", s.Offset, s.Length, comp, s.MemLength))
-		}
-	}
-	if len(segs) > 4 {
-		parts = append(parts, fmt.Sprintf("... (%d more)", len(segs)-4))
-	}
-	return fmt.Sprintf("%d segment(s), %d bytes stored, %d in memory %s", len(segs), stored, mem, strings.Join(parts, " "))
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return f.Describe(w)
 }
 
 func catCSUP(w io.Writer, in *input, o catOptions) error {
@@ -116,6 +53,10 @@ func catCSUP(w io.Writer, in *input, o catOptions) error {
 		return err
 	}
 	style := bsup.JSONZed
+	if f.Generation == csup.GenCSUPv16 || f.Generation == csup.GenVNGv4 {
+		// super and zed v1.18 print maps as objects.
+		style = bsup.JSONSuper
+	}
 	if o.Raw {
 		style |= bsup.JSONRawTime
 	}

@@ -26,15 +26,16 @@ func jsonLines(t *testing.T, s string) []any {
 }
 
 func TestCSUPRealFilesCLI(t *testing.T) {
-	for _, dir := range []string{"zst-v2_zed-v1.2.0", "vng-v3_zed-v1.6.0"} {
-		files, _ := filepath.Glob(filepath.Join("../../csup/testdata", dir, "*.expected.json"))
+	for dir, ext := range map[string]string{
+		"../../csup/testdata/zst-v2_zed-v1.2.0":             ".zst",
+		"../../csup/testdata/vng-v3_zed-v1.6.0":             ".vng",
+		shareddata.Path(t, "csup", "vng-v4_zed-v1.18.0"):    ".vng",
+		shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"): ".csup",
+	} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
 		require.NotEmpty(t, files)
 		for _, exp := range files {
-			base := strings.TrimSuffix(exp, ".expected.json")
-			p := base + ".zst"
-			if strings.HasPrefix(dir, "vng") {
-				p = base + ".vng"
-			}
+			p := strings.TrimSuffix(exp, ".expected.json") + ext
 			code, stdout, stderr := runCLI(t, "cat", p)
 			require.Equal(t, 0, code, stderr)
 			want, _ := os.ReadFile(exp)
@@ -52,10 +53,18 @@ func TestCSUPRealFilesCLI(t *testing.T) {
 }
 
 func TestCSUPRefusesNewerVersions(t *testing.T) {
-	for _, p := range []string{
-		filepath.Join(shareddata.Path(t, "csup", "vng-v4_zed-v1.18.0"), "hello.vng"),
-		filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "hello.csup"),
+	for _, c := range []struct {
+		src string
+		ver byte
+	}{
+		{filepath.Join(shareddata.Path(t, "csup", "vng-v4_zed-v1.18.0"), "hello.vng"), 5},
+		{filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "hello.csup"), 17},
 	} {
+		b, err := os.ReadFile(c.src)
+		require.NoError(t, err)
+		b[4] = c.ver
+		p := filepath.Join(t.TempDir(), filepath.Base(c.src))
+		require.NoError(t, os.WriteFile(p, b, 0o644))
 		code, _, stderr := runCLI(t, "cat", p)
 		require.Equal(t, 1, code)
 		require.Contains(t, stderr, "csup: unsupported")
