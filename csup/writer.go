@@ -29,6 +29,7 @@ type Writer struct {
 	cbuf     []byte
 	err      error
 	closed   bool
+	obj      *obj16 // CSUP v16 layout: the object being built
 }
 
 // NewWriter returns a Writer to w. Options: WithSegmentThreshold,
@@ -44,6 +45,9 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	wr := &Writer{w: w, cfg: cfg, supers: map[*bsup.Type]int{}, keys: map[int]int{},
 		canon: typeInterner{ids: map[*bsup.Type]int{}, sigs: map[string]int{}}}
 	wr.super = wr.newStream()
+	if cfg.layout == LayoutCSUP16 {
+		wr.obj = &obj16{keys: map[string]int{}}
+	}
 	return wr, nil
 }
 
@@ -57,6 +61,9 @@ func (w *Writer) Write(v bsup.Value) error {
 	}
 	if v.Type == nil {
 		return errs.Wrap(ErrCorrupt, "value has no type")
+	}
+	if w.obj != nil {
+		return w.write16(v)
 	}
 	id, ok := w.supers[v.Type]
 	if !ok {
@@ -92,6 +99,12 @@ func (w *Writer) Close() error {
 	}
 	w.closed = true
 	if w.err != nil {
+		return w.err
+	}
+	if w.obj != nil {
+		if w.obj.rows > 0 {
+			w.err = w.flush16()
+		}
 		return w.err
 	}
 	// Presence streams are flushed by their column's meta, which first
