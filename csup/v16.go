@@ -374,6 +374,13 @@ func (o *v16Object) node(id int, v bsup.Value, cfg config) (*v16Node, error) {
 		if n.length, err = u32("Count"); err != nil {
 			return nil, err
 		}
+		if !cv.Null && bsup.PayloadKind(cv.Type) == bsup.KindType {
+			b, err := typeValueV2ToV0(cv.Bytes)
+			if err != nil {
+				return nil, errs.Locate(err, -1, path)
+			}
+			cv.Bytes = b
+		}
 		n.cval, n.typ = cv, cv.Type
 	case k16Dict:
 		kid, err := id32("Values")

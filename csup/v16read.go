@@ -297,11 +297,11 @@ func (c *v16Cursor) load() error {
 			}
 		}
 	case k16Dict:
-		if n.segA.Length != n.length {
-			return errs.At(ErrCorrupt, n.segA.Offset, path, "index of %d bytes for %d values", n.segA.Length, n.length)
+		if n.segA.MemLength != n.length {
+			return errs.At(ErrCorrupt, n.segA.Offset, path, "index of %d bytes for %d values", n.segA.MemLength, n.length)
 		}
 		var err error
-		if c.data, err = c.stored(n.segA, n.segA.Length, n.segA.Length); err != nil {
+		if c.data, err = c.stored(n.segA, n.segA.Length, n.segA.MemLength); err != nil {
 			return err
 		}
 		kc := c.kids[0]
@@ -419,6 +419,15 @@ func (c *v16Cursor) read(dst *bsup.Value) error {
 			*dst = bsup.Value{Type: c.typ, Null: true, Elems: dst.Elems[:0]}
 			return nil
 		}
+		if bsup.PayloadKind(c.typ) == bsup.KindType {
+			b, err := typeValueV2ToV0(body)
+			if err != nil {
+				return errs.Locate(err, n.segA.Offset, c.path())
+			}
+			setScalar(dst, c.typ)
+			dst.Bytes = b
+			return nil
+		}
 		if decodePrim(dst, c.typ, bsup.PayloadKind(c.typ), body) {
 			return nil
 		}
@@ -479,4 +488,14 @@ func (c *v16Cursor) finished() (string, bool) {
 		}
 	}
 	return "", true
+}
+
+// typeValueV2ToV0 re-encodes a type value of a CSUP file (Super Binary
+// version 2 codes) in the version 0 form bsup.Value holds.
+func typeValueV2ToV0(b []byte) ([]byte, error) {
+	t, err := bsup.DecodeTypeValueV2(b, 10000)
+	if err != nil {
+		return nil, boundary(err)
+	}
+	return bsup.AppendTypeValue(nil, t), nil
 }

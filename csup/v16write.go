@@ -153,7 +153,18 @@ func (c *col16) push(v bsup.Value, depth int) error {
 		if v.Null {
 			c.nulls++
 		}
-		c.vals = append(c.vals, cloneValue(v))
+		v = cloneValue(v)
+		if !v.Null && bsup.PayloadKind(v.Type) == bsup.KindType {
+			// Type values are stored in their Super Binary version 2 form.
+			tt, err := bsup.DecodeTypeValue(v.Bytes, 10000)
+			if err != nil {
+				return errs.Locate(boundary(err), -1, c.path)
+			}
+			if v.Bytes, err = bsup.AppendTypeValueV2(nil, tt); err != nil {
+				return errs.Locate(boundary(err), -1, c.path)
+			}
+		}
+		c.vals = append(c.vals, v)
 	case wRecord:
 		if len(v.Elems) != len(c.kids) {
 			return errs.At(ErrCorrupt, -1, c.path, "record value with %d fields for a type of %d", len(v.Elems), len(c.kids))
@@ -262,6 +273,13 @@ func (e *emitter) blob(b []byte) bsup.Value {
 			return segv(off, int64(n), int64(len(b)), CompressionLZ4)
 		}
 	}
+	e.data = append(e.data, b...)
+	return segv(off, int64(len(b)), int64(len(b)), 0)
+}
+
+// raw appends b uncompressed.
+func (e *emitter) raw(b []byte) bsup.Value {
+	off := int64(len(e.data))
 	e.data = append(e.data, b...)
 	return segv(off, int64(len(b)), int64(len(b)), 0)
 }
@@ -385,7 +403,7 @@ func (e *emitter) dict(c *col16, distinct map[string]int, order []int) (int, err
 		index[i] = byte(k)
 		counts[k]++
 	}
-	ix := e.blob(index)
+	ix := e.raw(index)
 	cs := e.ints32(counts)
 	entries := make([]bsup.Value, len(order))
 	for i, j := range order {
