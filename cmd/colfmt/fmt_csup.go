@@ -23,6 +23,11 @@ func init() {
 		PackFlags: packCSUPFlags,
 		Demo:      demoCSUP,
 	})
+	register(&format{
+		Name:      "bsup",
+		Summary:   "Super Binary stream, version 0 (write; what zq reads)",
+		PackFlags: packBSUPFlags,
+	})
 }
 
 // detectCSUP claims files that start with a CSUP or VNG header (so they
@@ -86,17 +91,54 @@ func validateCSUP(in *input) error {
 }
 
 func packCSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
-	seg := fs.Int("segment-thresh", csup.DefaultSegmentThreshold, "csup: bytes a column buffers before it becomes a segment")
-	skew := fs.Int("skew-thresh", csup.DefaultSkewThreshold, "csup: bytes all columns buffer before every column is flushed")
+	layout := fs.String("layout", "csup16", "csup: csup16 (CSUP version 16, what super v0.3.0 reads) or spec (the spec's layout)")
+	rows := fs.Int("object-rows", csup.DefaultObjectRows, "csup: values per object (csup16 layout)")
+	seg := fs.Int("segment-thresh", csup.DefaultSegmentThreshold, "csup: bytes a column buffers before it becomes a segment (spec layout)")
+	skew := fs.Int("skew-thresh", csup.DefaultSkewThreshold, "csup: bytes all columns buffer before every column is flushed (spec layout)")
 	compress := fs.Bool("compress", true, "csup: LZ4-compress segments when that makes them smaller")
 	return func(w io.Writer, data []byte) error {
-		_, err := packCSUP(w, data, csup.WithSegmentThreshold(*seg), csup.WithSkewThreshold(*skew), csup.WithCompression(*compress))
+		opts := []csup.Option{csup.WithCompression(*compress)}
+		switch *layout {
+		case "csup16", "csup", "v16":
+			opts = append(opts, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(*rows))
+		case "spec":
+			opts = append(opts, csup.WithSegmentThreshold(*seg), csup.WithSkewThreshold(*skew))
+		default:
+			return fmt.Errorf("csup: pack: --layout %q: want csup16 or spec", *layout)
+		}
+		_, err := packCSUP(w, data, opts...)
 		return err
 	}
 }
 
-// packCSUP reads JSON values (JSON Lines/NDJSON) and writes them as a
-// spec-layout file; it returns the number of values.
+// packBSUPFlags writes a Super Binary (version 0) stream, what zq and
+// super v0.2 and older read.
+func packBSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+	compress := fs.Bool("compress", true, "bsup: LZ4-compress frames when that makes them smaller")
+	return func(w io.Writer, data []byte) error {
+		bw, err := bsup.NewWriter(w, bsup.WithCompression(*compress))
+		if err != nil {
+			return err
+		}
+		jr := bsup.NewJSONReader(bytes.NewReader(data), 0)
+		for {
+			v, err := jr.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("bsup: pack: %w", err)
+			}
+			if err := bw.Write(v); err != nil {
+				return err
+			}
+		}
+		return bw.Close()
+	}
+}
+
+// packCSUP reads JSON values (JSON Lines/NDJSON) and writes them in the
+// layout the options select; it returns the number of values.
 func packCSUP(w io.Writer, data []byte, opts ...csup.Option) (int, error) {
 	cw, err := csup.NewWriter(w, opts...)
 	if err != nil {

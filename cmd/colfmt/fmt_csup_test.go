@@ -91,9 +91,25 @@ func TestCSUPPackCat(t *testing.T) {
 	require.Equal(t, jsonLines(t, string(want)), jsonLines(t, stdout))
 	code, stdout, _ = runCLI(t, "inspect", out)
 	require.Equal(t, 0, code)
-	require.Contains(t, stdout, "spec layout")
+	require.Contains(t, stdout, "CSUP version 16")
 	require.Contains(t, stdout, "super types: 4")
 	require.Contains(t, stdout, "values: 4")
+	// What super v0.3.0 wrote for the same input, byte for byte.
+	super, err := os.ReadFile(filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "mixed.csup"))
+	require.NoError(t, err)
+	require.Equal(t, super, data)
+	// --layout spec writes the spec's layout.
+	code, _, stderr = runCLI(t, "pack", "--format", "csup", "--layout", "spec", "--out", out+".spec", in)
+	require.Equal(t, 0, code, stderr)
+	code, stdout, _ = runCLI(t, "inspect", out+".spec")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "spec layout")
+	// --format bsup writes a Super Binary stream.
+	code, _, stderr = runCLI(t, "pack", "--format", "bsup", "--out", out+".bsup", in)
+	require.Equal(t, 0, code, stderr)
+	bs, err := os.ReadFile(out + ".bsup")
+	require.NoError(t, err)
+	require.Equal(t, byte(0xff), bs[len(bs)-1])
 
 	bad := writeTemp(t, "bad.json", []byte(`{"a":1}`+"\n"+`{"a":`))
 	code, _, stderr = runCLI(t, "pack", "--format", "csup", "--out", out+"2", bad)
