@@ -173,6 +173,18 @@ func (c *v16Cursor) skipOne() error {
 
 func (c *v16Cursor) path() string { return nodePath(c.n.id) }
 
+// charge counts n elements of the value being built against the memory
+// limit (the path is formatted only for the error).
+func (c *v16Cursor) charge(n, off int64) error {
+	m := c.rd.mem
+	m.elems += n
+	if m.over() {
+		m.elems -= n
+		return m.chargeElems(n, off, c.path())
+	}
+	return nil
+}
+
 // stored reads the stored bytes of s (n of them) and decompresses them to
 // want bytes when s is LZ4.
 func (c *v16Cursor) stored(s Segment, n, want int64) ([]byte, error) {
@@ -345,7 +357,7 @@ func (c *v16Cursor) read(dst *bsup.Value) error {
 				nk++
 			}
 		}
-		if err := c.rd.mem.chargeElems(int64(nk), -1, c.path()); err != nil {
+		if err := c.charge(int64(nk), -1); err != nil {
 			return err
 		}
 		setScalar(dst, c.typ)
@@ -369,7 +381,7 @@ func (c *v16Cursor) read(dst *bsup.Value) error {
 		if n.kind == k16Map {
 			cnt *= 2
 		}
-		if err := c.rd.mem.chargeElems(cnt, n.segA.Offset, c.path()); err != nil {
+		if err := c.charge(cnt, n.segA.Offset); err != nil {
 			return err
 		}
 		setScalar(dst, c.typ)
@@ -388,7 +400,7 @@ func (c *v16Cursor) read(dst *bsup.Value) error {
 		if int(tag) >= len(c.kids) {
 			return errs.At(ErrCorrupt, n.segA.Offset, c.path(), "union tag %d out of range (%d members)", tag, len(c.kids))
 		}
-		if err := c.rd.mem.chargeElems(1, -1, c.path()); err != nil {
+		if err := c.charge(1, -1); err != nil {
 			return err
 		}
 		setScalar(dst, c.typ)
