@@ -94,10 +94,10 @@ type col16 struct {
 	path  string
 	n     int64
 	kids  []*col16
-	offs  []uint32     // array, set, map: n+1 offsets
-	tags  []uint32     // union
-	vals  []bsup.Value // leaf values (copies)
-	nulls int64        // leaf nulls
+	offs  []uint32 // array, set, map: n+1 offsets
+	tags  []uint32 // union
+	leaf  *leafBuf // leaf values, stored by kind
+	nulls int64    // leaf nulls
 }
 
 func newCol16(t *bsup.Type, path string) *col16 {
@@ -152,19 +152,14 @@ func (c *col16) push(v bsup.Value, depth int) error {
 	case wLeaf:
 		if v.Null {
 			c.nulls++
+			return nil
 		}
-		v = cloneValue(v)
-		if !v.Null && bsup.PayloadKind(v.Type) == bsup.KindType {
-			// Type values are stored in their Super Binary version 2 form.
-			tt, err := bsup.DecodeTypeValue(v.Bytes, 10000)
-			if err != nil {
-				return errs.Locate(boundary(err), -1, c.path)
-			}
-			if v.Bytes, err = bsup.AppendTypeValueV2(nil, tt); err != nil {
-				return errs.Locate(boundary(err), -1, c.path)
-			}
+		if c.leaf == nil {
+			c.leaf = newLeafBuf(c.t)
 		}
-		c.vals = append(c.vals, v)
+		if err := c.leaf.add(v); err != nil {
+			return errs.Locate(err, -1, c.path)
+		}
 	case wRecord:
 		if len(v.Elems) != len(c.kids) {
 			return errs.At(ErrCorrupt, -1, c.path, "record value with %d fields for a type of %d", len(v.Elems), len(c.kids))
@@ -202,20 +197,6 @@ func (c *col16) push(v bsup.Value, depth int) error {
 		return c.kids[0].push(inner, depth+1)
 	}
 	return nil
-}
-
-func cloneValue(v bsup.Value) bsup.Value {
-	if v.Bytes != nil {
-		v.Bytes = append([]byte(nil), v.Bytes...)
-	}
-	if len(v.Elems) > 0 {
-		e := make([]bsup.Value, len(v.Elems))
-		for i := range e {
-			e[i] = cloneValue(v.Elems[i])
-		}
-		v.Elems = e
-	}
-	return v
 }
 
 // obj16 is the object being built.
@@ -355,28 +336,29 @@ func (e *emitter) emitAll(cs []*col16) (bsup.Value, error) {
 func (e *emitter) leaf(c *col16) (int, error) {
 	t := c.t
 	pk := bsup.PayloadKind(t)
-	n := int64(len(c.vals))
+	l := c.leaf
+	if l == nil {
+		l = newLeafBuf(t)
+	}
+	n := int64(l.len())
 	constT := func(vt *bsup.Type) *bsup.Type {
 		return bsup.NewNamed("Const", bsup.NewRecord([]bsup.Field{{Name: "Value", Type: vt}, {Name: "Count", Type: bsup.TypeUint32}}))
 	}
 	if c.nulls > 0 {
-		if c.nulls != n {
+		if n > 0 {
 			return 0, errs.At(ErrUnsupported, -1, c.path, "nulls mixed with values of type %s: CSUP version 16 as super v0.3.0 writes it has no encoding for them", t)
 		}
-		return e.node(rec(constT(t), bsup.NewNull(t), u32v(n))), nil
-	}
-	if pk == bsup.KindNull && n > 0 {
-		return e.node(rec(constT(t), bsup.NewNull(t), u32v(n))), nil
+		return e.node(rec(constT(t), bsup.NewNull(t), u32v(c.nulls))), nil
 	}
 	small := pk == bsup.KindInt8 || pk == bsup.KindUint8 || pk == bsup.KindBool
 	if !small && n > 0 {
 		distinct := map[string]int{}
 		var order []int
-		var body []byte
-		for i, v := range c.vals {
-			body, _ = bsup.AppendValueBody(body[:0], v)
-			if _, ok := distinct[string(body)]; !ok {
-				distinct[string(body)] = len(order)
+		var key []byte
+		for i := 0; i < int(n); i++ {
+			key = l.key(key[:0], i)
+			if _, ok := distinct[string(key)]; !ok {
+				distinct[string(key)] = len(order)
 				order = append(order, i)
 				if len(order) > 255 {
 					break
@@ -384,36 +366,37 @@ func (e *emitter) leaf(c *col16) (int, error) {
 			}
 		}
 		if len(order) == 1 {
-			return e.node(rec(constT(t), c.vals[0], u32v(n))), nil
+			v, err := l.value(0)
+			if err != nil {
+				return 0, err
+			}
+			return e.node(rec(constT(t), v, u32v(n))), nil
 		}
 		if len(order) <= 255 && int64(len(order)) < n {
-			return e.dict(c, distinct, order)
+			return e.dict(l, distinct, order)
 		}
 	}
-	return e.plain(t, c.vals)
+	return e.plain(l)
 }
 
-func (e *emitter) dict(c *col16, distinct map[string]int, order []int) (int, error) {
-	index := make([]byte, len(c.vals))
+func (e *emitter) dict(l *leafBuf, distinct map[string]int, order []int) (int, error) {
+	n := l.len()
+	index := make([]byte, n)
 	counts := make([]uint32, len(order))
-	var body []byte
-	for i, v := range c.vals {
-		body, _ = bsup.AppendValueBody(body[:0], v)
-		k := distinct[string(body)]
+	var key []byte
+	for i := 0; i < n; i++ {
+		key = l.key(key[:0], i)
+		k := distinct[string(key)]
 		index[i] = byte(k)
 		counts[k]++
 	}
 	ix := e.raw(index)
 	cs := e.ints32(counts)
-	entries := make([]bsup.Value, len(order))
-	for i, j := range order {
-		entries[i] = c.vals[j]
-	}
-	id, err := e.plain(c.t, entries)
+	id, err := e.plain(l.subset(order))
 	if err != nil {
 		return 0, err
 	}
-	return e.node(rec(t16Dict, idv(id), cs, ix, u32v(int64(len(c.vals))))), nil
+	return e.node(rec(t16Dict, idv(id), cs, ix, u32v(int64(n)))), nil
 }
 
 func (e *emitter) typeValue(t *bsup.Type) (bsup.Value, error) {
@@ -424,79 +407,73 @@ func (e *emitter) typeValue(t *bsup.Type) (bsup.Value, error) {
 	return bsup.Value{Type: bsup.TypeType, Bytes: b}, nil
 }
 
-// plain writes the Int, Uint, Float, Bytes or Primitive node of vals.
-func (e *emitter) plain(t *bsup.Type, vals []bsup.Value) (int, error) {
+// plain writes the Int, Uint, Float, Bytes or Primitive node of l.
+func (e *emitter) plain(l *leafBuf) (int, error) {
+	t := l.t
 	tv, err := e.typeValue(t)
 	if err != nil {
 		return 0, err
 	}
-	n := int64(len(vals))
-	switch pk := bsup.PayloadKind(t); pk {
-	case bsup.KindInt8, bsup.KindInt16, bsup.KindInt32, bsup.KindInt64, bsup.KindDuration, bsup.KindTime:
+	n := int64(l.len())
+	switch l.class {
+	case classInt:
 		u := make([]uint64, n)
 		var mn, mx int64
-		for i, v := range vals {
-			u[i] = uint64(v.Int)
-			if i == 0 || v.Int < mn {
-				mn = v.Int
+		for i, x := range l.ints {
+			u[i] = uint64(x)
+			if i == 0 || x < mn {
+				mn = x
 			}
-			if i == 0 || v.Int > mx {
-				mx = v.Int
+			if i == 0 || x > mx {
+				mx = x
 			}
 		}
 		loc := e.ints64(u)
 		return e.node(rec(t16Int, tv, loc, bsup.NewInt(bsup.TypeInt64, mn), bsup.NewInt(bsup.TypeInt64, mx), u32v(n))), nil
-	case bsup.KindUint8, bsup.KindUint16, bsup.KindUint32, bsup.KindUint64:
-		u := make([]uint64, n)
+	case classUint:
 		var mn, mx uint64
-		for i, v := range vals {
-			u[i] = v.Uint
-			if i == 0 || v.Uint < mn {
-				mn = v.Uint
+		for i, x := range l.uints {
+			if i == 0 || x < mn {
+				mn = x
 			}
-			if i == 0 || v.Uint > mx {
-				mx = v.Uint
+			if i == 0 || x > mx {
+				mx = x
 			}
 		}
-		loc := e.ints64(u)
+		loc := e.ints64(l.uints)
 		return e.node(rec(t16Uint, tv, loc, bsup.NewUint(bsup.TypeUint64, mn), bsup.NewUint(bsup.TypeUint64, mx), u32v(n))), nil
-	case bsup.KindFloat16, bsup.KindFloat32, bsup.KindFloat64:
+	case classFloat:
 		b := make([]byte, 0, 8*n)
 		var mn, mx float64
-		for i, v := range vals {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float))
-			if i == 0 || v.Float < mn {
-				mn = v.Float
+		for i, x := range l.floats {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+			if i == 0 || x < mn {
+				mn = x
 			}
-			if i == 0 || v.Float > mx {
-				mx = v.Float
+			if i == 0 || x > mx {
+				mx = x
 			}
 		}
 		loc := e.blob(b)
 		return e.node(rec(t16Float, tv, loc, bsup.NewFloat(bsup.TypeFloat64, mn), bsup.NewFloat(bsup.TypeFloat64, mx), u32v(n))), nil
-	case bsup.KindString, bsup.KindBytes:
-		var b []byte
-		var offs []uint32
+	case classBytes:
 		mn, mx := bsup.NewNull(bsup.TypeNull), bsup.NewNull(bsup.TypeNull)
 		nt := t16BytesEmpty
+		var offs []uint32
 		if n > 0 {
 			nt = t16Bytes
-			offs = append(offs, 0)
-		}
-		for i, v := range vals {
-			b = append(b, v.Bytes...)
-			if uint64(len(b)) > math.MaxUint32 {
-				return 0, errs.Wrap(ErrTooLarge, "bytes column over 4 GiB in one object")
-			}
-			offs = append(offs, uint32(len(b)))
-			if i == 0 || bytes.Compare(v.Bytes, mn.Bytes) < 0 {
-				mn = bsup.NewBytes(v.Bytes)
-			}
-			if i == 0 || bytes.Compare(v.Bytes, mx.Bytes) > 0 {
-				mx = bsup.NewBytes(v.Bytes)
+			offs = append(append(offs, 0), l.ends...)
+			for i := range l.ends {
+				b := l.at(i)
+				if i == 0 || bytes.Compare(b, mn.Bytes) < 0 {
+					mn = bsup.NewBytes(b)
+				}
+				if i == 0 || bytes.Compare(b, mx.Bytes) > 0 {
+					mx = bsup.NewBytes(b)
+				}
 			}
 		}
-		data := e.blob(b)
+		data := e.blob(l.data)
 		offsets := e.ints32(offs)
 		// super's Count is len(offsets)-1, 2^32-1 for an empty column.
 		return e.node(rec(nt, tv, data, offsets, mn, mx, u32v(int64(uint32(len(offs)-1))))), nil
@@ -507,10 +484,11 @@ func (e *emitter) plain(t *bsup.Type, vals []bsup.Value) (int, error) {
 	if n > 0 {
 		mmt = t
 	}
-	for i, v := range vals {
-		var err error
-		if b, err = bsup.AppendTagged(b, v); err != nil {
-			return 0, boundary(err)
+	for i := 0; i < int(n); i++ {
+		b = bsup.AppendTaggedBody(b, l.at(i))
+		v, err := l.value(i)
+		if err != nil {
+			return 0, err
 		}
 		if i == 0 || primLess(v, mn) {
 			mn = v
@@ -537,6 +515,8 @@ func primLess(a, b bsup.Value) bool {
 		return pa.Bits() < pb.Bits()
 	case bsup.KindBool, bsup.KindEnum:
 		return a.Uint < b.Uint
+	case bsup.KindType:
+		return bytes.Compare(a.Bytes, b.Bytes) < 0
 	}
 	x, _ := bsup.AppendValueBody(nil, a)
 	y, _ := bsup.AppendValueBody(nil, b)
@@ -619,4 +599,151 @@ func (w *Writer) flush16() error {
 	}
 	w.obj = &obj16{keys: map[string]int{}}
 	return nil
+}
+
+// Leaf value classes: how a leaf column's values are stored while an
+// object is built (compactly, not as bsup.Values).
+const (
+	classInt   = iota + 1 // int8..int64, duration, time
+	classUint             // uint8..uint64
+	classFloat            // float16..float64, widened
+	classBytes            // string, bytes: concatenated
+	classBody             // everything else: Super Binary bodies
+)
+
+type leafBuf struct {
+	t      *bsup.Type
+	class  int
+	ints   []int64
+	uints  []uint64
+	floats []float64
+	data   []byte   // classBytes, classBody
+	ends   []uint32 // end of each value in data
+}
+
+func newLeafBuf(t *bsup.Type) *leafBuf {
+	l := &leafBuf{t: t, class: classBody}
+	switch bsup.PayloadKind(t) {
+	case bsup.KindInt8, bsup.KindInt16, bsup.KindInt32, bsup.KindInt64, bsup.KindDuration, bsup.KindTime:
+		l.class = classInt
+	case bsup.KindUint8, bsup.KindUint16, bsup.KindUint32, bsup.KindUint64:
+		l.class = classUint
+	case bsup.KindFloat16, bsup.KindFloat32, bsup.KindFloat64:
+		l.class = classFloat
+	case bsup.KindString, bsup.KindBytes:
+		l.class = classBytes
+	}
+	return l
+}
+
+func (l *leafBuf) len() int {
+	switch l.class {
+	case classInt:
+		return len(l.ints)
+	case classUint:
+		return len(l.uints)
+	case classFloat:
+		return len(l.floats)
+	}
+	return len(l.ends)
+}
+
+func (l *leafBuf) at(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = l.ends[i-1]
+	}
+	return l.data[start:l.ends[i]]
+}
+
+func (l *leafBuf) appendBody(b []byte) error {
+	if uint64(len(l.data))+uint64(len(b)) > math.MaxUint32 {
+		return errs.Wrap(ErrTooLarge, "more than 4 GiB of values in one column of one object")
+	}
+	l.data = append(l.data, b...)
+	l.ends = append(l.ends, uint32(len(l.data)))
+	return nil
+}
+
+// add stores a non-null value.
+func (l *leafBuf) add(v bsup.Value) error {
+	switch l.class {
+	case classInt:
+		l.ints = append(l.ints, v.Int)
+	case classUint:
+		l.uints = append(l.uints, v.Uint)
+	case classFloat:
+		l.floats = append(l.floats, v.Float)
+	case classBytes:
+		return l.appendBody(v.Bytes)
+	default:
+		if bsup.PayloadKind(v.Type) == bsup.KindType {
+			// Type values are stored in their Super Binary version 2 form.
+			tt, err := bsup.DecodeTypeValue(v.Bytes, 10000)
+			if err != nil {
+				return boundary(err)
+			}
+			b, err := bsup.AppendTypeValueV2(nil, tt)
+			if err != nil {
+				return boundary(err)
+			}
+			return l.appendBody(b)
+		}
+		b, err := bsup.AppendValueBody(nil, v)
+		if err != nil {
+			return boundary(err)
+		}
+		return l.appendBody(b)
+	}
+	return nil
+}
+
+// key appends bytes that identify value i among the column's values.
+func (l *leafBuf) key(dst []byte, i int) []byte {
+	switch l.class {
+	case classInt:
+		return binary.LittleEndian.AppendUint64(dst, uint64(l.ints[i]))
+	case classUint:
+		return binary.LittleEndian.AppendUint64(dst, l.uints[i])
+	case classFloat:
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(l.floats[i]))
+	}
+	return append(dst, l.at(i)...)
+}
+
+// value returns value i as a bsup.Value of the column's type.
+func (l *leafBuf) value(i int) (bsup.Value, error) {
+	switch l.class {
+	case classInt:
+		return bsup.NewInt(l.t, l.ints[i]), nil
+	case classUint:
+		return bsup.NewUint(l.t, l.uints[i]), nil
+	case classFloat:
+		return bsup.NewFloat(l.t, l.floats[i]), nil
+	case classBytes:
+		return bsup.Value{Type: l.t, Bytes: l.at(i)}, nil
+	}
+	if bsup.PayloadKind(l.t) == bsup.KindType {
+		return bsup.Value{Type: l.t, Bytes: l.at(i)}, nil
+	}
+	v, err := bsup.DecodeBody(l.t, l.at(i))
+	return v, boundary(err)
+}
+
+// subset returns the values at idx, in that order.
+func (l *leafBuf) subset(idx []int) *leafBuf {
+	s := &leafBuf{t: l.t, class: l.class}
+	for _, i := range idx {
+		switch l.class {
+		case classInt:
+			s.ints = append(s.ints, l.ints[i])
+		case classUint:
+			s.uints = append(s.uints, l.uints[i])
+		case classFloat:
+			s.floats = append(s.floats, l.floats[i])
+		default:
+			_ = s.appendBody(l.at(i))
+		}
+	}
+	return s
 }
