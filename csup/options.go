@@ -180,8 +180,8 @@ func WithLayout(l Layout) Option {
 // one object's values.
 func WithObjectRows(n int) Option {
 	return func(c *config) error {
-		if n < 1 || n > 1<<31 {
-			return opt.Invalid(ErrInvalidOption, "WithObjectRows", n, "must be in 1..1<<31")
+		if n < 1 || int64(n) > 1<<31-1 {
+			return opt.Invalid(ErrInvalidOption, "WithObjectRows", n, "must be in 1..1<<31-1")
 		}
 		c.objectRows = n
 		return nil
