@@ -1,8 +1,10 @@
 package csup_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/colfmt/colfmt/internal/readlog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -129,4 +131,38 @@ func FuzzVNGv4(f *testing.F) {
 			t.Fatalf("allocated %d bytes for a %d-byte file", d, len(b))
 		}
 	})
+}
+
+// Project reads only the projected column's segment of a VNG v4 file.
+func TestVNGv4ProjectionReadsOnlyItsColumn(t *testing.T) {
+	b := readVNG4(t, "primitives")
+	rec := readlog.New(bytes.NewReader(b))
+	f, err := csup.Open(rec, int64(len(b)))
+	require.NoError(t, err)
+	var s *csup.Column
+	cols := f.Columns()
+	for i := range cols[0].Children {
+		if cols[0].Children[i].Path == "super0.s" {
+			s = &cols[0].Children[i]
+		}
+	}
+	require.NotNil(t, s)
+	rec.Reset()
+	var got []string
+	for v, err := range f.Project("s") {
+		require.NoError(t, err)
+		got = append(got, string(v.Elems[0].Bytes))
+	}
+	require.Equal(t, []string{"alpha", "", "gamma"}, got)
+	ranges := rec.Reset()
+	require.NotEmpty(t, ranges)
+	for _, r := range ranges {
+		inside := false
+		for _, seg := range s.Segments {
+			if r[0] >= seg.Offset && r[1] <= seg.Offset+seg.Length {
+				inside = true
+			}
+		}
+		require.True(t, inside, "read %v outside column s's segments %v", r, s.Segments)
+	}
 }
