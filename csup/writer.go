@@ -51,8 +51,11 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	return wr, nil
 }
 
-// Write adds one value.
-func (w *Writer) Write(v bsup.Value) error {
+// Write adds one value. Errors wrap this package's sentinels (those that
+// package bsup reports are re-wrapped).
+func (w *Writer) Write(v bsup.Value) error { return boundary(w.write(v)) }
+
+func (w *Writer) write(v bsup.Value) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -93,7 +96,9 @@ func (w *Writer) Write(v bsup.Value) error {
 
 // Close flushes every column, writes the reassembly section and the
 // trailer. It does not close the underlying writer.
-func (w *Writer) Close() error {
+func (w *Writer) Close() error { return boundary(w.close()) }
+
+func (w *Writer) close() error {
 	if w.closed {
 		return w.err
 	}
