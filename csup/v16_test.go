@@ -153,3 +153,19 @@ func TestCSUPv16StatsAndQuery(t *testing.T) {
 	_, err = openFile(t, "testdata/zst-v2_zed-v1.2.0/hello.zst").Query(csup.Query{})
 	require.ErrorIs(t, err, csup.ErrUnsupported)
 }
+
+// Nested projection paths select inside records of every top-level type.
+func TestCSUPv16NestedProjection(t *testing.T) {
+	f := openFile(t, filepath.Join("testdata", "csup-v16_super-v0.3.0", "nested.csup"))
+	var got []string
+	for v, err := range f.Project("user.name", "id") {
+		require.NoError(t, err)
+		got = append(got, string(bsup.AppendJSON(nil, v, bsup.JSONSuper)))
+	}
+	require.Equal(t, []string{
+		`{"id":1,"user":{"name":"ann"}}`,
+		`{"id":2,"user":{"name":"bob"}}`,
+		`{"id":3,"user":null}`,
+		`{"id":4,"user":{"name":"cy"}}`,
+	}, got)
+}
