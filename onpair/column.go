@@ -15,7 +15,7 @@ import (
 type Column struct {
 	parts      Parts
 	rows       []uint32
-	dec        decoder // by value: one pointer hop less per row
+	dec        fatTable // by value: one pointer hop less per row
 	decodedLen int
 }
 
@@ -47,7 +47,7 @@ func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
 	if err := checkRowOffsets(rows, len(p.Codes)); err != nil {
 		return nil, err
 	}
-	d, err := newDecoder(p)
+	d, err := newFatTable(p)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	// and Gather16's setup would cost more than the few codes. The other
 	// paths are tail calls, so nothing is spilled here. 16 bytes of room
 	// per code: every store is in bounds, no tail needed.
-	out, fat, lens := dst[l:cap(dst)], c.dec.fat.Rows, c.dec.lens
+	out, fat, lens := dst[l:cap(dst)], c.dec.rows, c.dec.lens
 	_ = lens[0] // one nil check, not one per code
 	w := 0
 	for _, cd := range codes {
@@ -138,14 +138,14 @@ func (c *Column) appendRowLong(dst []byte, codes []uint16) []byte {
 	if cap(dst)-l < MaxTokenSize*len(codes) {
 		if len(codes) > rowScratchCodes {
 			n, _ := c.dec.decodedLen(codes, 0) // codes were validated
-			dst = grow(dst, n+MaxTokenSize-1)
-			return dst[:l+c.dec.decode(dst[l:cap(dst)], codes)]
+			return c.dec.appendValid(dst, codes, n)
 		}
 		// Make room for the unchecked loop, so a reused buffer takes the
 		// fast path from now on.
 		dst = grow(dst, MaxTokenSize*len(codes))
 	}
-	return dst[:l+c.dec.fat.Gather16(dst[l:cap(dst)], codes)]
+	w, _, _ := c.dec.decode(dst[l:cap(dst)], codes)
+	return dst[:l+w]
 }
 
 // Row returns row i in a new slice.
@@ -154,7 +154,7 @@ func (c *Column) Row(i int) ([]byte, error) { return c.AppendRow(nil, i) }
 // AppendAll appends every row, concatenated, to dst (DecodedLen bytes).
 // It may use dst's spare capacity beyond the returned length as scratch.
 func (c *Column) AppendAll(dst []byte) []byte {
-	return c.dec.appendDecode(dst, c.parts.Codes, c.decodedLen)
+	return c.dec.appendValid(dst, c.parts.Codes, c.decodedLen)
 }
 
 // AppendArrow appends every row to data and the Arrow-style end offset of
@@ -166,7 +166,8 @@ func (c *Column) AppendArrow(data []byte, offsets []uint64) ([]byte, []uint64) {
 	for r := 0; r+1 < len(c.rows); r++ {
 		codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
 		l := len(data)
-		data = data[:l+c.dec.decode(data[l:cap(data)], codes)]
+		w, _, _ := c.dec.decode(data[l:cap(data)], codes)
+		data = data[:l+w]
 		offsets = append(offsets, uint64(len(data)-base))
 	}
 	return data, offsets

@@ -22,20 +22,21 @@ func dictOf(tokens []string, codes []uint16) Parts {
 	return Parts{DictBytes: dict, DictOffsets: offs, Codes: codes, Bits: 16}
 }
 
-// A recycled decoder must forget the previous, larger dictionary: a code
+// A recycled table must forget the previous, larger dictionary: a code
 // that was valid there is out of range now, and the tokens are the new ones.
-func TestDecoderRefillForgetsLargerDictionary(t *testing.T) {
+func TestTableRefillForgetsLargerDictionary(t *testing.T) {
 	big := make([]string, 300)
 	for i := range big {
 		big[i] = string(rune('A'+i%26)) + string(rune('a'+i/26))
 	}
-	d, err := newDecoder(dictOf(big, nil))
+	d, err := newFatTable(dictOf(big, nil))
 	require.NoError(t, err)
 
 	small := dictOf([]string{"x", "yy", "zzz"}, []uint16{2, 1, 0})
-	for _, fat := range []bool{false, true, true} {
-		d.fill(small, fat)
+	for round := 0; round < 2; round++ {
+		d.fill(small)
 		require.Equal(t, 3, d.n)
+		require.Equal(t, uint16(3), d.mask)
 		n, err := d.decodedLen(small.Codes, 0)
 		require.NoError(t, err)
 		require.Equal(t, 6, n)
@@ -46,17 +47,20 @@ func TestDecoderRefillForgetsLargerDictionary(t *testing.T) {
 		}
 	}
 	out := make([]byte, 6+MaxTokenSize)
-	require.Equal(t, 6, d.decode(out, small.Codes))
+	w, i, bad := d.decode(out, small.Codes)
+	require.Equal(t, 6, w)
+	require.Equal(t, 3, i)
+	require.Less(t, bad, uint8(0x80))
 	require.Equal(t, "zzzyyx", string(out[:6]))
 
 	// Growing again reuses nothing stale either.
-	d.fill(dictOf(big, nil), true)
+	d.fill(dictOf(big, nil))
 	n, err := d.decodedLen([]uint16{299, 0}, 0)
 	require.NoError(t, err)
 	require.Equal(t, 4, n)
 }
 
-// The one-shot entry points share pooled decoders: alternate dictionaries
+// The one-shot entry points (DecompressPacked pools its tables): alternate dictionaries
 // of different sizes through them and compare with the safe decoder.
 func TestOneShotEntryPointsAcrossDictionaries(t *testing.T) {
 	big := make([]string, 500)
@@ -87,6 +91,12 @@ func TestOneShotEntryPointsAcrossDictionaries(t *testing.T) {
 			require.Equal(t, len(want), n)
 			require.NoError(t, ierr)
 			require.Equal(t, want, buf[:w])
+			packed := PackCodes(p.Codes, 9)
+			q := p
+			q.Bits = 9
+			gotP, err := DecompressPacked(q, packed, len(p.Codes))
+			require.NoError(t, err)
+			require.Equal(t, want, gotP)
 		}
 	}
 }

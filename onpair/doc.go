@@ -94,7 +94,7 @@
 // output length, so the loop has no per-token checks. Every code but the
 // last 15 is followed by at least 15 bytes of output, so its 16-byte store
 // is in bounds; the last 15 use the 16-byte copy while room remains and an
-// exact copy after. decompressSafe (tests only) is the exact twin the fuzz
+// exact copy after. decompressSafe (reference_test.go) is the exact twin the fuzz
 // targets compare against.
 //
 // # Performance
@@ -131,7 +131,7 @@
 //
 // Everything read from untrusted input is checked before use, and no
 // decoder panics or reads out of bounds on any input (fuzzed by
-// FuzzDecompress, FuzzFastVsSafe, FuzzParseColumn, FuzzRoundTrip):
+// FuzzDecompress, FuzzDiffFastSafe, FuzzParseColumn, FuzzRoundTrip):
 //
 //   - Parts: Validate/ValidateDictionary run in O(N+M); decoders validate
 //     the dictionary and every code before the unchecked loop. N is at

@@ -68,17 +68,9 @@ func (e *corruptSentinel) Unwrap() error { return ErrCorrupt }
 func corrupt(msg string) error { return &corruptSentinel{msg: msg} }
 
 // ErrInvalidOption reports an Option given an out-of-range argument. It
-// wraps ErrInvalidArgument, so either sentinel matches.
-var ErrInvalidOption error = optionSentinel{}
-
-type optionSentinel struct{}
-
-func (optionSentinel) Error() string { return "onpair: invalid option" }
-func (optionSentinel) Unwrap() error { return ErrInvalidArgument }
-
-func invalidOption(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidOption, fmt.Sprintf(format, args...))
-}
+// wraps ErrInvalidArgument, so either sentinel matches, and its messages
+// name the option ("onpair: invalid option: WithBits(3): ...").
+var ErrInvalidOption = errs.Sub(ErrInvalidArgument, "onpair: invalid option")
 
 func invalidArg(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidArgument, fmt.Sprintf(format, args...))

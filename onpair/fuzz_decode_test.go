@@ -3,6 +3,7 @@ package onpair
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"testing"
 )
 
@@ -86,11 +87,11 @@ func FuzzDecompress(f *testing.F) {
 	})
 }
 
-// FuzzFastVsSafe builds always-well-formed dictionaries from the input
+// FuzzDiffFastSafe builds always-well-formed dictionaries from the input
 // (token lengths and codes drawn from it) so the fuzzer spends its time in
 // the decode loops rather than in validation, and compares the fat-read
 // decoder with the exact twin.
-func FuzzFastVsSafe(f *testing.F) {
+func FuzzDiffFastSafe(f *testing.F) {
 	f.Add([]byte("\x03\x10\x01hello world, this is a token soup"), []byte{0, 1, 2, 2, 1, 0, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 0, 2, 1})
 	f.Add([]byte{1, 1}, []byte{})
 	f.Fuzz(func(t *testing.T, dictSpec []byte, codeBytes []byte) {
@@ -186,5 +187,95 @@ func FuzzFastVsSafe(f *testing.F) {
 				t.Fatalf("All row %d %q, AppendArrow %q", r, row, data[3+start:3+int(ends[r])])
 			}
 		}
+	})
+}
+
+// FuzzDiffDecoder compares the prepared Decoder (block kernel plus exact
+// tail, from []uint16 and fused from packed codes) and the one-shot
+// spec-layout decoders with the exact twin, on well-formed dictionaries and
+// codes that are sometimes out of range. reps repeats the code bytes so the
+// 8-code block kernels run on long streams too.
+func FuzzDiffDecoder(f *testing.F) {
+	f.Add([]byte("\x05\x01\x10\x03\x07\x02hello world, this is a token soup"), []byte{0, 1, 2, 3, 4, 4, 3, 2, 1, 0, 1, 2}, uint8(40), uint8(9))
+	f.Add([]byte{3, 16, 16, 16}, []byte{0, 1, 2, 2, 1, 0, 3}, uint8(20), uint8(12))
+	f.Add([]byte{1, 1}, []byte{}, uint8(0), uint8(16))
+	f.Fuzz(func(t *testing.T, dictSpec []byte, codeBytes []byte, reps uint8, bits uint8) {
+		if len(dictSpec) < 1 {
+			return
+		}
+		n := int(dictSpec[0])%200 + 1
+		offs := []uint32{0}
+		var dict []byte
+		for i := 0; i < n; i++ {
+			l := 1
+			if 1+i < len(dictSpec) {
+				l = int(dictSpec[1+i])%MaxTokenSize + 1
+			}
+			for k := 0; k < l; k++ {
+				b := byte(i*31 + k)
+				if j := 1 + n + len(dict); j < len(dictSpec) {
+					b = dictSpec[j]
+				}
+				dict = append(dict, b)
+			}
+			offs = append(offs, uint32(len(dict)))
+		}
+		dict = append(dict, bytes.Repeat([]byte{0xEE}, MaxTokenSize-int(offs[n]-offs[n-1])+int(reps%3))...)
+		width := uint32(8 + bits%9)
+		codes := make([]uint16, 0, len(codeBytes)*(int(reps)+1))
+		for r := 0; r <= int(reps); r++ {
+			for i, b := range codeBytes {
+				c := (int(b) + r*7 + i) % (n + 1) // n itself is out of range
+				if c == n && (b&3 != 0 || r > 0) {
+					c = int(b) % n // keep most streams valid
+				}
+				codes = append(codes, uint16(c)&uint16(1<<width-1))
+			}
+		}
+		p := Parts{DictBytes: dict, DictOffsets: offs, Codes: codes, Bits: width}
+		want, serr := decompressSafe(p)
+		d, err := NewDecoder(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(name string, got []byte, err error) {
+			t.Helper()
+			if serr != nil {
+				if !errors.Is(err, ErrCodeOutOfRange) {
+					t.Fatalf("%s: err %v, want ErrCodeOutOfRange (%v)", name, err, serr)
+				}
+				return
+			}
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s: %q, %v; want %q", name, got, err, want)
+			}
+		}
+		size := len(want)
+		if serr != nil {
+			size = 16 * len(codes)
+		}
+		buf := bytes.Repeat([]byte{0x5A}, size+MaxTokenSize)
+		w, err := d.DecodeInto(buf[:size], codes)
+		check("DecodeInto", buf[:w], err)
+		if !bytes.Equal(buf[size:], bytes.Repeat([]byte{0x5A}, MaxTokenSize)) {
+			t.Fatal("DecodeInto wrote past dst")
+		}
+		w, err = DecompressInto(buf[:size], p)
+		check("DecompressInto", buf[:w], err)
+		if !bytes.Equal(buf[size:], bytes.Repeat([]byte{0x5A}, MaxTokenSize)) {
+			t.Fatal("DecompressInto wrote past dst")
+		}
+		got, err := d.AppendDecode([]byte("x"), codes)
+		check("AppendDecode", got[1:], err)
+		got, err = AppendDecompress(nil, p)
+		check("AppendDecompress", got, err)
+		if n > 1<<width {
+			return
+		}
+		packed := PackCodes(codes, width)
+		got, err = d.AppendDecodePacked(make([]byte, 1, 3), packed, len(codes))
+		check("AppendDecodePacked", got[1:], err)
+		got, err = DecompressPacked(p, packed, len(codes))
+		check("DecompressPacked", got, err)
 	})
 }

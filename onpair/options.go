@@ -1,10 +1,15 @@
 package onpair
 
-import "math"
+import (
+	"math"
+
+	"github.com/colfmt/colfmt/internal/opt"
+)
 
 // Option configures compression (Compress, Train, ...) and decoding of
 // serialized columns (ParseColumn). Options validate their argument and
-// return an ErrInvalidArgument error when it is out of range.
+// return an ErrInvalidOption error (which wraps ErrInvalidArgument) naming
+// the option when it is out of range. A nil Option is skipped.
 type Option func(*config) error
 
 type config struct {
@@ -47,15 +52,8 @@ func defaultConfig() config {
 
 func buildConfig(opts []Option) (config, error) {
 	c := defaultConfig()
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if err := o(&c); err != nil {
-			return c, err
-		}
-	}
-	return c, nil
+	err := opt.Apply(&c, opts) // skips nil options
+	return c, err
 }
 
 // WithBits sets the dictionary budget to 2^bits tokens, bits in 9..16
@@ -64,7 +62,7 @@ func buildConfig(opts []Option) (config, error) {
 func WithBits(bits int) Option {
 	return func(c *config) error {
 		if bits < 9 || bits > 16 {
-			return invalidOption("WithBits(%d): bits must be in 9..16", bits)
+			return opt.Invalid(ErrInvalidOption, "WithBits", bits, "bits must be in 9..16")
 		}
 		c.bits = uint32(bits)
 		return nil
@@ -77,7 +75,7 @@ func WithBits(bits int) Option {
 func WithPairThreshold(n int) Option {
 	return func(c *config) error {
 		if n != 0 && (n < 2 || n > 255) {
-			return invalidOption("WithPairThreshold(%d): must be 0 (dynamic) or 2..255", n)
+			return opt.Invalid(ErrInvalidOption, "WithPairThreshold", n, "must be 0 (dynamic) or 2..255")
 		}
 		c.pairThreshold = n
 		return nil
@@ -89,7 +87,7 @@ func WithPairThreshold(n int) Option {
 func WithSampleFraction(f float64) Option {
 	return func(c *config) error {
 		if !(f > 0 && f <= 1) || math.IsNaN(f) {
-			return invalidOption("WithSampleFraction(%v): must be in (0, 1]", f)
+			return opt.Invalid(ErrInvalidOption, "WithSampleFraction", f, "must be in (0, 1]")
 		}
 		c.sampleFraction = f
 		return nil
@@ -109,7 +107,7 @@ func WithSeed(seed uint64) Option {
 func WithMaxRows(n int64) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return invalidOption("WithMaxRows(%d): negative", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxRows", n, "negative")
 		}
 		c.maxRows = n
 		return nil
@@ -121,7 +119,7 @@ func WithMaxRows(n int64) Option {
 func WithMaxCodes(n int64) Option {
 	return func(c *config) error {
 		if n < 0 || n > DefaultMaxCodes {
-			return invalidOption("WithMaxCodes(%d): must be in 0..%d", n, int64(DefaultMaxCodes))
+			return opt.Invalid(ErrInvalidOption, "WithMaxCodes", n, "must be in 0..%d", int64(DefaultMaxCodes))
 		}
 		c.maxCodes = n
 		return nil
@@ -133,7 +131,7 @@ func WithMaxCodes(n int64) Option {
 func WithMaxDecodedSize(n int64) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return invalidOption("WithMaxDecodedSize(%d): negative", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxDecodedSize", n, "negative")
 		}
 		c.maxDecodedSize = n
 		return nil

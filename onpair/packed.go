@@ -44,14 +44,11 @@ func checkPacked(packed []byte, bits uint32, m int) error {
 	return nil
 }
 
-// packedBlock is how many codes the packed decoder unpacks at a time:
-// a multiple of 8, so every block starts on a byte boundary at any width.
-const packedBlock = 512
-
 // DecompressPacked decodes m codes packed at p.Bits bits straight from
-// packed, without materialising them all as []uint16 (it unpacks blocks of
-// 512 into a stack buffer). p.Codes is ignored. It checks p's dictionary,
-// p.Bits (8..16), N <= 2^Bits and every code.
+// packed: the decode loop reads each code from the packed bytes, so no
+// []uint16 is built. p.Codes is ignored. It checks p's dictionary, p.Bits
+// (8..16), N <= 2^Bits and every code. Each call lays out the dictionary's
+// table (pooled); NewDecoder does that once for many calls.
 func DecompressPacked(p Parts, packed []byte, m int) ([]byte, error) {
 	return AppendDecompressPacked(nil, p, packed, m)
 }
@@ -59,35 +56,13 @@ func DecompressPacked(p Parts, packed []byte, m int) ([]byte, error) {
 // AppendDecompressPacked is DecompressPacked appending to dst; it may use
 // dst's spare capacity beyond the returned length as scratch.
 func AppendDecompressPacked(dst []byte, p Parts, packed []byte, m int) ([]byte, error) {
-	d, err := acquireDecoder(p, true)
+	t, err := acquireTable(p)
 	if err != nil {
 		return dst, err
 	}
-	defer decoderPool.Put(d)
-	if err := checkPacked(packed, p.Bits, m); err != nil {
+	defer tablePool.Put(t)
+	if err := t.checkPackedWidth(packed, p.Bits, m); err != nil {
 		return dst, err
 	}
-	if d.n > 1<<p.Bits {
-		return dst, errs.At(ErrTooManyTokens, -1, "dict_offsets", "%d tokens do not fit %d-bit codes", d.n, p.Bits)
-	}
-	return d.appendPacked(dst, packed, uint(p.Bits), m)
-}
-
-// appendPacked decodes m packed codes; width and length are checked.
-func (d *decoder) appendPacked(dst []byte, packed []byte, width uint, m int) ([]byte, error) {
-	var buf [packedBlock]uint16
-	blockBytes := packedBlock * int(width) / 8
-	for j := 0; j < m; j += packedBlock {
-		k := min(packedBlock, m-j)
-		codes, err := bitpack.Unpack(buf[:0], packed[(j/packedBlock)*blockBytes:], width, k)
-		if err != nil { // unreachable: checkPacked proved the length
-			return dst, errs.At(ErrTruncated, -1, "codes", "%v", err)
-		}
-		n, err := d.decodedLen(codes, j)
-		if err != nil {
-			return dst, err
-		}
-		dst = d.appendDecode(dst, codes, n)
-	}
-	return dst, nil
+	return t.appendPacked(dst, packed, uint(p.Bits), m)
 }

@@ -137,14 +137,3 @@ func checkCodes(codes []uint16, n, base int) error {
 	}
 	return nil
 }
-
-// DecompressedLen validates the dictionary and the codes and returns the
-// decoded length, the sum of the lengths of the tokens the codes name.
-func DecompressedLen(p Parts) (int, error) {
-	d, err := acquireDecoder(p, false)
-	if err != nil {
-		return 0, err
-	}
-	defer decoderPool.Put(d)
-	return d.decodedLen(p.Codes, 0)
-}

@@ -49,7 +49,9 @@ func TestWorkedExampleDecode(t *testing.T) {
 }
 
 // TestDecodeLongCodeStream runs both the 16-byte fast region and the exact
-// tail: 40 codes over tokens of lengths 1..16, exact dst plus canary.
+// tail: 400 codes over tokens of lengths 1..16 (so the 8-code block
+// kernels run, then the exact tail), exact dst plus canary, through every
+// decoder: one-shot, prepared (Decoder) and packed.
 func TestDecodeLongCodeStream(t *testing.T) {
 	var dict []byte
 	offs := []uint32{0}
@@ -65,7 +67,7 @@ func TestDecodeLongCodeStream(t *testing.T) {
 	// needed); here the minimum: the last token is 16 bytes, so 0 padding.
 	require.Equal(t, int(last)+16, len(dict))
 	var codes []uint16
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 400; i++ {
 		c := uint16((i * 7) % 16)
 		codes = append(codes, c)
 		want = append(want, dict[offs[c]:offs[c+1]]...)
@@ -80,6 +82,36 @@ func TestDecodeLongCodeStream(t *testing.T) {
 	got, err := AppendDecompress([]byte("prefix:"), p)
 	require.NoError(t, err)
 	require.Equal(t, append([]byte("prefix:"), want...), got)
+
+	d, err := NewDecoder(p)
+	require.NoError(t, err)
+	for cut := 0; cut <= 16; cut++ { // exact dst, then short by up to 16
+		buf := bytes.Repeat([]byte{0x55}, len(want)+16)
+		n, err := d.DecodeInto(buf[:len(want)-cut], codes)
+		if cut > 0 {
+			require.ErrorIs(t, err, ErrInvalidArgument)
+			require.Equal(t, bytes.Repeat([]byte{0x55}, 16+cut), buf[len(want)-cut:], "short dst overrun")
+			_, err = DecompressInto(buf[:len(want)-cut], p)
+			require.ErrorIs(t, err, ErrInvalidArgument)
+			require.Equal(t, bytes.Repeat([]byte{0x55}, 16+cut), buf[len(want)-cut:], "short dst overrun")
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, want, buf[:n])
+		require.Equal(t, bytes.Repeat([]byte{0x55}, 16), buf[len(want):], "canary overwritten")
+	}
+	got, err = d.AppendDecode([]byte("p:"), codes)
+	require.NoError(t, err)
+	require.Equal(t, append([]byte("p:"), want...), got)
+	for _, extra := range [][]byte{nil, make([]byte, 8)} { // with and without onpair_cpp's zero word
+		packed := append(PackCodes(codes, 9), extra...)
+		got, err = d.AppendDecodePacked([]byte("q:"), packed, len(codes))
+		require.NoError(t, err)
+		require.Equal(t, append([]byte("q:"), want...), got)
+		got, err = DecompressPacked(p, packed, len(codes))
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
 }
 
 func TestPaddingForms(t *testing.T) {

@@ -1,0 +1,294 @@
+package onpair
+
+import (
+	"fmt"
+	"io"
+	"math/bits"
+	"sync"
+
+	"github.com/colfmt/colfmt/internal/bitpack"
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// fatTable is a validated dictionary laid out for the fat-read loop: token
+// c occupies rows[16c:16c+16] (its bytes, then whatever followed it in
+// DictBytes) and lens[c] is its length. rows has mask+1 slots, a power of
+// two >= n, and lens covers every uint16 with lens[c] = 0 for c >= n, so
+// the kernels may index both with any code without a bounds check and
+// detect an out-of-range code afterwards by its zero length.
+type fatTable struct {
+	n    int
+	mask uint16
+	rows []byte
+	lens *[MaxTokens]uint8
+	mean int // mean token length, rounded up: an output-size estimate
+}
+
+// tablePool recycles the tables of the one-shot packed decoder
+// (DecompressPacked), whose per-call cost would otherwise include
+// allocating and zeroing 64 KiB of lengths.
+var tablePool sync.Pool
+
+// newFatTable validates p's dictionary and lays it out, O(N).
+func newFatTable(p Parts) (*fatTable, error) {
+	if err := p.ValidateDictionary(); err != nil {
+		return nil, err
+	}
+	t := &fatTable{lens: new([MaxTokens]uint8)}
+	t.fill(p)
+	return t, nil
+}
+
+func acquireTable(p Parts) (*fatTable, error) {
+	if err := p.ValidateDictionary(); err != nil {
+		return nil, err
+	}
+	t, _ := tablePool.Get().(*fatTable)
+	if t == nil {
+		t = &fatTable{lens: new([MaxTokens]uint8)}
+	}
+	t.fill(p)
+	return t, nil
+}
+
+// fill lays out p's validated dictionary in t, reusing t's storage.
+func (t *fatTable) fill(p Parts) {
+	n := p.NumTokens()
+	if t.n > n {
+		clear(t.lens[n:t.n]) // keep lens[c] == 0 for every c >= n
+	}
+	slots := 1 << bits.Len(uint(max(n, 1)-1))
+	size := slots * MaxTokenSize
+	if cap(t.rows) >= size {
+		t.rows = t.rows[:size]
+		clear(t.rows[n*MaxTokenSize:])
+	} else {
+		t.rows = make([]byte, size)
+	}
+	total := 0
+	for i := 0; i < n; i++ {
+		// ValidateDictionary proved o[i]+16 <= o[N-1]+16 <= len(DictBytes).
+		o := int(p.DictOffsets[i])
+		copy(t.rows[i*MaxTokenSize:(i+1)*MaxTokenSize], p.DictBytes[o:o+MaxTokenSize])
+		l := uint8(p.DictOffsets[i+1] - p.DictOffsets[i])
+		t.lens[i] = l
+		total += int(l)
+	}
+	t.n, t.mask = n, uint16(slots-1)
+	t.mean = 1
+	if n > 0 {
+		t.mean = (total + n - 1) / n
+	}
+}
+
+// decodedLen sums the token lengths of codes and checks every code < n;
+// base is codes[0]'s index in the column, for error messages.
+//
+// Tokens are 1..16 bytes and lens[c] is 0 exactly when c >= n, so a code
+// is out of range iff lens[c]-1 wraps to 255: OR-ing those into bad keeps
+// the check off the loop's critical path. Unrolled by four.
+func (t *fatTable) decodedLen(codes []uint16, base int) (int, error) {
+	lens := t.lens
+	_ = lens[0] // one nil check, not one per code
+	total := 0
+	var bad uint8
+	i := 0
+	for ; i+4 <= len(codes); i += 4 {
+		c := (*[4]uint16)(codes[i : i+4])
+		l0, l1, l2, l3 := lens[c[0]], lens[c[1]], lens[c[2]], lens[c[3]]
+		total += int(l0) + int(l1) + int(l2) + int(l3)
+		bad |= (l0 - 1) | (l1 - 1) | (l2 - 1) | (l3 - 1)
+	}
+	for _, c := range codes[i:] {
+		l := lens[c]
+		total += int(l)
+		bad |= l - 1
+	}
+	if bad >= 0x80 {
+		return 0, checkCodes(codes, t.n, base)
+	}
+	return total, nil
+}
+
+// tail decodes codes[i:] into out[w:] exactly, with checks: a 16-byte copy
+// while 16 bytes of out remain, the token's exact length after, so an
+// exactly sized out is never overrun. It stops at the first code that does
+// not fit and returns its index (len(codes) when all fit). Out-of-range
+// codes decode as nothing and set bad's top bit.
+func (t *fatTable) tail(out []byte, w int, codes []uint16, i int) (int, int, uint8) {
+	rows, lens, mask := t.rows, t.lens, t.mask
+	var bad uint8
+	for ; i < len(codes); i++ {
+		c := codes[i]
+		l := int(lens[c])
+		s := int(c&mask) << 4
+		if w+MaxTokenSize <= len(out) {
+			copy(out[w:w+MaxTokenSize], rows[s:s+MaxTokenSize])
+		} else if w+l <= len(out) {
+			copy(out[w:w+l], rows[s:s+l])
+		} else {
+			break
+		}
+		bad |= uint8(l) - 1
+		w += l
+	}
+	return w, i, bad
+}
+
+// decode decodes codes into out as far as out allows: the unchecked block
+// kernel, then the exact tail. It returns the bytes written, the codes
+// consumed and the bad flag (top bit set: some code was >= n).
+func (t *fatTable) decode(out []byte, codes []uint16) (int, int, uint8) {
+	w, i, b1 := t.gatherFat(out, 0, codes, 0)
+	w, i, b2 := t.tail(out, w, codes, i)
+	return w, i, b1 | b2
+}
+
+// appendValid appends the decoding of codes, which the caller has
+// validated and whose decoded length is n, to dst.
+func (t *fatTable) appendValid(dst []byte, codes []uint16, n int) []byte {
+	l := len(dst)
+	dst = grow(dst, n+MaxTokenSize-1)
+	w, _, _ := t.decode(dst[l:cap(dst)], codes)
+	return dst[:l+w]
+}
+
+// packedTail is tail for packed codes: each code read exactly
+// (bitpack.Get reads only the bytes that hold it).
+func (t *fatTable) packedTail(out []byte, w int, packed []byte, width uint, m, i int) (int, int, uint8) {
+	rows, lens, mask := t.rows, t.lens, t.mask
+	var bad uint8
+	for ; i < m; i++ {
+		c := uint16(bitpack.Get(packed, width, i))
+		l := int(lens[c])
+		s := int(c&mask) << 4
+		if w+MaxTokenSize <= len(out) {
+			copy(out[w:w+MaxTokenSize], rows[s:s+MaxTokenSize])
+		} else if w+l <= len(out) {
+			copy(out[w:w+l], rows[s:s+l])
+		} else {
+			break
+		}
+		bad |= uint8(l) - 1
+		w += l
+	}
+	return w, i, bad
+}
+
+// appendPacked appends the decoding of m codes packed at width bits
+// (checked: 8..16, packed long enough, n <= 2^width). The output size is
+// not known in advance, so dst grows by an estimate (the mean token length
+// at first, then the bytes per code seen so far) and the fused kernel
+// decodes as far as the room goes.
+func (t *fatTable) appendPacked(dst []byte, packed []byte, width uint, m int) ([]byte, error) {
+	var bad uint8
+	i := 0
+	for i < m {
+		perCode := t.mean
+		if i > 0 {
+			perCode = (len(dst)+i-1)/i + 1
+		}
+		need := min((m-i)*perCode, (m-i)*MaxTokenSize) + 8*MaxTokenSize
+		dst = grow(dst, need)
+		l := len(dst)
+		out := dst[l:cap(dst)]
+		w, j, b1 := t.gatherFatPacked(out, 0, packed, width, m, i)
+		w, j, b2 := t.packedTail(out, w, packed, width, m, j)
+		dst, i, bad = dst[:l+w], j, bad|b1|b2
+		if bad >= 0x80 {
+			break
+		}
+	}
+	if bad >= 0x80 {
+		for k := 0; k < m; k++ {
+			if c := bitpack.Get(packed, width, k); int(c) >= t.n {
+				return dst, errs.At(ErrCodeOutOfRange, -1, fmt.Sprintf("codes[%d]", k), "code %d with %d tokens", c, t.n)
+			}
+		}
+	}
+	return dst, nil
+}
+
+// checkPackedWidth checks what the packed decoders need beyond checkPacked:
+// every code a width-bit stream can hold must be addressable, N <= 2^bits.
+func (t *fatTable) checkPackedWidth(packed []byte, bits uint32, m int) error {
+	if err := checkPacked(packed, bits, m); err != nil {
+		return err
+	}
+	if t.n > 1<<bits {
+		return errs.At(ErrTooManyTokens, -1, "dict_offsets", "%d tokens do not fit %d-bit codes", t.n, bits)
+	}
+	return nil
+}
+
+// Decoder is a validated dictionary laid out for decoding, for callers
+// that decode many columns or blocks with one dictionary: NewDecoder checks
+// the dictionary and builds the 16-byte-per-token table once (at most
+// 1 MiB + 64 KiB, for 65536 tokens); each call then costs only its codes.
+// A Decoder is immutable and safe for concurrent use.
+type Decoder struct {
+	t    fatTable
+	bits uint32
+}
+
+// NewDecoder validates p's dictionary (ValidateDictionary) and lays it
+// out. p.Codes is ignored; p.Bits is the width the packed methods read.
+func NewDecoder(p Parts) (*Decoder, error) {
+	t, err := newFatTable(p)
+	if err != nil {
+		return nil, err
+	}
+	return &Decoder{t: *t, bits: p.Bits}, nil
+}
+
+// NumTokens returns the dictionary's token count N.
+func (d *Decoder) NumTokens() int { return d.t.n }
+
+// DecodedLen checks every code < N and returns the decoded length.
+func (d *Decoder) DecodedLen(codes []uint16) (int, error) { return d.t.decodedLen(codes, 0) }
+
+// DecodeInto decodes codes into dst, which must hold at least their
+// decoded length (exactly that many is fine: no byte of dst past the
+// decoded length is touched then), and returns the bytes written. It is a
+// single pass: codes are checked as they are decoded. On error dst's
+// contents are unspecified.
+func (d *Decoder) DecodeInto(dst []byte, codes []uint16) (int, error) {
+	w, i, bad := d.t.decode(dst, codes)
+	if bad >= 0x80 {
+		return 0, checkCodes(codes, d.t.n, 0)
+	}
+	if i < len(codes) {
+		n, err := d.t.decodedLen(codes, 0)
+		if err != nil {
+			return 0, err
+		}
+		return 0, shortDst("DecodeInto", n, len(dst))
+	}
+	return w, nil
+}
+
+// AppendDecode appends the decoding of codes to dst. It may use dst's
+// spare capacity beyond the returned length as scratch.
+func (d *Decoder) AppendDecode(dst []byte, codes []uint16) ([]byte, error) {
+	n, err := d.t.decodedLen(codes, 0)
+	if err != nil {
+		return dst, err
+	}
+	return d.t.appendValid(dst, codes, n), nil
+}
+
+// AppendDecodePacked appends the decoding of m codes packed at the
+// Decoder's Bits (8..16) bits each, reading them straight from packed in
+// the decode loop (no []uint16 is built). packed must hold at least
+// ceil(m*bits/8) bytes; bytes beyond are ignored. It may use dst's spare
+// capacity beyond the returned length as scratch.
+func (d *Decoder) AppendDecodePacked(dst []byte, packed []byte, m int) ([]byte, error) {
+	if err := d.t.checkPackedWidth(packed, d.bits, m); err != nil {
+		return dst, err
+	}
+	return d.t.appendPacked(dst, packed, uint(d.bits), m)
+}
+
+func shortDst(who string, need, have int) error {
+	return fmt.Errorf("%w: %s needs %d bytes, dst has %d: %w", ErrInvalidArgument, who, need, have, io.ErrShortBuffer)
+}

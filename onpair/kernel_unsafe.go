@@ -1,0 +1,206 @@
+//go:build !purego && (386 || amd64 || arm || arm64 || loong64 || mips64le || mipsle || ppc64le || riscv64 || wasm)
+
+package onpair
+
+import "unsafe"
+
+// The decode kernels with unchecked 16-byte loads and stores, for
+// little-endian hosts (kernel_safe.go is the bounds-checked twin used under
+// -tags purego and on every other architecture). Each kernel decodes whole
+// blocks of 8 codes while the block provably stays in bounds: 128 bytes of
+// out remain (8 stores of 16 bytes, each starting at most 16 bytes after
+// the last), and for packed codes the block's last 8-byte load ends within
+// packed. The callers finish the remaining codes with the exact, checked
+// tail (tail.go), which keeps the exact-size guarantee.
+
+// kernelUnsafe reports which twin is built (tests print it).
+const kernelUnsafe = true
+
+// gatherFat decodes codes[i:] from the fat table t into out[w:], in blocks
+// of 8, while a whole block fits. Any uint16 code is safe: lens is indexed
+// by the code itself (65536 entries, 0 for codes >= n) and rows by
+// code&mask (rows holds mask+1 slots of 16 bytes), so an out-of-range code
+// writes in-bounds garbage of length 0 and sets bad's top bit (0-1 = 255).
+func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int, uint8) {
+	lim := len(out) - 8*MaxTokenSize
+	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || w < 0 || i < 0 { // proof for the reader; never taken
+		return w, i, 0
+	}
+	d := unsafe.Pointer(unsafe.SliceData(out))
+	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
+	lens, mask := t.lens, t.mask
+	var bad uint8
+	for i+8 <= len(codes) && w <= lim {
+		c := (*[8]uint16)(codes[i : i+8])
+		c0 := c[0]
+		n0 := lens[c0]
+		bad |= n0 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c0&mask)<<4))
+		w += int(n0)
+		c1 := c[1]
+		n1 := lens[c1]
+		bad |= n1 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c1&mask)<<4))
+		w += int(n1)
+		c2 := c[2]
+		n2 := lens[c2]
+		bad |= n2 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c2&mask)<<4))
+		w += int(n2)
+		c3 := c[3]
+		n3 := lens[c3]
+		bad |= n3 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c3&mask)<<4))
+		w += int(n3)
+		c4 := c[4]
+		n4 := lens[c4]
+		bad |= n4 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c4&mask)<<4))
+		w += int(n4)
+		c5 := c[5]
+		n5 := lens[c5]
+		bad |= n5 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c5&mask)<<4))
+		w += int(n5)
+		c6 := c[6]
+		n6 := lens[c6]
+		bad |= n6 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c6&mask)<<4))
+		w += int(n6)
+		c7 := c[7]
+		n7 := lens[c7]
+		bad |= n7 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c7&mask)<<4))
+		w += int(n7)
+		i += 8
+	}
+	return w, i, bad
+}
+
+// gatherFatPacked is gatherFat reading codes i.. of a stream packed at
+// width bits (8..16) straight from packed: each code is one unaligned
+// 8-byte load, a shift and a mask, so no []uint16 is materialised.
+func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
+	lim := len(out) - 8*MaxTokenSize
+	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || w < 0 || i < 0 || width > 16 {
+		return w, i, 0
+	}
+	// A block starting at bit bp loads up to byte (bp+7*width)>>3 + 8.
+	maxBP := 8*(len(packed)-8) - 7*int(width)
+	d := unsafe.Pointer(unsafe.SliceData(out))
+	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
+	p := unsafe.Pointer(unsafe.SliceData(packed))
+	lens, mask := t.lens, t.mask
+	wm := uint64(1)<<width - 1
+	bp := uint(i) * width
+	var bad uint8
+	for i+8 <= m && w <= lim && int(bp) <= maxBP {
+		c0 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n0 := lens[c0]
+		bad |= n0 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c0&mask)<<4))
+		w += int(n0)
+		c1 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n1 := lens[c1]
+		bad |= n1 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c1&mask)<<4))
+		w += int(n1)
+		c2 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n2 := lens[c2]
+		bad |= n2 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c2&mask)<<4))
+		w += int(n2)
+		c3 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n3 := lens[c3]
+		bad |= n3 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c3&mask)<<4))
+		w += int(n3)
+		c4 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n4 := lens[c4]
+		bad |= n4 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c4&mask)<<4))
+		w += int(n4)
+		c5 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n5 := lens[c5]
+		bad |= n5 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c5&mask)<<4))
+		w += int(n5)
+		c6 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n6 := lens[c6]
+		bad |= n6 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c6&mask)<<4))
+		w += int(n6)
+		c7 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
+		bp += width
+		n7 := lens[c7]
+		bad |= n7 - 1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c7&mask)<<4))
+		w += int(n7)
+		i += 8
+	}
+	return w, i, bad
+}
+
+// gatherSpec decodes codes[i:] straight from the spec layout of a
+// validated dictionary (token c at dict[offs[c]:offs[c+1]], every token
+// start readable for 16 bytes), in blocks of 8 while a whole block fits.
+// It stops before a block holding a code >= n (the caller's checked tail
+// then locates it), so it needs no table: the one-shot decoders' per-call
+// work is the dictionary check and the codes.
+func gatherSpec(out []byte, w int, dict []byte, offs []uint32, codes []uint16, i int) (int, int) {
+	lim := len(out) - 8*MaxTokenSize
+	n := len(offs) - 1
+	if n <= 0 || len(dict) < int(offs[n-1])+MaxTokenSize || w < 0 || i < 0 {
+		return w, i
+	}
+	d := unsafe.Pointer(unsafe.SliceData(out))
+	src := unsafe.Pointer(unsafe.SliceData(dict))
+	o := unsafe.Pointer(unsafe.SliceData(offs))
+	for i+8 <= len(codes) && w <= lim {
+		c := (*[8]uint16)(codes[i : i+8])
+		if int(max(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])) >= n {
+			break
+		}
+		a0 := *(*uint32)(unsafe.Add(o, uintptr(c[0])<<2))
+		b0 := *(*uint32)(unsafe.Add(o, uintptr(c[0])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a0)))
+		w += int(b0 - a0)
+		a1 := *(*uint32)(unsafe.Add(o, uintptr(c[1])<<2))
+		b1 := *(*uint32)(unsafe.Add(o, uintptr(c[1])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a1)))
+		w += int(b1 - a1)
+		a2 := *(*uint32)(unsafe.Add(o, uintptr(c[2])<<2))
+		b2 := *(*uint32)(unsafe.Add(o, uintptr(c[2])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a2)))
+		w += int(b2 - a2)
+		a3 := *(*uint32)(unsafe.Add(o, uintptr(c[3])<<2))
+		b3 := *(*uint32)(unsafe.Add(o, uintptr(c[3])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a3)))
+		w += int(b3 - a3)
+		a4 := *(*uint32)(unsafe.Add(o, uintptr(c[4])<<2))
+		b4 := *(*uint32)(unsafe.Add(o, uintptr(c[4])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a4)))
+		w += int(b4 - a4)
+		a5 := *(*uint32)(unsafe.Add(o, uintptr(c[5])<<2))
+		b5 := *(*uint32)(unsafe.Add(o, uintptr(c[5])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a5)))
+		w += int(b5 - a5)
+		a6 := *(*uint32)(unsafe.Add(o, uintptr(c[6])<<2))
+		b6 := *(*uint32)(unsafe.Add(o, uintptr(c[6])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a6)))
+		w += int(b6 - a6)
+		a7 := *(*uint32)(unsafe.Add(o, uintptr(c[7])<<2))
+		b7 := *(*uint32)(unsafe.Add(o, uintptr(c[7])<<2+4))
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a7)))
+		w += int(b7 - a7)
+		i += 8
+	}
+	return w, i
+}
