@@ -38,6 +38,9 @@ type node struct {
 	dict    []bsup.Value // nodeDict entries
 	cval    bsup.Value   // nodeConst value
 	count   int64        // nodeConst count
+	// VNG v4 Primitive statistics.
+	min, max bsup.Value
+	hasStats bool
 }
 
 func (n *node) kindName() string {

@@ -67,9 +67,11 @@
 // File.Validate reads everything and checks that every column is used up
 // exactly. File.Columns and File.SuperColumn describe the layout.
 // File.Stats(path) returns the min/max statistics CSUP v16 stores per
-// object, and File.Query(Query{Columns, Where: []Range}) uses them to skip
-// whole objects that cannot match a range predicate, then filters rows by
-// value (QueryStats says how many objects were skipped). NewWriter(w,
+// object (VNG v4: for its one object), and File.Query(Query{Columns, Where:
+// []Range}) uses them to skip whole objects that cannot match a range
+// predicate, then filters rows by value (QueryStats says how many objects
+// were skipped); older generations have no statistics and are filtered
+// row by row. NewWriter(w,
 // opts...) writes values in the spec layout.
 //
 // Values are bsup.Value trees typed by *bsup.Type; bsup.AppendJSON renders

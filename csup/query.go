@@ -36,8 +36,10 @@ type QueryStats struct {
 
 // Rows is the result of File.Query: iterate with All, then read Stats.
 type Rows struct {
-	r     *Reader
-	stats QueryStats
+	r       *Reader
+	stats   QueryStats
+	filter  []rangePred // generations other than CSUP v16
+	skipAll bool
 }
 
 // ColumnStats are the statistics CSUP stores for the column at a path in
@@ -58,9 +60,6 @@ type rangePred struct {
 // Query plans a query. Only CSUP version 16 files carry statistics; other
 // generations are refused with ErrUnsupported.
 func (f *File) Query(q Query) (*Rows, error) {
-	if f.v16 == nil {
-		return nil, errs.Wrap(ErrUnsupported, "queries need CSUP version 16 statistics, not %s", f.Generation)
-	}
 	var preds []rangePred
 	cols := append([]string(nil), q.Columns...)
 	for _, w := range q.Where {
@@ -78,6 +77,19 @@ func (f *File) Query(q Query) (*Rows, error) {
 		}
 	}
 	rs := &Rows{r: f.NewReader(cols...)}
+	if f.v16 == nil {
+		// One object: VNG v4 statistics can rule the whole file out; other
+		// generations have none. Rows are filtered by value as they come.
+		rs.filter = preds
+		rs.stats.Objects = 1
+		for _, p := range preds {
+			if !f.mayMatch(p) {
+				rs.stats.ObjectsSkipped = 1
+				rs.skipAll = true
+			}
+		}
+		return rs, nil
+	}
 	v := rs.r.v16
 	v.where, v.stats = preds, &rs.stats
 	v.skip = func(o *v16Object) bool {
@@ -94,7 +106,13 @@ func (f *File) Query(q Query) (*Rows, error) {
 // All returns the matching rows.
 func (rs *Rows) All() iter.Seq2[bsup.Value, error] {
 	return func(yield func(bsup.Value, error) bool) {
+		if rs.skipAll {
+			return
+		}
 		for v, err := range rs.r.All() {
+			if err == nil && len(rs.filter) > 0 && !matchAll(rs.filter, &v) {
+				continue
+			}
 			if err == nil {
 				rs.stats.Rows++
 			}
@@ -109,8 +127,12 @@ func (rs *Rows) All() iter.Seq2[bsup.Value, error] {
 func (rs *Rows) Stats() QueryStats { return rs.stats }
 
 // Stats returns the statistics of the column at path in each object of a
-// CSUP version 16 file (nothing for objects without that column).
+// CSUP version 16 file, or in the one object of a VNG v4 file (nothing
+// for objects without that column, or for generations without statistics).
 func (f *File) Stats(path string) []ColumnStats {
+	if f.v16 == nil {
+		return f.nodeStats(path)
+	}
 	var out []ColumnStats
 	for i, o := range f.v16 {
 		var leaves []*v16Node
@@ -234,8 +256,10 @@ func (o *v16Object) mayMatch(p rangePred) bool {
 }
 
 // match filters a row by the predicates.
-func (r *v16Reader) match(v *bsup.Value) bool {
-	for _, p := range r.where {
+func (r *v16Reader) match(v *bsup.Value) bool { return matchAll(r.where, v) }
+
+func matchAll(preds []rangePred, v *bsup.Value) bool {
+	for _, p := range preds {
 		x, ok := pathValue(*v, p.path)
 		if !ok || x.Null {
 			return false
@@ -358,4 +382,111 @@ func (f *File) v16Types() []*bsup.Type {
 		}
 	}
 	return out
+}
+
+// nodeLeaves collects the leaf columns at path in the column trees of a
+// VNG v4 (or older) file: records by field name, through nulls wrappers.
+func nodeLeaves(n *node, path []string, out *[]*node, depth int) {
+	if n == nil || depth > 10000 {
+		return
+	}
+	switch n.kind {
+	case nodeNulls:
+		nodeLeaves(n.elem, path, out, depth+1)
+	case nodeRecord:
+		if len(path) == 0 {
+			*out = append(*out, n)
+			return
+		}
+		for i, name := range n.names {
+			if name == path[0] {
+				nodeLeaves(n.fields[i], path[1:], out, depth+1)
+			}
+		}
+	default:
+		if len(path) == 0 {
+			*out = append(*out, n)
+		}
+	}
+}
+
+func (n *node) bounds() (mn, mx bsup.Value, ok bool) {
+	switch {
+	case n.kind == nodeConst:
+		return n.cval, n.cval, !n.cval.Null
+	case n.hasStats:
+		return n.min, n.max, true
+	}
+	return bsup.Value{}, bsup.Value{}, false
+}
+
+func (f *File) nodeStats(path string) []ColumnStats {
+	var leaves []*node
+	for _, c := range f.cols {
+		nodeLeaves(c, splitPath(path), &leaves, 0)
+	}
+	if len(leaves) == 0 || f.Generation != GenVNGv4 {
+		return nil
+	}
+	rows, _ := f.count()
+	cs := ColumnStats{Rows: rows, Known: true}
+	first := true
+	for _, n := range leaves {
+		mn, mx, ok := n.bounds()
+		if !ok {
+			if n.kind == nodeAllNull || (n.kind == nodeConst && n.cval.Null) {
+				continue
+			}
+			cs.Known = false
+			continue
+		}
+		if first || less(mn, cs.Min) {
+			cs.Min = mn
+		}
+		if first || less(cs.Max, mx) {
+			cs.Max = mx
+		}
+		first = false
+	}
+	if first {
+		cs.Known = false
+	}
+	return []ColumnStats{cs}
+}
+
+// mayMatch reports whether a VNG v4 file may hold a row satisfying p.
+func (f *File) mayMatch(p rangePred) bool {
+	if f.Generation != GenVNGv4 {
+		return true
+	}
+	var leaves []*node
+	for _, c := range f.cols {
+		nodeLeaves(c, p.path, &leaves, 0)
+	}
+	for _, n := range leaves {
+		if n.kind == nodeAllNull || (n.kind == nodeConst && n.cval.Null) {
+			continue
+		}
+		mn, mx, ok := n.bounds()
+		if !ok || rangeOverlaps(mn, mx, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// rangeOverlaps reports whether [mn,mx] may meet p's range (true when the
+// values do not compare).
+func rangeOverlaps(mn, mx bsup.Value, p rangePred) bool {
+	if p.lo != nil {
+		if c, ok := compareValues(mx, *p.lo); ok && c < 0 {
+			return false
+		}
+	}
+	if p.hi != nil {
+		if c, ok := compareValues(mn, *p.hi); ok && c > 0 {
+			return false
+		}
+	}
+	return true
 }

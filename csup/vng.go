@@ -114,10 +114,16 @@ func (b *vngBuilder) node(v bsup.Value, path string, depth int) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
+		n := &node{kind: nodePrim, typ: t, path: path, segs: segs}
 		if dict != nil {
-			return &node{kind: nodeDict, typ: t, path: path, segs: segs, dict: dict}, nil
+			n.kind, n.dict = nodeDict, dict
 		}
-		return &node{kind: nodePrim, typ: t, path: path, segs: segs}, nil
+		if b.v4 {
+			mn, ok1 := rawField(v, "Min")
+			mx, ok2 := rawField(v, "Max")
+			n.min, n.max, n.hasStats = mn, mx, ok1 && ok2 && !mn.Null && !mx.Null
+		}
+		return n, nil
 	case "Const":
 		if !b.v4 {
 			return nil, errs.At(ErrUnsupported, -1, path, "VNG Const node (zed v1.9+)")

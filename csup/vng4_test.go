@@ -166,3 +166,35 @@ func TestVNGv4ProjectionReadsOnlyItsColumn(t *testing.T) {
 		require.True(t, inside, "read %v outside column s's segments %v", r, s.Segments)
 	}
 }
+
+// VNG v4 statistics: exposed by Stats, and a range they rule out skips
+// the file without reading its data.
+func TestVNGv4StatsAndQuery(t *testing.T) {
+	b := readVNG4(t, "primitives")
+	rec := readlog.New(bytes.NewReader(b))
+	f, err := csup.Open(rec, int64(len(b)))
+	require.NoError(t, err)
+	st := f.Stats("i")
+	require.Len(t, st, 1)
+	require.True(t, st[0].Known)
+	require.Equal(t, int64(-1), st[0].Min.Int)
+	require.Equal(t, int64(9223372036854775807), st[0].Max.Int)
+	zzz := bsup.NewString("zzz")
+	rec.Reset()
+	rows, err := f.Query(csup.Query{Where: []csup.Range{{Path: "s", Min: &zzz}}})
+	require.NoError(t, err)
+	for _, err := range rows.All() {
+		require.NoError(t, err)
+	}
+	require.Equal(t, csup.QueryStats{Objects: 1, ObjectsSkipped: 1}, rows.Stats())
+	require.Empty(t, rec.Reset())
+	lo, hi := bsup.NewInt(bsup.TypeInt64, -5), bsup.NewInt(bsup.TypeInt64, 0)
+	rows, err = f.Query(csup.Query{Columns: []string{"s"}, Where: []csup.Range{{Path: "i", Min: &lo, Max: &hi}}})
+	require.NoError(t, err)
+	var got []string
+	for v, err := range rows.All() {
+		require.NoError(t, err)
+		got = append(got, string(bsup.AppendJSON(nil, v, bsup.JSONSuper)))
+	}
+	require.Equal(t, []string{`{"s":"","i":-1}`}, got)
+}
