@@ -248,10 +248,10 @@ func (o *v16Object) node(id int, v bsup.Value, cfg config) (*v16Node, error) {
 		s.Compression = uint8(c)
 		// Stored bytes are Length or MemLength depending on the kind; both
 		// must lie inside the data section whichever is read.
-		if s.Offset > o.dataSizeOr() || max(s.Length, s.MemLength) > cfg.maxSegmentSize {
-			if s.Offset > o.dataSizeOr() {
-				return Segment{}, errs.At(ErrCorrupt, -1, path, "segment %s at %d is past the %d-byte data section", name, s.Offset, o.dataSize)
-			}
+		if s.Offset > o.dataSize {
+			return Segment{}, errs.At(ErrCorrupt, -1, path, "segment %s at %d is past the %d-byte data section", name, s.Offset, o.dataSize)
+		}
+		if max(s.Length, s.MemLength) > cfg.maxSegmentSize {
 			return Segment{}, errs.TooLarge(ErrTooLarge, -1, path, "segment "+name, uint64(max(s.Length, s.MemLength)), cfg.maxSegmentSize)
 		}
 		s.Offset += o.dataOff
@@ -416,8 +416,6 @@ func (o *v16Object) node(id int, v bsup.Value, cfg config) (*v16Node, error) {
 	}
 	return n, nil
 }
-
-func (o *v16Object) dataSizeOr() int64 { return o.dataSize }
 
 func mustField(v bsup.Value, name string) bsup.Value {
 	fv, ok := rawField(unwrap(v), name)

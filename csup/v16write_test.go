@@ -29,7 +29,6 @@ func TestCSUPv16WriterMatchesSuper(t *testing.T) {
 			require.Equal(t, want, got)
 		})
 	}
-	_ = bsup.JSONSuper
 }
 
 // Generated values of every type (records, arrays, sets, maps, unions,
