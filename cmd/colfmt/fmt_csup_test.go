@@ -138,3 +138,19 @@ func TestCSUPCatRaw(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, stdout, `"t":1672531200000000000,"d":1000000000`)
 }
+
+// csup-query uses the statistics: an out-of-range predicate skips the
+// object, an overlapping one filters rows; flags may follow the file.
+func TestCSUPQueryCLI(t *testing.T) {
+	p := filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "primitives.csup")
+	code, stdout, stderr := runCLI(t, "csup-query", p, "--cols", "s", "--where", "i=0..100", "--stats")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, `{"s":"alpha","i":1}`+"\n", stdout)
+	require.Contains(t, stderr, "1 rows; objects 1, skipped 0")
+	code, stdout, stderr = runCLI(t, "csup-query", "--where", "i<=-2", "--stats", p)
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stdout)
+	require.Contains(t, stderr, "skipped 1")
+	code, _, _ = runCLI(t, "csup-query", "--where", "i", p)
+	require.Equal(t, 2, code)
+}
