@@ -1,0 +1,104 @@
+package at1
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// The encoder's backends. Each stream (and block, and raw payload) is
+// written with the smallest of xz, zstd and stored.
+
+// xzCompress appends one .xz stream (CRC64 check) holding src to dst at
+// level 1..9. It is a variable so the pure-Go encoder of internal/xz can
+// replace github.com/ulikunitz/xz without touching the callers.
+var xzCompress = ulikunitzXZ
+
+func ulikunitzXZ(dst, src []byte, level int) ([]byte, error) {
+	// xz presets: 1 MiB at -1 .. 64 MiB at -9; a dictionary larger than
+	// the input buys nothing and costs memory in every decoder.
+	dict := 1 << (19 + level)
+	if level >= 8 {
+		dict = 1 << 26
+	}
+	dict = max(min(dict, len(src)), 4096)
+	cfg := xz.WriterConfig{CheckSum: xz.CRC64, DictCap: dict}
+	if level >= 7 {
+		cfg.Matcher = lzma.BinaryTree
+	}
+	buf := bytes.NewBuffer(dst)
+	w, err := cfg.NewWriter(buf)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(src); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// zstdEncoders holds one encoder per speed; EncodeAll is safe for
+// concurrent use.
+var zstdEncoders [5]struct {
+	once sync.Once
+	enc  *zstd.Encoder
+}
+
+func zstdLevel(level int) zstd.EncoderLevel {
+	switch {
+	case level <= 2:
+		return zstd.SpeedFastest
+	case level <= 4:
+		return zstd.SpeedDefault
+	case level <= 6:
+		return zstd.SpeedBetterCompression
+	}
+	return zstd.SpeedBestCompression
+}
+
+// zstdCompress appends one zstd frame holding src to dst. The frame is
+// single-segment, so it always carries its content size (the reference
+// decoder rejects frames without one), even for empty input.
+func zstdCompress(dst, src []byte, level int) []byte {
+	l := zstdLevel(level)
+	e := &zstdEncoders[l]
+	e.once.Do(func() {
+		e.enc, _ = zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
+			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+	})
+	return e.enc.EncodeAll(src, dst)
+}
+
+// packed is data under one backend.
+type packed struct {
+	backend byte
+	data    []byte
+}
+
+// smallest compresses src with each backend and keeps the smallest
+// (stored on ties, then zstd: both decode faster than xz). Below 48 bytes
+// neither compressor can win against stored (an xz stream costs 32 bytes
+// of framing, zstd 9 or more).
+func smallest(src []byte, level int) (packed, error) {
+	best := packed{BackendStored, src}
+	if len(src) < 48 {
+		return best, nil
+	}
+	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
+		best = packed{BackendZstd, z}
+	}
+	x, err := xzCompress(nil, src, level)
+	if err != nil {
+		return packed{}, err
+	}
+	if len(x) < len(best.data) {
+		best = packed{BackendXZ, x}
+	}
+	return best, nil
+}

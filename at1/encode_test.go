@@ -1,0 +1,122 @@
+package at1
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/colfmt/colfmt/internal/shareddata"
+)
+
+// roundTrip encodes src, decodes it (Decode, NewReader, Open) and fails
+// unless all give src back.
+func roundTrip(t *testing.T, name string, src []byte, opts ...Option) []byte {
+	t.Helper()
+	enc, err := Encode(src, opts...)
+	if err != nil {
+		t.Fatalf("%s: Encode: %v", name, err)
+	}
+	got, err := Decode(enc, WithStrict())
+	if err != nil {
+		t.Fatalf("%s: Decode: %v", name, err)
+	}
+	if !bytes.Equal(got, src) {
+		t.Fatalf("%s: round trip differs: %d bytes, want %d", name, len(got), len(src))
+	}
+	z, err := NewReader(bytes.NewReader(enc))
+	if err != nil {
+		t.Fatalf("%s: NewReader: %v", name, err)
+	}
+	var buf bytes.Buffer
+	if _, err := z.WriteTo(&buf); err != nil || !bytes.Equal(buf.Bytes(), src) {
+		t.Fatalf("%s: NewReader round trip: %v", name, err)
+	}
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatalf("%s: Open: %v", name, err)
+	}
+	if err := f.Validate(); err != nil {
+		t.Fatalf("%s: Validate: %v", name, err)
+	}
+	return enc
+}
+
+func codecOf(enc []byte) Codec { return Codec(enc[4]) }
+
+func TestEncodeAdversarial(t *testing.T) {
+	cases := map[string]string{
+		"empty":            "",
+		"newline":          "\n",
+		"newlines":         "\n\n\n",
+		"no trailing":      "a,b\n1,2",
+		"crlf":             "a,b\r\n1,2\r\n3,4\r\n",
+		"stray quotes":     "a,b\n\"x,1\n\"y\"z,2\n\"\"\"\",3\n",
+		"ragged":           "a,b,c\n1\n1,2\n1,2,3,4,5\n,,\n",
+		"invalid utf8":     "a,b\n\xff\xfe,\x80\n",
+		"quoted delims":    "name,v\n\"a,b\",1\n\"say \"\"hi\"\"\",2\n\"\",3\n",
+		"numbers":          "i,d,n\n1,0.50,N/A\n-2,-0.05,7\n007,12.00,-0\n9223372036854775807,1.5,+1\n-9223372036854775808,-0.00,1e3\n",
+		"header only":      "a,b,c\n",
+		"one line no nl":   "hello",
+		"tabs":             "x\ty\n1\t2\n3\t4\n",
+		"multiline quoted": "a,b\n\"line1\nline2\",3\n",
+		"nul bytes":        "\x00,\x00\n\x00\n",
+	}
+	for name, s := range cases {
+		for _, codec := range []Codec{CodecAuto, CodecColumnar, CodecRaw} {
+			roundTrip(t, name, []byte(s), WithCodec(codec))
+		}
+	}
+}
+
+func TestEncodeColumnarTypes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,price,name,flag,small,num\n")
+	for i := 0; i < 3000; i++ {
+		price := []string{"1.25", "-0.05", "12.00", "100.10"}[i%4]
+		name := []string{"alpha", "beta", "\"g,amma\"", "delta"}[i%4]
+		num := []string{"N/A", "17", "-3", ""}[i%4]
+		b.WriteString(strings.Join([]string{
+			itoa(1000000 + i*3), price, name, []string{"yes", "no"}[i%2], itoa(i % 200), num,
+		}, ","))
+		b.WriteByte('\n')
+	}
+	src := []byte(b.String())
+	enc := roundTrip(t, "types", src, WithCodec(CodecColumnar))
+	if codecOf(enc) != CodecColumnar {
+		t.Fatalf("codec %v, want columnar", codecOf(enc))
+	}
+	raw, _ := AppendRaw(nil, src, RawAuto)
+	t.Logf("columnar %d bytes, raw %d bytes, input %d", len(enc), len(raw), len(src))
+	if len(enc) >= len(raw) {
+		t.Errorf("columnar %d bytes is not smaller than RAW %d", len(enc), len(raw))
+	}
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
+
+func fmtInt(i int) string { return string(appendNum(nil, int64(i), -1)) }
+
+func TestEncodeSharedCorpora(t *testing.T) {
+	dir := shareddata.Path(t, "at1")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.expected"))
+	if d := shareddata.Dir("onpair", "dbtext"); d != "" {
+		more, _ := filepath.Glob(filepath.Join(d, "*"))
+		files = append(files, more...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no inputs")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(src) > 8<<20 {
+			src = src[:8<<20]
+		}
+		enc := roundTrip(t, filepath.Base(f), src)
+		t.Logf("%s: %d -> %d bytes, codec %v", filepath.Base(f), len(src), len(enc), codecOf(enc))
+	}
+}
