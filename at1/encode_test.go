@@ -120,3 +120,58 @@ func TestEncodeSharedCorpora(t *testing.T) {
 		t.Logf("%s: %d -> %d bytes, codec %v", filepath.Base(f), len(src), len(enc), codecOf(enc))
 	}
 }
+
+func TestWriterFramesRoundTrip(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("ts,v,s\n")
+	for i := 0; b.Len() < 300<<10; i++ {
+		b.WriteString(fmtInt(1700000000+i) + "," + fmtInt(i%1000) + ".5," + []string{"a", "bb", "ccc"}[i%3] + "\n")
+	}
+	b.WriteString("tail without newline")
+	src := []byte(b.String())
+	for _, step := range []int{1 << 20, 7777, 1} {
+		if step == 1 {
+			src = src[:100<<10+3]
+		}
+		var out bytes.Buffer
+		z, err := NewWriter(&out, WithChunkSize(64<<10), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := src; len(p) > 0; {
+			k := min(step, len(p))
+			if _, err := z.Write(p[:k]); err != nil {
+				t.Fatal(err)
+			}
+			p = p[k:]
+		}
+		if err := z.Close(); err != nil {
+			t.Fatal(err)
+		}
+		enc := out.Bytes()
+		got, err := Decode(enc, WithStrict())
+		if err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("step %d: Decode: %v (equal %v)", step, err, bytes.Equal(got, src))
+		}
+		f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+		if err != nil || !f.Framed || len(f.Frames) < 2 || f.Codec != CodecColumnar {
+			t.Fatalf("step %d: Open: %v, framed %v, %d frames, codec %v", step, err, f != nil && f.Framed, len(f.Frames), f.Codec)
+		}
+		if step == 1<<20 {
+			t.Logf("Writer: %d bytes in %d frames -> %d bytes", len(src), len(f.Frames), len(enc))
+		}
+	}
+	var out bytes.Buffer
+	z, _ := NewWriter(&out)
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(out.Bytes()); err != nil || len(got) != 0 {
+		t.Fatalf("empty Writer: %q, %v", got, err)
+	}
+	// Encode of input beyond one chunk is framed too, and round-trips.
+	enc := roundTrip(t, "framed Encode", src, WithChunkSize(64<<10))
+	if !bytes.Equal(enc[:4], MagicFramed) {
+		t.Fatalf("Encode of %d bytes with 64 KiB chunks is not framed", len(src))
+	}
+}
