@@ -100,7 +100,7 @@ func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 		return nil, err
 	}
 	dst = append(dst, MagicWhole...)
-	if structured != nil && len(structured) < len(raw) {
+	if structured != nil && (len(structured) < len(raw) || c.enc.force) {
 		dst = append(dst, byte(codec))
 		return append(dst, structured...), nil
 	}
@@ -317,7 +317,7 @@ func (c *config) frame(chunk []byte, codec Codec) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s != nil && len(s) < len(raw) {
+		if s != nil && (len(s) < len(raw) || c.enc.force) {
 			return append([]byte{methodStructured}, s...), nil
 		}
 	}

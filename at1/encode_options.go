@@ -26,6 +26,9 @@ type encConfig struct {
 	level     int
 	verify    bool
 	progress  func(done, total int64)
+	// force keeps the structured encoding even when RAW is smaller
+	// (tests use it to exercise the codecs on any input).
+	force bool
 }
 
 func defaultEncConfig() encConfig {

@@ -90,6 +90,7 @@ func quotedField(line []byte, p int, delim byte) (val []byte, end int, ok bool) 
 
 // table is delimited text split into rows and ragged columns.
 type table struct {
+	src       []byte
 	delim     byte
 	trailing  bool
 	hasHeader bool
@@ -111,7 +112,7 @@ func countFields(line []byte, delim byte) int {
 // fields than the most common count become verbatim rows.
 func buildTable(src []byte, delim byte, header bool) *table {
 	ls, trailing := lines(src)
-	t := &table{delim: delim, trailing: trailing}
+	t := &table{src: src, delim: delim, trailing: trailing}
 	if header && len(ls) > 0 {
 		t.hasHeader, t.header, ls = true, ls[0], ls[1:]
 	}

@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,29 @@ func roundTrip(t *testing.T, name string, src []byte, opts ...Option) []byte {
 
 func codecOf(enc []byte) Codec { return Codec(enc[4]) }
 
+// forceStructured keeps the structured encoding even when RAW is smaller.
+func forceStructured() Option {
+	return func(c *config) error {
+		c.enc.force = true
+		return nil
+	}
+}
+
+// allCodecs round-trips src under every codec, structured ones forced,
+// and returns the encodings.
+func allCodecs(t *testing.T, name string, src []byte, opts ...Option) map[Codec][]byte {
+	t.Helper()
+	out := map[Codec][]byte{}
+	for _, codec := range []Codec{CodecAuto, CodecColumnar, CodecQColumnar, CodecQJSON, CodecRaw} {
+		o := append([]Option{WithCodec(codec), forceStructured()}, opts...)
+		if codec == CodecAuto {
+			o = opts
+		}
+		out[codec] = roundTrip(t, name+"/"+codec.String(), src, o...)
+	}
+	return out
+}
+
 func TestEncodeAdversarial(t *testing.T) {
 	cases := map[string]string{
 		"empty":            "",
@@ -62,11 +86,12 @@ func TestEncodeAdversarial(t *testing.T) {
 		"tabs":             "x\ty\n1\t2\n3\t4\n",
 		"multiline quoted": "a,b\n\"line1\nline2\",3\n",
 		"nul bytes":        "\x00,\x00\n\x00\n",
+		"json":             "{\"a\": 1, \"b\": \"x,y\"}\n{\"a\": -2, \"b\": null}\n{\"b\": 1}\n{\"a\":3,\"b\":{\"c\":[1,\"}\"]}}\r\n{}\n{\"a\": 1.50, \"b\": \"\\\"q\"}",
+		"json broken":      "{\"a\": 1\n{\"a\": \"unterminated}\n{\"a\" 1}\n",
 	}
 	for name, s := range cases {
-		for _, codec := range []Codec{CodecAuto, CodecColumnar, CodecRaw} {
-			roundTrip(t, name, []byte(s), WithCodec(codec))
-		}
+		allCodecs(t, name, []byte(s))
+		allCodecs(t, name+"/rg1", []byte(s), WithRowGroupSize(1))
 	}
 }
 
@@ -173,5 +198,51 @@ func TestWriterFramesRoundTrip(t *testing.T) {
 	enc := roundTrip(t, "framed Encode", src, WithChunkSize(64<<10))
 	if !bytes.Equal(enc[:4], MagicFramed) {
 		t.Fatalf("Encode of %d bytes with 64 KiB chunks is not framed", len(src))
+	}
+}
+
+func TestEncodeQueryCodecs(t *testing.T) {
+	var csv, jl strings.Builder
+	csv.WriteString("ts,price,sym\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&csv, "%d,%d.%02d,%s\n", 1000+i, i%97, i%100, []string{"AAA", "\"B,B\"", "CCC"}[i%3])
+		fmt.Fprintf(&jl, "{\"id\": %d, \"name\": \"n%d\", \"tags\": [\"x\", %d]}\n", i, i%10, i%7)
+	}
+	for _, tc := range []struct {
+		codec Codec
+		src   string
+		col   int
+		path  string
+	}{{CodecQColumnar, csv.String(), 0, ""}, {CodecQJSON, jl.String(), 0, "id"}} {
+		enc := roundTrip(t, tc.codec.String(), []byte(tc.src), WithCodec(tc.codec), WithRowGroupSize(500))
+		if codecOf(enc) != tc.codec {
+			t.Fatalf("codec %v, want %v", codecOf(enc), tc.codec)
+		}
+		f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.RowGroupSize() != 500 || len(f.RowGroups()) != 10 {
+			t.Fatalf("%v: row groups of %d, %d groups", tc.codec, f.RowGroupSize(), len(f.RowGroups()))
+		}
+		rows, err := f.Query(Query{Where: []Range{{Column: tc.col, Path: tc.path, Min: "1200", Max: "1209"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, err := range rows.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		st := rows.Stats()
+		if n != 10 || st.GroupsSkipped == 0 {
+			t.Fatalf("%v: %d rows (want 10), stats %+v", tc.codec, n, st)
+		}
+	}
+	// Auto picks qjson for JSON Lines.
+	if enc := roundTrip(t, "auto json", []byte(jl.String())); codecOf(enc) != CodecQJSON {
+		t.Errorf("auto on JSON Lines chose %v", codecOf(enc))
 	}
 }
