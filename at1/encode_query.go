@@ -270,6 +270,9 @@ func stringEnd(b []byte, p int) int {
 // strings and nested objects/arrays are matched, scalars run to the next
 // ',', '}' or space.
 func valueEnd(b []byte, p int) int {
+	if p >= len(b) {
+		return -1
+	}
 	switch b[p] {
 	case '"':
 		return stringEnd(b, p)

@@ -15,7 +15,7 @@ import (
 )
 
 // fuzzOpts keeps fuzzing allocations small and checkable.
-var fuzzOpts = []Option{WithMaxDecodedSize(1 << 20), WithMaxStreamSize(1 << 20), WithMaxXZDictionary(8 << 20)}
+var fuzzOpts = []Option{WithMaxDecodedSize(1 << 20), WithMaxStreamSize(1 << 20), WithMaxXZDictionary(8 << 20), WithMemoryLimit(2 << 20)}
 
 // fuzzAllocLimit bounds the bytes one call may allocate under fuzzOpts:
 // streams (twice the output limit), column text and offsets, output, and
