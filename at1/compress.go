@@ -83,15 +83,17 @@ type packed struct {
 
 // smallest compresses src with each backend and keeps the smallest
 // (stored on ties, then zstd: both decode faster than xz). Below 48 bytes
-// neither compressor can win against stored (an xz stream costs 32 bytes
-// of framing, zstd 9 or more).
+// xz cannot win against stored (its framing alone takes more).
 func smallest(src []byte, level int) (packed, error) {
 	best := packed{BackendStored, src}
-	if len(src) < 48 {
-		return best, nil
+	if len(src) < 10 {
+		return best, nil // a zstd frame takes at least 9 bytes
 	}
 	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
 		best = packed{BackendZstd, z}
+	}
+	if len(src) < 48 {
+		return best, nil
 	}
 	x, err := xzCompress(nil, src, level)
 	if err != nil {

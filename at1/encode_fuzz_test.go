@@ -36,6 +36,7 @@ func FuzzEncodeRoundTrip(f *testing.F) {
 			return
 		}
 		fuzzRoundTrip(t, src, encodeCodecs[int(codec)%len(encodeCodecs)], int(rg%8))
+		checkNotLarger(t, src)
 	})
 }
 
@@ -85,5 +86,24 @@ func FuzzEncodeCSV(f *testing.F) {
 		for _, codec := range encodeCodecs {
 			fuzzRoundTrip(t, src, codec, 0)
 		}
+		checkNotLarger(t, src)
 	})
+}
+
+// checkNotLarger: without forcing, the output is never larger than the
+// smallest of our own plain xz, plain zstd and stored encodings of the
+// input plus the RAW container (6 bytes) and the trailer (36).
+func checkNotLarger(t *testing.T, src []byte) {
+	enc, err := Encode(src, WithLevel(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := xzCompress(nil, src, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := min(len(x), len(zstdCompress(nil, src, 1)), len(src)) + 6 + TrailerSize
+	if len(enc) > bound {
+		t.Fatalf("Encode gave %d bytes, more than the plain bound %d", len(enc), bound)
+	}
 }
