@@ -321,7 +321,11 @@ func (c *config) columnarStreamsOf(t *table) []namedStream {
 	}
 	chosen := make([]candidate, ncols)
 	parallel(c.concurrency, ncols, func(k int) error {
-		chosen[k] = pickChunk(colCandidates(t.cols[k]))
+		cands := colCandidates(t.cols[k])
+		if d, ok := derivedChunk(t.cols, k); ok {
+			cands = append(cands, candidate{colDerived, d})
+		}
+		chosen[k] = pickChunk(cands)
 		return nil
 	})
 	coltypes := make([]byte, ncols)
@@ -353,4 +357,50 @@ func b2u(b bool) byte {
 		return 1
 	}
 	return 0
+}
+
+// derivedChunk writes column k as DERIVED from an earlier column a when
+// k's value is a function of a's and exactly the same rows carry both
+// (columns are ragged: rows with more than k fields are a subset of those
+// with more than a, so equal counts mean the same rows). The map follows
+// the first appearance of a's distinct values; the smallest map wins.
+func derivedChunk(cols [][]field, k int) ([]byte, bool) {
+	n := len(cols[k])
+	var best []byte
+	bestMap := n/4 + 1
+	for a := 0; a < k; a++ {
+		if len(cols[a]) != n {
+			continue
+		}
+		ids := map[string]int{}
+		var mapped [][]byte
+		ok := true
+		for i, f := range cols[a] {
+			id, seen := ids[string(f.val)]
+			if !seen {
+				if len(mapped) >= bestMap {
+					ok = false
+					break
+				}
+				ids[string(f.val)] = len(mapped)
+				mapped = append(mapped, cols[k][i].val)
+				continue
+			}
+			if !bytes.Equal(mapped[id], cols[k][i].val) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		out := varint.Append(nil, uint64(a))
+		out = varint.Append(out, uint64(len(mapped)))
+		for _, m := range mapped {
+			out = varint.Append(out, uint64(len(m)))
+			out = append(out, m...)
+		}
+		best, bestMap = out, len(mapped)
+	}
+	return best, best != nil
 }

@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,13 +98,16 @@ func TestEncodeAdversarial(t *testing.T) {
 
 func TestEncodeColumnarTypes(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("id,price,name,flag,small,num\n")
+	b.WriteString("id,price,name,flag,small,num,flagname\n")
+	r := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 3000; i++ {
-		price := []string{"1.25", "-0.05", "12.00", "100.10"}[i%4]
-		name := []string{"alpha", "beta", "\"g,amma\"", "delta"}[i%4]
-		num := []string{"N/A", "17", "-3", ""}[i%4]
+		price := itoa(r.IntN(100000)-500) + "." + itoa(10+r.IntN(90))
+		name := []string{"alpha", "beta", "\"g,amma\"", "delta"}[r.IntN(4)]
+		num := []string{"N/A", itoa(r.IntN(1000)), itoa(-r.IntN(1000)), itoa(r.IntN(50))}[r.IntN(4)]
+		flag := r.IntN(2)
 		b.WriteString(strings.Join([]string{
-			itoa(1000000 + i*3), price, name, []string{"yes", "no"}[i%2], itoa(i % 200), num,
+			itoa(1000000 + i*3), price, name, []string{"yes", "no"}[flag], itoa(r.IntN(200)), num,
+			[]string{"\"Yes, sir\"", "No"}[flag],
 		}, ","))
 		b.WriteByte('\n')
 	}
@@ -111,6 +115,24 @@ func TestEncodeColumnarTypes(t *testing.T) {
 	enc := roundTrip(t, "types", src, WithCodec(CodecColumnar))
 	if codecOf(enc) != CodecColumnar {
 		t.Fatalf("codec %v, want columnar", codecOf(enc))
+	}
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := f.cfg.parseStreamSet(enc[5:len(enc)-TrailerSize], 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.load("coltypes"); err != nil {
+		t.Fatal(err)
+	}
+	// id INT or SHUF, price DEC, name DICT, flag DICT, small INT/SHUF,
+	// num NUMEXC, flagname DERIVED from flag.
+	types := ss.get("coltypes")
+	t.Logf("column types %v", types)
+	if types[1] != colDec || types[5] != colNumExc || types[6] != colDerived || types[2] != colDict {
+		t.Errorf("column types %v, want DEC at 1, DICT at 2, NUMEXC at 5, DERIVED at 6", types)
 	}
 	raw, _ := AppendRaw(nil, src, RawAuto)
 	t.Logf("columnar %d bytes, raw %d bytes, input %d", len(enc), len(raw), len(src))
@@ -250,5 +272,27 @@ func TestEncodeQueryCodecs(t *testing.T) {
 	// Auto picks qjson for JSON Lines.
 	if enc := roundTrip(t, "auto json", []byte(jl.String())); codecOf(enc) != CodecQJSON {
 		t.Errorf("auto on JSON Lines chose %v", codecOf(enc))
+	}
+}
+
+// The output does not depend on the parallelism (streams, columns,
+// blocks and frames are encoded concurrently but laid out in order).
+func TestEncodeDeterministic(t *testing.T) {
+	csv := tradesCSV(200 << 10)
+	jl := eventsJSONL(100 << 10)
+	for _, src := range [][]byte{csv, jl} {
+		for _, opts := range [][]Option{nil, {WithChunkSize(64 << 10)}, {WithCodec(CodecQColumnar), WithRowGroupSize(300)}} {
+			one, err := Encode(src, append(opts, WithConcurrency(1), WithLevel(2))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			four, err := Encode(src, append(opts, WithConcurrency(4), WithLevel(2))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(one, four) {
+				t.Fatalf("output differs with concurrency 1 and 4 (%d and %d bytes)", len(one), len(four))
+			}
+		}
 	}
 }
