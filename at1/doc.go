@@ -63,9 +63,11 @@
 //     are read before the others, survivors are re-checked exactly
 //     (decimal text comparison, no float rounding), and only the needed
 //     blocks are read from the io.ReaderAt. Rows.Stats reports blocks read
-//     and skipped. Queries run on whole-file qcolumnar/qjson files; a
-//     framed file returns ErrUnsupported (its raw frames hold rows as plain
-//     text that no index covers), as do qjson2 and the other codecs. A
+//     and skipped. Queries run on qcolumnar/qjson files, whole-file or
+//     framed (frame by frame, row indexes counted across frames); a framed
+//     file with a raw frame (plain text no index covers) or with frames
+//     that disagree on their columns returns ErrUnsupported, as do qjson2
+//     and the other codecs. A
 //     query sizes row groups from the meta's n_struct and walks the
 //     index; a full decode follows row_modes and ignores both (as the
 //     reference does). So File.Query first reads row_modes (one byte per
@@ -141,7 +143,7 @@
 // xz is written with github.com/ulikunitz/xz (about 40% larger than
 // liblzma at the same preset, per the notes), so plain-xz comparisons
 // are against our own xz; the columnar layout still beats liblzma's
-// xz -9e on multi-column CSV. Encoding runs at about 1-2 MB/s, bounded by
+// xz -9e on multi-column CSV. Encoding runs at about 2.5-3 MB/s, bounded by
 // the pure-Go xz encoder (each input is compressed raw as well as
 // structured, to honour the bound above).
 //
