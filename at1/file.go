@@ -2,9 +2,9 @@ package at1
 
 import (
 	"bytes"
-	"slices"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
