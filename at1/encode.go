@@ -309,18 +309,21 @@ func frameCodec(codec Codec, frames [][]byte) Codec {
 // frame encodes one chunk as a frame payload: method 0 and a stream set,
 // or method 1, a backend byte and data, whichever is smaller.
 func (c *config) frame(chunk []byte, codec Codec) ([]byte, error) {
-	raw, err := c.rawBody(chunk)
+	var raw, s []byte
+	err := parallel(min(c.concurrency, 2), 2, func(i int) error {
+		var err error
+		if i == 0 {
+			raw, err = c.rawBody(chunk)
+		} else if codec != CodecRaw {
+			s, err = c.structuredBody(chunk, codec)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if codec != CodecRaw {
-		s, err := c.structuredBody(chunk, codec)
-		if err != nil {
-			return nil, err
-		}
-		if s != nil && (len(s) < len(raw) || c.enc.force) {
-			return append([]byte{methodStructured}, s...), nil
-		}
+	if s != nil && (len(s) < len(raw) || c.enc.force) {
+		return append([]byte{methodStructured}, s...), nil
 	}
 	return append([]byte{methodRaw}, raw...), nil
 }
