@@ -367,7 +367,7 @@ func b2u(b bool) byte {
 func derivedChunk(cols [][]field, k int) ([]byte, bool) {
 	n := len(cols[k])
 	var best []byte
-	bestMap := n/4 + 1
+	bestMap := min(n/4+1, 1<<12) // a large map rarely pays for itself
 	for a := 0; a < k; a++ {
 		if len(cols[a]) != n {
 			continue

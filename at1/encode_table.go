@@ -132,6 +132,11 @@ func buildTable(src []byte, delim byte, header bool) *table {
 		}
 	}
 	t.cols = make([][]field, ncols)
+	for k := range t.cols {
+		// Sized once: growing by doubling would leave as much garbage
+		// as the columns themselves.
+		t.cols[k] = make([]field, 0, len(ls))
+	}
 	t.rowModes = make([]byte, len(ls))
 	t.counts = make([]int, 0, len(ls))
 	for i, l := range ls {
