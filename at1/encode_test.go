@@ -333,3 +333,23 @@ func TestQueryFramed(t *testing.T) {
 		}
 	}
 }
+
+// Files written by this encoder and checked in: they must keep decoding
+// to their originals (whatever later encoders write).
+func TestEncodedVectors(t *testing.T) {
+	for _, name := range []string{"enc_columnar_types", "enc_qjson", "enc_framed_qcol"} {
+		src, want := readVector(t, name+".at1"), readVector(t, name+".expected")
+		got, err := Decode(src, WithStrict())
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: Decode: %v", name, err)
+		}
+		z, err := NewReader(bytes.NewReader(src), WithStrict())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := z.WriteTo(&buf); err != nil || !bytes.Equal(buf.Bytes(), want) {
+			t.Fatalf("%s: NewReader: %v", name, err)
+		}
+	}
+}
