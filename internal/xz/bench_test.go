@@ -1,0 +1,78 @@
+package xz
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colfmt/colfmt/internal/shareddata"
+)
+
+// benchFiles are dbtext files of different kinds (names, comments, hex,
+// URLs, Japanese).
+var benchFiles = []string{"c_name", "l_comment", "hex", "urls2", "japanese"}
+
+// runXZ compresses src with the xz tool (liblzma, one thread) and returns
+// the output size and the wall time.
+func runXZ(tb testing.TB, src []byte, args ...string) (int, time.Duration) {
+	tb.Helper()
+	path, err := exec.LookPath("xz")
+	if err != nil {
+		tb.Skip("xz not installed")
+	}
+	cmd := exec.Command(path, append([]string{"-c", "-T1"}, args...)...)
+	cmd.Stdin = bytes.NewReader(src)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		tb.Fatalf("xz %v: %v", args, err)
+	}
+	return out.Len(), time.Since(start)
+}
+
+// BenchmarkEncode compresses dbtext files at -6 and -9e and reports, from
+// the same run, the size and speed ratios against xz (liblzma):
+// size/xz > 1 means larger output; speed/xz < 1 means slower.
+func BenchmarkEncode(b *testing.B) {
+	dir := shareddata.Path(b, "onpair", "dbtext")
+	presets := []struct {
+		name    string
+		level   int
+		extreme bool
+	}{{"6", 6, false}, {"9e", 9, true}}
+	for _, f := range benchFiles {
+		src, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range presets {
+			b.Run(f+"/"+p.name, func(b *testing.B) {
+				arg := "-" + strings.TrimSuffix(p.name, "e")
+				args := []string{arg}
+				if p.extreme {
+					args = append(args, "-e")
+				}
+				xzSize, xzTime := runXZ(b, src, args...)
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				b.ResetTimer()
+				var out []byte
+				for i := 0; i < b.N; i++ {
+					out, err = AppendEncode(out[:0], src, WithPreset(p.level), WithExtreme(p.extreme))
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				per := b.Elapsed() / time.Duration(b.N)
+				b.ReportMetric(float64(len(out)), "bytes")
+				b.ReportMetric(float64(len(out))/float64(xzSize), "size/xz")
+				b.ReportMetric(float64(xzTime)/float64(per), "speed/xz")
+			})
+		}
+	}
+}
