@@ -1,6 +1,10 @@
 package xz
 
-import "hash/crc32"
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"math/bits"
+)
 
 const (
 	matchLenMin = 2
@@ -119,6 +123,13 @@ func (mf *matchFinder) hashes(cur []byte) (h2, h3, h4 uint32) {
 func matchLen(buf []byte, a, b, n, limit int) int {
 	x := buf[a : a+limit]
 	y := buf[b : b+limit]
+	for n+8 <= limit {
+		d := binary.LittleEndian.Uint64(x[n:]) ^ binary.LittleEndian.Uint64(y[n:])
+		if d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
+		}
+		n += 8
+	}
 	for n < limit && x[n] == y[n] {
 		n++
 	}
