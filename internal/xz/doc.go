@@ -44,8 +44,32 @@
 // Options: WithPreset, WithExtreme, WithCheck, WithBlockSize,
 // WithConcurrency.
 //
+// # Memory
+//
+// Each block being compressed needs match finder tables sized by the
+// preset's dictionary (or by the block, when it is smaller): 4-byte hash
+// heads of liblzma's size plus one link (hc4) or two (bt4) per window
+// position. For blocks at least as large as the dictionary:
+//
+//	preset     0    1    2    3    4    5, 6   7     8     9
+//	MiB        1.8  6.3  12.3 24.3 40.3 80.3   160.3 320.3 576.3
+//	extreme    2.8  10.3 20.3 40.3 (4..9: as without -e)
+//
+// (liblzma needs about 3, 9, 17, 32, 48, 94, 94, 186, 370 and 674 MiB,
+// which include its dictionary buffer.) On top of that come the block's
+// input and compressed output; the Writer buffers WithConcurrency x block
+// size bytes of input. Memory(opts...) returns the whole bound.
+//
+// # Speed and size
+//
+// BenchmarkEncode measures, in the same run, size and speed against xz
+// -T1 (liblzma 5.4) at -6 and -9e on dbtext files. On the 12 dbtext files
+// the output is within 0.2% of xz's size at -1, -3, -6 and -9e (total
+// 0.9996 at -9e; -0 is 4% smaller, hc4 against liblzma's hc3). CPU speed
+// is 0.7 to 1.0 of liblzma's on the shared test machine.
+//
 // # Security
 //
-// The encoder reads no untrusted structure; its memory is bounded by the
-// block size and the preset (see Memory).
+// The encoder reads no untrusted structure. Its memory is bounded as
+// above; sizes are fixed by the options before any input is read.
 package xz
