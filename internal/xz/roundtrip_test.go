@@ -145,14 +145,13 @@ func xzCompress(t testing.TB, src []byte, args ...string) ([]byte, bool) {
 // then a state reset) with repeats of them (matches and reps reaching back
 // across stored chunks).
 func TestRoundTripChunkBoundaries(t *testing.T) {
-	zeros := make([]byte, 5<<20+123) // several 2 MiB chunks
+	zeros := make([]byte, 4<<20+123) // three LZMA chunks of at most 2 MiB
 	roundTrip(t, "zeros", zeros, true, WithPreset(6))
-	roundTrip(t, "zeros/1", zeros, true, WithPreset(1))
 
 	rnd := randomBytes(2, 300000)
 	var mixed []byte
 	rng := rand.New(rand.NewSource(3))
-	for len(mixed) < 1500000 {
+	for len(mixed) < 1000000 {
 		switch rng.Intn(4) {
 		case 0: // fresh random run: stored chunks
 			mixed = append(mixed, randomBytes(rng.Int63(), 1+rng.Intn(90000))...)
@@ -170,7 +169,7 @@ func TestRoundTripChunkBoundaries(t *testing.T) {
 			}
 		}
 	}
-	for _, lvl := range []int{0, 2, 5, 6} {
+	for _, lvl := range []int{0, 5} {
 		roundTrip(t, "mixed", mixed, true, WithPreset(lvl))
 	}
 	roundTrip(t, "mixed/9e", mixed, true, WithPreset(9), WithExtreme(true))
@@ -202,7 +201,7 @@ func TestRoundTripGoSource(t *testing.T) {
 	var all []byte
 	root := filepath.Join(runtime.GOROOT(), "src", "net", "http")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || len(all) > 3<<20 {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || len(all) > 1<<20 {
 			return err
 		}
 		b, err := os.ReadFile(p)
