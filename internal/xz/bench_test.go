@@ -97,3 +97,49 @@ func benchPreset(b *testing.B, src []byte, p string) {
 	b.ReportMetric(float64(len(out))/float64(xzSize), "size/xz")
 	b.ReportMetric(float64(xzTime)/float64(per), "speed/xz")
 }
+
+// BenchmarkEncodeParallel compresses all dbtext files concatenated twice
+// (31 MB, two 24 MiB blocks at -6) with two workers, against xz -T2 -6,
+// which splits at the same block size.
+func BenchmarkEncodeParallel(b *testing.B) {
+	dir := shareddata.Path(b, "onpair", "dbtext")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var src []byte
+	for _, e := range ents {
+		d, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		src = append(src, d...)
+	}
+	src = append(src, src...)
+	path, err := exec.LookPath("xz")
+	if err != nil {
+		b.Skip("xz not installed")
+	}
+	cmd := exec.Command(path, "-c", "-T2", "-6")
+	cmd.Stdin = bytes.NewReader(src)
+	var xzOut bytes.Buffer
+	cmd.Stdout = &xzOut
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatal(err)
+	}
+	xzTime := time.Since(start)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var out []byte
+	for i := 0; i < b.N; i++ {
+		out, err = AppendEncode(out[:0], src, WithPreset(6), WithConcurrency(2))
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	per := b.Elapsed() / time.Duration(b.N)
+	b.ReportMetric(float64(len(out))/float64(xzOut.Len()), "size/xz")
+	b.ReportMetric(float64(xzTime)/float64(per), "speed/xz")
+}

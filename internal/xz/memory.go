@@ -1,7 +1,5 @@
 package xz
 
-import "unsafe"
-
 // Memory reports an upper bound, in bytes, on what a Writer made with opts
 // allocates at once: per block being compressed, the match finder tables
 // (see the table in the package documentation), the parser's window and
@@ -18,13 +16,21 @@ func Memory(opts ...Option) (int64, error) {
 	return int64(c.concurrency) * (perBlock + int64(bs)), nil
 }
 
+// Upper bounds of the sizes of optimal (52 bytes on 64-bit platforms) and
+// encoder (about 40 KiB: the model, price tables and queues);
+// TestMemoryStructSizes keeps them true.
+const (
+	optimalBytes = 64
+	encoderBytes = 64 << 10
+)
+
 // blockMemory bounds the allocations of appendBlock for a block of n bytes.
 func blockMemory(p params, n int) int64 {
 	m := memoryFor(p, n)
 	if !p.fast {
-		m += optsSize * int64(unsafe.Sizeof(optimal{}))
+		m += optsSize * optimalBytes
 	}
-	m += int64(unsafe.Sizeof(encoder{}))
+	m += encoderBytes
 	// The LZMA2 data (a stored chunk costs 3 bytes per 64 KiB, an LZMA
 	// chunk is never larger than its input), the range coder's chunk
 	// buffer, and the block once framed (header, padding, check).

@@ -3,7 +3,17 @@ package xz
 import (
 	"math"
 	"testing"
+	"unsafe"
 )
+
+func TestMemoryStructSizes(t *testing.T) {
+	if n := unsafe.Sizeof(optimal{}); n > optimalBytes {
+		t.Errorf("optimal is %d bytes, bound %d", n, optimalBytes)
+	}
+	if n := unsafe.Sizeof(encoder{}); n > encoderBytes {
+		t.Errorf("encoder is %d bytes, bound %d", n, encoderBytes)
+	}
+}
 
 // TestMemoryTable keeps the package documentation's table true.
 func TestMemoryTable(t *testing.T) {

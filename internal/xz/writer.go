@@ -1,9 +1,10 @@
 package xz
 
 import (
-	"errors"
 	"io"
 	"sync"
+
+	"github.com/colfmt/colfmt/internal/errs"
 )
 
 // AppendEncode appends to dst one .xz stream holding src, compressed with
@@ -91,7 +92,7 @@ type Writer struct {
 // NewWriter returns a Writer that writes a .xz stream to w.
 func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if w == nil {
-		return nil, errors.Join(ErrInvalidArgument, errors.New("xz: nil writer"))
+		return nil, errs.Wrap(ErrInvalidArgument, "nil writer")
 	}
 	c, err := newConfig(opts)
 	if err != nil {
@@ -108,7 +109,7 @@ func (z *Writer) Write(p []byte) (int, error) {
 		return 0, z.err
 	}
 	if z.closed {
-		return 0, errors.Join(ErrInvalidArgument, errors.New("xz: write after Close"))
+		return 0, errs.Wrap(ErrInvalidArgument, "write after Close")
 	}
 	n := 0
 	for len(p) > 0 {
