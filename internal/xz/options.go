@@ -47,7 +47,7 @@ const (
 	MinBlockSize = 4 << 10
 	// MaxBlockSize is the largest block size WithBlockSize accepts (the
 	// match finders index positions with uint32).
-	MaxBlockSize = 1 << 31
+	MaxBlockSize = 1<<31 - 1
 	// MaxConcurrency bounds WithConcurrency.
 	MaxConcurrency = 256
 )

@@ -2,6 +2,7 @@ package xz
 
 import (
 	"io"
+	"math"
 	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -101,7 +102,12 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	return &Writer{w: w, c: c}, nil
 }
 
-func (z *Writer) batch() int { return z.c.effBlockSize() * z.c.concurrency }
+// batch is how many bytes the Writer buffers: one block per worker (fewer
+// workers when that would not fit an int, on 32-bit platforms).
+func (z *Writer) batch() int {
+	bs := z.c.effBlockSize()
+	return bs * max(1, min(z.c.concurrency, math.MaxInt/2/bs))
+}
 
 // Write buffers p, compressing and writing whole batches of blocks.
 func (z *Writer) Write(p []byte) (int, error) {
