@@ -143,3 +143,19 @@ func BenchmarkEncodeParallel(b *testing.B) {
 	b.ReportMetric(float64(len(out))/float64(xzOut.Len()), "size/xz")
 	b.ReportMetric(float64(xzTime)/float64(per), "speed/xz")
 }
+
+// BenchmarkEncodeSmall encodes a 200-byte input, the size of a small AT-1
+// stream: the cost is dominated by setting up the model and tables.
+func BenchmarkEncodeSmall(b *testing.B) {
+	src := []byte(strings.Repeat("id,name,city\n1,Ada,London\n2,Bob,Paris\n", 6))[:200]
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	var out []byte
+	var err error
+	for i := 0; i < b.N; i++ {
+		out, err = AppendEncode(out[:0], src, WithPreset(9), WithExtreme(true))
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
