@@ -42,7 +42,8 @@
 //
 // AppendEncode (and Encode) compress a byte slice; NewWriter streams.
 // Options: WithPreset, WithExtreme, WithCheck, WithBlockSize,
-// WithConcurrency.
+// WithConcurrency. ParsePreset reads xz's "-9e" notation; Memory reports
+// the memory bound of a configuration.
 //
 // # Memory
 //

@@ -340,3 +340,17 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestParsePreset(t *testing.T) {
+	for s, want := range map[string][2]int{"0": {0, 0}, "6": {6, 0}, "9e": {9, 1}, "-3e": {3, 1}, "-1": {1, 0}} {
+		l, e, err := ParsePreset(s)
+		if err != nil || l != want[0] || e != (want[1] == 1) {
+			t.Errorf("ParsePreset(%q) = %d, %v, %v", s, l, e, err)
+		}
+	}
+	for _, s := range []string{"", "e", "10", "9ee", "x", "-", "6 "} {
+		if _, _, err := ParsePreset(s); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("ParsePreset(%q): %v", s, err)
+		}
+	}
+}
