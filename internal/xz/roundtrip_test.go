@@ -354,3 +354,61 @@ func TestParsePreset(t *testing.T) {
 		}
 	}
 }
+
+// structured returns up to 300 KB mixing random bytes from a small
+// alphabet, copies at near and far distances (long, short, and broken by
+// one changed byte) and byte runs: the cases the parser's rep and
+// match+literal+rep0 paths look for.
+func structured(seed int64) []byte {
+	rng := rand.New(rand.NewSource(seed))
+	n := rng.Intn(300000)
+	src := make([]byte, 0, n+1000)
+	alpha := 1 + rng.Intn(255)
+	copyBack := func(d, l int) {
+		for k := 0; k < l; k++ {
+			src = append(src, src[len(src)-d])
+		}
+	}
+	for len(src) < n {
+		switch rng.Intn(5) {
+		case 0:
+			for k := rng.Intn(100); k > 0; k-- {
+				src = append(src, byte(rng.Intn(alpha)))
+			}
+		case 1:
+			if len(src) > 0 {
+				copyBack(1+rng.Intn(len(src)), rng.Intn(600))
+			}
+		case 2:
+			if len(src) > 0 {
+				copyBack(1+rng.Intn(min(len(src), 16)), rng.Intn(300))
+			}
+		case 3:
+			b := byte(rng.Intn(256))
+			for k := rng.Intn(1000); k > 0; k-- {
+				src = append(src, b)
+			}
+		default:
+			if len(src) > 10 {
+				copyBack(1+rng.Intn(len(src)), rng.Intn(40))
+				src = append(src, byte(rng.Intn(256)))
+			}
+		}
+	}
+	return src
+}
+
+func TestRoundTripStructured(t *testing.T) {
+	seeds := int64(20)
+	if heavy() {
+		seeds = 60
+	}
+	for seed := int64(0); seed < seeds; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		opts := []Option{WithPreset(int(seed % 10)), WithExtreme(seed%3 == 0)}
+		if seed%4 == 1 {
+			opts = append(opts, WithBlockSize(MinBlockSize+rng.Intn(100000)), WithConcurrency(2))
+		}
+		roundTrip(t, "structured", structured(seed), seed%7 == 0, opts...)
+	}
+}
