@@ -64,7 +64,7 @@ func hash4Size(dict uint32) uint32 {
 // liblzma's sizes, but for a block of n < 16 KiB bytes at most 4 x n
 // rounded up to a power of two (at least 256), so that small streams do
 // not allocate and clear half a megabyte. Inputs of 16 KiB and more get
-// exactly liblzma's tables.
+// exactly liblzma's tables. find compares the bytes a hash hit implies.
 func hashSizes(dict uint32, n int) (h2, h3, h4 uint32) {
 	h2, h3, h4 = hash2Size, hash3Size, hash4Size(dict)
 	if n < 16<<10 {
@@ -179,11 +179,16 @@ func (mf *matchFinder) find(matches []match) []match {
 	delta2 := pos + 1 - v2
 	delta3 := pos + 1 - v3
 	bestLen := 1
-	if v2 != 0 && delta2 < mf.cyclicSize && buf[mf.pos-int(delta2)] == buf[mf.pos] {
+	// With liblzma's table sizes a hash2 (hash3) hit whose first byte
+	// matches also matches on 2 (3) bytes; the smaller tables of small
+	// blocks lose that, so the bytes are compared.
+	p := mf.pos
+	if v2 != 0 && delta2 < mf.cyclicSize && buf[p-int(delta2)] == buf[p] && buf[p+1-int(delta2)] == buf[p+1] {
 		bestLen = 2
 		matches = append(matches, match{2, delta2 - 1})
 	}
-	if v3 != 0 && delta2 != delta3 && delta3 < mf.cyclicSize && buf[mf.pos-int(delta3)] == buf[mf.pos] {
+	if v3 != 0 && delta2 != delta3 && delta3 < mf.cyclicSize && buf[p-int(delta3)] == buf[p] &&
+		buf[p+1-int(delta3)] == buf[p+1] && buf[p+2-int(delta3)] == buf[p+2] {
 		bestLen = 3
 		matches = append(matches, match{0, delta3 - 1})
 		delta2 = delta3

@@ -203,34 +203,43 @@ func TestRoundTripDBText(t *testing.T) {
 	}
 }
 
-// TestRoundTripGoSource packs this module's Go source files, concatenated,
-// and each of a few files on its own.
+// TestRoundTripGoSource packs this module's Go source files (the tree
+// two levels up), concatenated, and the first few on their own; then Go's
+// own net/http sources at -9e.
 func TestRoundTripGoSource(t *testing.T) {
-	var all []byte
 	limit := 256 << 10
 	if heavy() {
-		limit = 1 << 20
+		limit = 2 << 20
 	}
-	root := filepath.Join(runtime.GOROOT(), "src", "net", "http")
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || len(all) > limit {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err == nil {
-			all = append(all, b...)
-		}
-		return err
-	})
-	if err != nil || len(all) == 0 {
-		t.Skipf("Go source tree not readable: %v", err)
+	gather := func(root string) (all []byte, files [][]byte) {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || len(all) > limit {
+				return nil
+			}
+			if b, err := os.ReadFile(p); err == nil {
+				all = append(all, b...)
+				files = append(files, b)
+			}
+			return nil
+		})
+		return all, files
 	}
-	enc := roundTrip(t, "net/http", all, true, WithPreset(6))
+	all, files := gather(filepath.Join("..", ".."))
+	if len(all) == 0 {
+		t.Fatal("no Go source found in the module")
+	}
+	enc := roundTrip(t, "module source", all, true, WithPreset(6))
 	want, ok := xzCompress(t, all, "-6")
 	if ok && float64(len(enc)) > 1.03*float64(len(want)) {
 		t.Errorf("Go source: %d bytes at -6, xz -6 writes %d", len(enc), len(want))
 	}
-	t.Logf("Go source: %d -> %d (xz -6: %d)", len(all), len(enc), len(want))
+	t.Logf("module Go source: %d -> %d (xz -6: %d)", len(all), len(enc), len(want))
+	for i, f := range files[:min(len(files), 8)] {
+		roundTrip(t, "source file", f, i%4 == 0, WithPreset(i%10), WithExtreme(i%2 == 1))
+	}
+	if std, _ := gather(filepath.Join(runtime.GOROOT(), "src", "net", "http")); len(std) > 0 {
+		roundTrip(t, "net/http", std[:min(len(std), limit/2)], false, WithPreset(9), WithExtreme(true))
+	}
 }
 
 // TestMultiBlockDeterministic splits into blocks and checks the output
@@ -410,5 +419,24 @@ func TestRoundTripStructured(t *testing.T) {
 			opts = append(opts, WithBlockSize(MinBlockSize+rng.Intn(100000)), WithConcurrency(2))
 		}
 		roundTrip(t, "structured", structured(seed), seed%7 == 0, opts...)
+	}
+}
+
+// TestRoundTripSmallBlocks covers inputs under 16 KiB, whose hash tables
+// are smaller than liblzma's (a hash hit then no longer implies that the
+// bytes match).
+func TestRoundTripSmallBlocks(t *testing.T) {
+	text := []byte(strings.Repeat("func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {\n\topts := e.opts\n", 300))
+	for i := 0; i < 24; i++ {
+		n := 300 + i*650
+		src := structured(int64(i))
+		if len(src) < n {
+			src = append(src, text...)
+		}
+		src = src[:min(len(src), n)]
+		if i%2 == 0 {
+			src = text[i*37 : i*37+n/2]
+		}
+		roundTrip(t, "small", src, i%6 == 0, WithPreset(i%10), WithExtreme(i%3 == 0))
 	}
 }
