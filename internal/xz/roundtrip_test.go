@@ -338,6 +338,10 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Add([]byte("a"), byte(0))
 	f.Add([]byte("abcabcabcabcabcabc, abcabcabcabd"), byte(0x89))
 	f.Add(bytes.Repeat([]byte{0, 1, 0, 1, 2}, 300), byte(3))
+	// Text of a few KiB: small hash tables, many near-collisions.
+	f.Add([]byte(strings.Repeat("if v2 != 0 && delta2 < mf.cyclicSize {\n\treturn x[i]\n}\n", 90)), byte(0x86))
+	small := structured(5)
+	f.Add(small[:min(len(small), 6000)], byte(1))
 	f.Fuzz(func(t *testing.T, src []byte, sel byte) {
 		lvl := int(sel&0x0F) % 10
 		enc, err := AppendEncode(nil, src, WithPreset(lvl), WithExtreme(sel&0x80 != 0), WithBlockSize(MinBlockSize))
