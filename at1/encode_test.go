@@ -242,7 +242,7 @@ func TestEncodeQueryCodecs(t *testing.T) {
 		col   int
 		path  string
 	}{{CodecQColumnar, csv.String(), 0, ""}, {CodecQJSON, jl.String(), 0, "id"}} {
-		enc := roundTrip(t, tc.codec.String(), []byte(tc.src), WithCodec(tc.codec), WithRowGroupSize(500))
+		enc := roundTrip(t, tc.codec.String(), []byte(tc.src), WithCodec(tc.codec), WithRowGroupSize(500), forceStructured())
 		if codecOf(enc) != tc.codec {
 			t.Fatalf("codec %v, want %v", codecOf(enc), tc.codec)
 		}
@@ -269,9 +269,12 @@ func TestEncodeQueryCodecs(t *testing.T) {
 			t.Fatalf("%v: %d rows (want 10), stats %+v", tc.codec, n, st)
 		}
 	}
-	// Auto picks qjson for JSON Lines.
-	if enc := roundTrip(t, "auto json", []byte(jl.String())); codecOf(enc) != CodecQJSON {
-		t.Errorf("auto on JSON Lines chose %v", codecOf(enc))
+	// Auto tries qjson for JSON Lines and keeps it only when it beats RAW.
+	auto := roundTrip(t, "auto json", []byte(jl.String()))
+	raw := roundTrip(t, "raw json", []byte(jl.String()), WithCodec(CodecRaw))
+	q := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), forceStructured())
+	if len(auto) != min(len(raw), len(q)) {
+		t.Errorf("auto on JSON Lines: %d bytes (%v); RAW %d, qjson %d", len(auto), codecOf(auto), len(raw), len(q))
 	}
 }
 
