@@ -52,6 +52,11 @@ func zstdCompress(dst, src []byte, level int) []byte {
 	return e.enc.EncodeAll(src, dst)
 }
 
+// xzMinSize is less than the smallest .xz stream holding any data (stream
+// header and footer 24 bytes, block header 12, check 8, index 8, LZMA2
+// chunk): when another backend already fits in it, xz cannot win.
+const xzMinSize = 56
+
 // packed is data under one backend.
 type packed struct {
 	backend byte
@@ -69,7 +74,7 @@ func smallest(src []byte, level int) (packed, error) {
 	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
 		best = packed{BackendZstd, z}
 	}
-	if len(src) < 48 {
+	if len(src) < 48 || len(best.data) <= xzMinSize {
 		return best, nil
 	}
 	x, err := xzCompress(nil, src, level)

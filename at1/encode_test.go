@@ -356,3 +356,92 @@ func TestEncodedVectors(t *testing.T) {
 		}
 	}
 }
+
+// checkReferenceRules walks an encoded file and checks what the reference
+// decoder requires beyond what our decoder enforces on its own: a backend
+// byte everywhere (never the spec-literal form), backends 0..2 only, block
+// tags 0 or 1, zstd frames that declare their content size, no empty
+// frame, and the trailer.
+func checkReferenceRules(t *testing.T, name string, enc []byte) {
+	t.Helper()
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if f.Trailer == nil {
+		t.Errorf("%s: no integrity trailer", name)
+	}
+	checkStream := func(backend byte, data []byte, what string) {
+		if backend > BackendStored {
+			t.Errorf("%s: %s: backend %d", name, what, backend)
+		}
+		if backend == BackendZstd {
+			if _, _, msg := zstdFrame(data); msg != "" {
+				t.Errorf("%s: %s: zstd frame: %s", name, what, msg)
+			}
+		}
+	}
+	var dirs [][]StreamInfo
+	switch {
+	case f.Framed:
+		for i, fr := range f.Frames {
+			if fr.Size == 0 {
+				t.Errorf("%s: frame %d is empty", name, i)
+			}
+			if fr.Method == methodRaw {
+				b := enc[fr.Offset+1]
+				checkStream(b, enc[fr.Offset+2:fr.Offset+fr.Size], "raw frame")
+				continue
+			}
+			dir, err := f.cfg.parseDirectory(f.src, fr.Offset+1, fr.Offset+fr.Size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dirs = append(dirs, dir)
+		}
+	case f.Codec == CodecRaw:
+		if f.RawBackend < 0 {
+			t.Errorf("%s: RAW payload without a backend byte", name)
+		} else {
+			checkStream(byte(f.RawBackend), enc[6:len(enc)-TrailerSize], "raw payload")
+		}
+	default:
+		dirs = append(dirs, f.Streams)
+	}
+	for _, dir := range dirs {
+		for _, s := range dir {
+			if s.Legacy {
+				t.Errorf("%s: stream %q without a backend byte", name, s.Name)
+			}
+			checkStream(s.Backend, enc[s.Offset:s.Offset+s.Size], "stream "+s.Name)
+		}
+	}
+	for g, group := range f.RowGroups() {
+		for c, b := range group {
+			blk := enc[f.BlocksOffset()+b.Offset : f.BlocksOffset()+b.Offset+b.Size]
+			if blk[0] > 1 {
+				t.Errorf("%s: block (%d,%d) tag %d", name, g, c, blk[0])
+			}
+			if blk[0] == 1 {
+				checkStream(BackendZstd, blk[1:], "block")
+			}
+		}
+	}
+}
+
+func TestEncodedFilesFollowReferenceRules(t *testing.T) {
+	inputs := map[string][]byte{
+		"trades": tradesCSV(100 << 10), "events": eventsJSONL(100 << 10), "empty": nil, "tiny": []byte("a,b\n"),
+	}
+	for name, src := range inputs {
+		for _, codec := range encodeCodecs {
+			for _, chunk := range []int64{DefaultChunkSize, 64 << 10} {
+				enc, err := Encode(src, WithCodec(codec), WithChunkSize(chunk), WithLevel(1), forceStructured())
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkReferenceRules(t, name+"/"+codec.String(), enc)
+			}
+		}
+	}
+}
