@@ -14,6 +14,10 @@ import (
 // codec, keep RAW when that is smaller, append the SHA-256 trailer, then
 // decode the result and compare it with the input (WithVerify).
 
+// maxEncodeColumns is the most columns the encoder lays out; text whose
+// lines split into more is not treated as a table.
+const maxEncodeColumns = 4096
+
 // namedStream is one stream of a packed stream set before compression.
 type namedStream struct {
 	name   string
@@ -123,10 +127,16 @@ func (c *config) rawBody(src []byte) ([]byte, error) {
 func (c *config) structuredBody(src []byte, codec Codec) ([]byte, error) {
 	var streams []namedStream
 	switch codec {
-	case CodecColumnar:
-		streams = c.columnarStreamsOf(c.tableOf(src))
-	case CodecQColumnar:
-		streams = c.qcolStreamsOf(c.tableOf(src))
+	case CodecColumnar, CodecQColumnar:
+		t := c.tableOf(src)
+		if len(t.cols) > maxEncodeColumns {
+			return nil, nil // not a table: a line of many delimiters
+		}
+		if codec == CodecColumnar {
+			streams = c.columnarStreamsOf(t)
+		} else {
+			streams = c.qcolStreamsOf(t)
+		}
 	case CodecQJSON:
 		streams = c.qjsonStreamsOf(src)
 	default:

@@ -340,6 +340,9 @@ func (c *config) qjsonStreamsOf(src []byte) []namedStream {
 		return nil
 	}
 	ncols := len(best.segs) - 1
+	if ncols > maxEncodeColumns {
+		return nil
+	}
 	q := &qLines{nlines: len(ls), trailing: trailing, rowModes: make([]byte, len(ls)), cols: make([][][]byte, ncols)}
 	for i, l := range ls {
 		var ok bool

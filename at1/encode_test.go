@@ -87,6 +87,7 @@ func TestEncodeAdversarial(t *testing.T) {
 		"tabs":             "x\ty\n1\t2\n3\t4\n",
 		"multiline quoted": "a,b\n\"line1\nline2\",3\n",
 		"nul bytes":        "\x00,\x00\n\x00\n",
+		"wide line":        strings.Repeat("1,", 5000) + "\n" + strings.Repeat("2,", 5000) + "\n",
 		"json":             "{\"a\": 1, \"b\": \"x,y\"}\n{\"a\": -2, \"b\": null}\n{\"b\": 1}\n{\"a\":3,\"b\":{\"c\":[1,\"}\"]}}\r\n{}\n{\"a\": 1.50, \"b\": \"\\\"q\"}",
 		"json broken":      "{\"a\": 1\n{\"a\": \"unterminated}\n{\"a\" 1}\n",
 	}
