@@ -13,6 +13,12 @@
 // or none). xz 5.x, github.com/ulikunitz/xz and
 // github.com/therootcompany/xz decode it. This package does not decode.
 //
+// Two choices differ from single-threaded xz and match xz -T: block
+// headers carry both sizes, and the dictionary-size byte names the
+// smaller of the preset's dictionary and the block (a decoder then
+// allocates no more than the data needs). Blocks are independent, so the
+// output depends on the block size but not on the concurrency.
+//
 // # Algorithm
 //
 // Written from the public descriptions of the LZMA SDK (Igor Pavlov) and
@@ -42,10 +48,39 @@
 //
 // AppendEncode (and Encode) compress a byte slice; NewWriter streams.
 // Options: WithPreset, WithExtreme, WithCheck, WithBlockSize,
-// WithConcurrency.
+// WithConcurrency. ParsePreset reads xz's "-9e" notation; Memory reports
+// the memory bound of a configuration.
+//
+// # Memory
+//
+// Each block being compressed needs match finder tables sized by the
+// preset's dictionary (or by the block, when it is smaller): 4-byte hash
+// heads of liblzma's size plus one link (hc4) or two (bt4) per window
+// position. For blocks at least as large as the dictionary:
+//
+//	preset     0    1    2    3    4    5, 6   7     8     9
+//	MiB        1.8  6.3  12.3 24.3 40.3 80.3   160.3 320.3 576.3
+//	extreme    2.8  10.3 20.3 40.3 (4..9: as without -e)
+//
+// (liblzma needs about 3, 9, 17, 32, 48, 94, 94, 186, 370 and 674 MiB,
+// which include its dictionary buffer.) On top of that come the block's
+// input and compressed output; the Writer buffers WithConcurrency x block
+// size bytes of input. Memory(opts...) returns the whole bound.
+//
+// # Speed and size
+//
+// BenchmarkEncode measures, in the same run, size and speed against xz
+// -T1 (liblzma 5.4) at -6 and -9e on five dbtext files; BenchmarkEncodePresets
+// does every preset on one file, BenchmarkEncodeParallel two 24 MiB blocks
+// against xz -T2. On the 12 dbtext files the output is within 0.2% of
+// xz's size at -1, -3, -6 and -9e, file by file (all files together:
+// 1.0002 at -6, 1.0000 at -9e); -0 is 4% smaller (hc4 against liblzma's
+// hc3). Measured by CPU time on the shared test machine, the speed is
+// 0.67 to 1.4 of liblzma's, typically 0.8; the bt4 tree walk (cache
+// misses, as in liblzma) takes half the time at -6 and -9e.
 //
 // # Security
 //
-// The encoder reads no untrusted structure; its memory is bounded by the
-// block size and the preset (see Memory).
+// The encoder reads no untrusted structure. Its memory is bounded as
+// above; sizes are fixed by the options before any input is read.
 package xz

@@ -39,16 +39,19 @@ func newEncoder(p params, buf []byte) *encoder {
 	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf)}
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
-		e.opts = make([]optimal, optsSize)
+		// The parser's offsets never pass the end of the block.
+		e.opts = make([]optimal, min(optsSize, len(buf)+2))
 	}
-	e.matchLen.table = p.nice + 1 - matchLenMin
-	e.repLen.table = p.nice + 1 - matchLenMin
-	if e.matchLen.table < matchLenMax+1-matchLenMin && !p.fast {
-		// The optimal parser prices lengths up to nice only, but a match
-		// continuing a literal may be longer; price the full range.
-		e.matchLen.table = matchLenMax + 1 - matchLenMin
-		e.repLen.table = matchLenMax + 1 - matchLenMin
+	// The optimal parser prices lengths up to nice only, but a match
+	// continuing a literal may be longer; price the full range. No length
+	// passes the block's size.
+	table := p.nice + 1 - matchLenMin
+	if !p.fast {
+		table = matchLenMax + 1 - matchLenMin
 	}
+	table = min(table, max(1, len(buf)-1))
+	e.matchLen.table = table
+	e.repLen.table = table
 	e.resetState()
 	return e
 }

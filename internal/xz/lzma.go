@@ -1,5 +1,7 @@
 package xz
 
+import "math/bits"
+
 // The LZMA model with lc=3, lp=0, pb=2 (the values every xz preset uses).
 const (
 	lc             = 3
@@ -71,10 +73,7 @@ func distSlot(d uint32) uint32 {
 	if d < distModelStart {
 		return d
 	}
-	n := uint32(31)
-	for d>>n == 0 {
-		n--
-	}
+	n := uint32(bits.Len32(d)) - 1
 	return n<<1 | (d>>(n-1))&1
 }
 

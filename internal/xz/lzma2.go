@@ -22,7 +22,7 @@ func appendLZMA2(dst, buf []byte, p params) []byte {
 		return append(dst, 0x00)
 	}
 	e := newEncoder(p, buf)
-	e.rc.buf = make([]byte, 0, chunkCompMax+chunkMargin)
+	e.rc.buf = make([]byte, 0, min(chunkCompMax, len(buf))+chunkMargin)
 	needDictReset, needProps, needStateReset := true, true, false
 	for e.pos < len(buf) {
 		start := e.pos

@@ -1,6 +1,10 @@
 package xz
 
-import "hash/crc32"
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"math/bits"
+)
 
 const (
 	matchLenMin = 2
@@ -31,6 +35,8 @@ type matchFinder struct {
 	cyclicSize uint32
 	cyclicPos  uint32
 	hashMask   uint32
+	hash2Mask  uint32
+	hash3Mask  uint32
 	hash2      []uint32
 	hash3      []uint32
 	hash4      []uint32
@@ -54,6 +60,23 @@ func hash4Size(dict uint32) uint32 {
 	return hs + 1
 }
 
+// hashSizes returns the entries of the 2-, 3- and 4-byte hash tables:
+// liblzma's sizes, but for a block of n < 16 KiB bytes at most 4 x n
+// rounded up to a power of two (at least 256), so that small streams do
+// not allocate and clear half a megabyte. Inputs of 16 KiB and more get
+// exactly liblzma's tables. find compares the bytes a hash hit implies.
+func hashSizes(dict uint32, n int) (h2, h3, h4 uint32) {
+	h2, h3, h4 = hash2Size, hash3Size, hash4Size(dict)
+	if n < 16<<10 {
+		c := uint32(256)
+		for c < 4*uint32(n) {
+			c <<= 1
+		}
+		h2, h3, h4 = min(h2, c), min(h3, c), min(h4, c)
+	}
+	return
+}
+
 // effectiveDict is the dictionary the block can use: never more than the
 // block itself.
 func effectiveDict(dict uint32, n int) uint32 {
@@ -70,11 +93,11 @@ func newMatchFinder(p params, buf []byte) *matchFinder {
 	dict := effectiveDict(p.dictSize, len(buf))
 	mf := &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
 	mf.cyclicSize = dict + 1
-	hs := hash4Size(dict)
-	mf.hashMask = hs - 1
-	mf.hash2 = make([]uint32, hash2Size)
-	mf.hash3 = make([]uint32, hash3Size)
-	mf.hash4 = make([]uint32, hs)
+	h2, h3, h4 := hashSizes(dict, len(buf))
+	mf.hash2Mask, mf.hash3Mask, mf.hashMask = h2-1, h3-1, h4-1
+	mf.hash2 = make([]uint32, h2)
+	mf.hash3 = make([]uint32, h3)
+	mf.hash4 = make([]uint32, h4)
 	if p.mf == mfBT4 {
 		mf.son = make([]uint32, 2*int(mf.cyclicSize))
 	} else {
@@ -87,7 +110,8 @@ func newMatchFinder(p params, buf []byte) *matchFinder {
 // bytes (the block itself not included).
 func memoryFor(p params, n int) int64 {
 	dict := effectiveDict(p.dictSize, n)
-	m := int64(hash2Size+hash3Size+hash4Size(dict)) * 4
+	h2, h3, h4 := hashSizes(dict, n)
+	m := int64(h2+h3+h4) * 4
 	links := int64(dict) + 1
 	if p.mf == mfBT4 {
 		links *= 2
@@ -107,9 +131,9 @@ func (mf *matchFinder) movePos() {
 
 func (mf *matchFinder) hashes(cur []byte) (h2, h3, h4 uint32) {
 	temp := crcTab[cur[0]] ^ uint32(cur[1])
-	h2 = temp & (hash2Size - 1)
+	h2 = temp & mf.hash2Mask
 	temp ^= uint32(cur[2]) << 8
-	h3 = temp & (hash3Size - 1)
+	h3 = temp & mf.hash3Mask
 	h4 = (temp ^ crcTab[cur[3]]<<5) & mf.hashMask
 	return
 }
@@ -119,6 +143,13 @@ func (mf *matchFinder) hashes(cur []byte) (h2, h3, h4 uint32) {
 func matchLen(buf []byte, a, b, n, limit int) int {
 	x := buf[a : a+limit]
 	y := buf[b : b+limit]
+	for n+8 <= limit {
+		d := binary.LittleEndian.Uint64(x[n:]) ^ binary.LittleEndian.Uint64(y[n:])
+		if d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
+		}
+		n += 8
+	}
 	for n < limit && x[n] == y[n] {
 		n++
 	}
@@ -148,11 +179,16 @@ func (mf *matchFinder) find(matches []match) []match {
 	delta2 := pos + 1 - v2
 	delta3 := pos + 1 - v3
 	bestLen := 1
-	if v2 != 0 && delta2 < mf.cyclicSize && buf[mf.pos-int(delta2)] == buf[mf.pos] {
+	// With liblzma's table sizes a hash2 (hash3) hit whose first byte
+	// matches also matches on 2 (3) bytes; the smaller tables of small
+	// blocks lose that, so the bytes are compared.
+	p := mf.pos
+	if v2 != 0 && delta2 < mf.cyclicSize && buf[p-int(delta2)] == buf[p] && buf[p+1-int(delta2)] == buf[p+1] {
 		bestLen = 2
 		matches = append(matches, match{2, delta2 - 1})
 	}
-	if v3 != 0 && delta2 != delta3 && delta3 < mf.cyclicSize && buf[mf.pos-int(delta3)] == buf[mf.pos] {
+	if v3 != 0 && delta2 != delta3 && delta3 < mf.cyclicSize && buf[p-int(delta3)] == buf[p] &&
+		buf[p+1-int(delta3)] == buf[p+1] && buf[p+2-int(delta3)] == buf[p+2] {
 		bestLen = 3
 		matches = append(matches, match{0, delta3 - 1})
 		delta2 = delta3

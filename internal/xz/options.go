@@ -2,6 +2,7 @@ package xz
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/opt"
@@ -47,7 +48,7 @@ const (
 	MinBlockSize = 4 << 10
 	// MaxBlockSize is the largest block size WithBlockSize accepts (the
 	// match finders index positions with uint32).
-	MaxBlockSize = 1 << 31
+	MaxBlockSize = 1<<31 - 1
 	// MaxConcurrency bounds WithConcurrency.
 	MaxConcurrency = 256
 )
@@ -210,4 +211,19 @@ func (c *config) effBlockSize() int {
 		n = 1 << 20
 	}
 	return n
+}
+
+// ParsePreset reads a preset the way xz's command line writes it: a digit
+// 0..9, optionally followed by "e" for extreme ("6", "9e"). A leading "-"
+// is accepted ("-9e").
+func ParsePreset(s string) (level int, extreme bool, err error) {
+	t := strings.TrimPrefix(s, "-")
+	if strings.HasSuffix(t, "e") {
+		extreme = true
+		t = t[:len(t)-1]
+	}
+	if len(t) != 1 || t[0] < '0' || t[0] > '9' {
+		return 0, false, errs.Wrap(ErrInvalidArgument, "preset %s: want 0..9, optionally followed by e", errs.Quote(s))
+	}
+	return int(t[0] - '0'), extreme, nil
 }

@@ -1,9 +1,11 @@
 package xz
 
 import (
-	"errors"
 	"io"
+	"math"
 	"sync"
+
+	"github.com/colfmt/colfmt/internal/errs"
 )
 
 // AppendEncode appends to dst one .xz stream holding src, compressed with
@@ -91,7 +93,7 @@ type Writer struct {
 // NewWriter returns a Writer that writes a .xz stream to w.
 func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if w == nil {
-		return nil, errors.Join(ErrInvalidArgument, errors.New("xz: nil writer"))
+		return nil, errs.Wrap(ErrInvalidArgument, "nil writer")
 	}
 	c, err := newConfig(opts)
 	if err != nil {
@@ -100,7 +102,12 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	return &Writer{w: w, c: c}, nil
 }
 
-func (z *Writer) batch() int { return z.c.effBlockSize() * z.c.concurrency }
+// batch is how many bytes the Writer buffers: one block per worker (fewer
+// workers when that would not fit an int, on 32-bit platforms).
+func (z *Writer) batch() int {
+	bs := z.c.effBlockSize()
+	return bs * max(1, min(z.c.concurrency, math.MaxInt/2/bs))
+}
 
 // Write buffers p, compressing and writing whole batches of blocks.
 func (z *Writer) Write(p []byte) (int, error) {
@@ -108,7 +115,7 @@ func (z *Writer) Write(p []byte) (int, error) {
 		return 0, z.err
 	}
 	if z.closed {
-		return 0, errors.Join(ErrInvalidArgument, errors.New("xz: write after Close"))
+		return 0, errs.Wrap(ErrInvalidArgument, "write after Close")
 	}
 	n := 0
 	for len(p) > 0 {
