@@ -278,45 +278,68 @@ func (mf *matchFinder) hcFind(limit int, cur uint32, bestLen int, matches []matc
 	}
 }
 
+// extend returns how far x and y (len(y) == limit <= len(x)) agree,
+// knowing that they agree on their first n bytes.
+func extend(x, y []byte, n, limit int) int {
+	for n+8 <= limit {
+		if d := binary.LittleEndian.Uint64(x[n:]) ^ binary.LittleEndian.Uint64(y[n:]); d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
+		}
+		n += 8
+	}
+	for n < limit && x[n] == y[n] {
+		n++
+	}
+	return n
+}
+
 func (mf *matchFinder) btFind(limit int, cur uint32, bestLen int, matches []match) []match {
 	buf := mf.buf
 	p := mf.pos
-	pos := uint32(p)
+	pos1 := uint32(p) + 1
 	son := mf.son
-	ptr0 := mf.cyclicPos<<1 + 1
-	ptr1 := mf.cyclicPos << 1
+	cyclicPos, cyclicSize := mf.cyclicPos, mf.cyclicSize
+	cb := buf[p : p+limit : p+limit] // the string being inserted
+	ptr0 := cyclicPos<<1 + 1
+	ptr1 := cyclicPos << 1
 	len0, len1 := 0, 0
 	for depth := mf.depth; ; depth-- {
-		delta := pos + 1 - cur
-		if cur == 0 || depth == 0 || delta >= mf.cyclicSize {
+		delta := pos1 - cur
+		if cur == 0 || depth == 0 || delta >= cyclicSize {
 			son[ptr0] = 0
 			son[ptr1] = 0
 			return matches
 		}
-		pair := mf.linkIndex(delta) << 1
-		pb := p - int(delta)
+		idx := cyclicPos - delta
+		if delta > cyclicPos {
+			idx += cyclicSize
+		}
+		pair := son[idx<<1 : idx<<1+2 : idx<<1+2]
+		pb := buf[p-int(delta):]
 		n := min(len0, len1)
-		if buf[pb+n] == buf[p+n] {
-			n = matchLen(buf, p, pb, n+1, limit)
+		a, c := pb[n], cb[n]
+		if a == c {
+			n = extend(pb, cb, n+1, limit)
 			if n > bestLen {
 				bestLen = n
 				matches = append(matches, match{uint32(n), delta - 1})
 				if n == limit {
-					son[ptr1] = son[pair]
-					son[ptr0] = son[pair+1]
+					son[ptr1] = pair[0]
+					son[ptr0] = pair[1]
 					return matches
 				}
 			}
+			a, c = pb[n], cb[n]
 		}
-		if buf[pb+n] < buf[p+n] {
+		if a < c {
 			son[ptr1] = cur
-			ptr1 = pair + 1
-			cur = son[ptr1]
+			ptr1 = idx<<1 + 1
+			cur = pair[1]
 			len1 = n
 		} else {
 			son[ptr0] = cur
-			ptr0 = pair
-			cur = son[ptr0]
+			ptr0 = idx << 1
+			cur = pair[0]
 			len0 = n
 		}
 	}
@@ -325,38 +348,46 @@ func (mf *matchFinder) btFind(limit int, cur uint32, bestLen int, matches []matc
 func (mf *matchFinder) btSkip(limit int, cur uint32) {
 	buf := mf.buf
 	p := mf.pos
-	pos := uint32(p)
+	pos1 := uint32(p) + 1
 	son := mf.son
-	ptr0 := mf.cyclicPos<<1 + 1
-	ptr1 := mf.cyclicPos << 1
+	cyclicPos, cyclicSize := mf.cyclicPos, mf.cyclicSize
+	cb := buf[p : p+limit : p+limit]
+	ptr0 := cyclicPos<<1 + 1
+	ptr1 := cyclicPos << 1
 	len0, len1 := 0, 0
 	for depth := mf.depth; ; depth-- {
-		delta := pos + 1 - cur
-		if cur == 0 || depth == 0 || delta >= mf.cyclicSize {
+		delta := pos1 - cur
+		if cur == 0 || depth == 0 || delta >= cyclicSize {
 			son[ptr0] = 0
 			son[ptr1] = 0
 			return
 		}
-		pair := mf.linkIndex(delta) << 1
-		pb := p - int(delta)
+		idx := cyclicPos - delta
+		if delta > cyclicPos {
+			idx += cyclicSize
+		}
+		pair := son[idx<<1 : idx<<1+2 : idx<<1+2]
+		pb := buf[p-int(delta):]
 		n := min(len0, len1)
-		if buf[pb+n] == buf[p+n] {
-			n = matchLen(buf, p, pb, n+1, limit)
+		a, c := pb[n], cb[n]
+		if a == c {
+			n = extend(pb, cb, n+1, limit)
 			if n == limit {
-				son[ptr1] = son[pair]
-				son[ptr0] = son[pair+1]
+				son[ptr1] = pair[0]
+				son[ptr0] = pair[1]
 				return
 			}
+			a, c = pb[n], cb[n]
 		}
-		if buf[pb+n] < buf[p+n] {
+		if a < c {
 			son[ptr1] = cur
-			ptr1 = pair + 1
-			cur = son[ptr1]
+			ptr1 = idx<<1 + 1
+			cur = pair[1]
 			len1 = n
 		} else {
 			son[ptr0] = cur
-			ptr0 = pair
-			cur = son[ptr0]
+			ptr0 = idx << 1
+			cur = pair[0]
 			len0 = n
 		}
 	}
