@@ -447,3 +447,40 @@ func TestRoundTripSmallBlocks(t *testing.T) {
 		roundTrip(t, "small", src, i%6 == 0, WithPreset(i%10), WithExtreme(i%3 == 0))
 	}
 }
+
+type failWriter struct{ n int }
+
+var errWrite = errors.New("disk full")
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, errWrite
+	}
+	f.n--
+	return len(p), nil
+}
+
+// TestWriterError checks that an error from the underlying writer is
+// returned by the call that hit it and by every later call.
+func TestWriterError(t *testing.T) {
+	w, err := NewWriter(&failWriter{}, WithBlockSize(MinBlockSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(make([]byte, 3*MinBlockSize)); !errors.Is(err, errWrite) {
+		t.Fatalf("Write: %v", err)
+	}
+	if _, err := w.Write([]byte("x")); !errors.Is(err, errWrite) {
+		t.Fatalf("second Write: %v", err)
+	}
+	if err := w.Close(); !errors.Is(err, errWrite) {
+		t.Fatalf("Close: %v", err)
+	}
+	w, _ = NewWriter(&failWriter{n: 1})
+	if _, err := w.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); !errors.Is(err, errWrite) {
+		t.Fatalf("Close with a failing index write: %v", err)
+	}
+}
