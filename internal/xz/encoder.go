@@ -35,8 +35,8 @@ type encoder struct {
 	opts []optimal
 }
 
-func newEncoder(p params, buf []byte) *encoder {
-	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf)}
+func newEncoder(p params, buf []byte, s *scratch) *encoder {
+	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf, s)}
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
 		// The parser's offsets never pass the end of the block.

@@ -89,20 +89,39 @@ func effectiveDict(dict uint32, n int) uint32 {
 	return dict
 }
 
-func newMatchFinder(p params, buf []byte) *matchFinder {
+// scratch keeps a worker's large buffers from one block to the next, so
+// that a stream of many blocks does not leave a dead set of tables per
+// block to the garbage collector.
+type scratch struct {
+	tables []uint32
+	lz     []byte
+}
+
+func newMatchFinder(p params, buf []byte, s *scratch) *matchFinder {
 	dict := effectiveDict(p.dictSize, len(buf))
 	mf := &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
 	mf.cyclicSize = dict + 1
 	h2, h3, h4 := hashSizes(dict, len(buf))
 	mf.hash2Mask, mf.hash3Mask, mf.hashMask = h2-1, h3-1, h4-1
-	mf.hash2 = make([]uint32, h2)
-	mf.hash3 = make([]uint32, h3)
-	mf.hash4 = make([]uint32, h4)
+	links := int(mf.cyclicSize)
 	if p.mf == mfBT4 {
-		mf.son = make([]uint32, 2*int(mf.cyclicSize))
-	} else {
-		mf.son = make([]uint32, int(mf.cyclicSize))
+		links *= 2
 	}
+	total := int(h2+h3+h4) + links
+	var t []uint32
+	if s != nil && cap(s.tables) >= total {
+		t = s.tables[:total]
+		clear(t)
+	} else {
+		t = make([]uint32, total)
+		if s != nil {
+			s.tables = t
+		}
+	}
+	mf.hash2, t = t[:h2:h2], t[h2:]
+	mf.hash3, t = t[:h3:h3], t[h3:]
+	mf.hash4, t = t[:h4:h4], t[h4:]
+	mf.son = t
 	return mf
 }
 
