@@ -77,7 +77,9 @@
 // 1.0002 at -6, 1.0000 at -9e); -0 is 4% smaller (hc4 against liblzma's
 // hc3). Measured by CPU time on the shared test machine, the speed is
 // 0.67 to 1.4 of liblzma's, typically 0.8; the bt4 tree walk (cache
-// misses, as in liblzma) takes half the time at -6 and -9e.
+// misses, as in liblzma) takes half the time at -6 and -9e. For
+// comparison, github.com/ulikunitz/xz (hash chain, 8 MiB dictionary)
+// writes 1.15 to 1.36 times xz -9e's size on c_name, l_comment and urls2.
 //
 // # Security
 //
