@@ -12,7 +12,8 @@ import (
 // the options' preset. src is split into independent blocks of the block
 // size (see WithBlockSize); up to WithConcurrency blocks are compressed at
 // once. The output depends only on src, the preset, the extreme flag, the
-// check and the block size.
+// check and the block size. src must not overlap dst's spare capacity.
+// Bad options return dst unchanged and an error wrapping ErrInvalidOption.
 func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 	c, err := newConfig(opts)
 	if err != nil {
