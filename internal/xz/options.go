@@ -112,7 +112,9 @@ func WithCheck(check Check) Option {
 // The output depends on the block size but never on the concurrency. The
 // default is three times the preset's dictionary size, at least 1 MiB, the
 // figure xz -T uses; AppendEncode of an input shorter than that writes one
-// block.
+// block. Every block starts with an empty dictionary, so fewer, larger
+// blocks compress better: WithBlockSize(len(src)) gives one block, as
+// single-threaded xz writes.
 func WithBlockSize(n int) Option {
 	return func(c *config) error {
 		if n < MinBlockSize || n > MaxBlockSize {
