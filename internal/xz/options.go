@@ -113,7 +113,8 @@ func WithCheck(check Check) Option {
 // default is three times the preset's dictionary size, at least 1 MiB, the
 // figure xz -T uses; AppendEncode of an input shorter than that writes one
 // block. Every block starts with an empty dictionary, so fewer, larger
-// blocks compress better: WithBlockSize(len(src)) gives one block, as
+// blocks compress better: WithBlockSize(max(len(src), MinBlockSize))
+// gives AppendEncode one block, as
 // single-threaded xz writes.
 func WithBlockSize(n int) Option {
 	return func(c *config) error {
