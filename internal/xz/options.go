@@ -114,8 +114,7 @@ func WithCheck(check Check) Option {
 // figure xz -T uses; AppendEncode of an input shorter than that writes one
 // block. Every block starts with an empty dictionary, so fewer, larger
 // blocks compress better: WithBlockSize(max(len(src), MinBlockSize))
-// gives AppendEncode one block, as
-// single-threaded xz writes.
+// gives AppendEncode one block, as single-threaded xz writes.
 func WithBlockSize(n int) Option {
 	return func(c *config) error {
 		if n < MinBlockSize || n > MaxBlockSize {
