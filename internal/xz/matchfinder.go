@@ -65,8 +65,14 @@ func hash4Size(dict uint32) uint32 {
 // rounded up to a power of two (at least 256), so that small streams do
 // not allocate and clear half a megabyte. Inputs of 16 KiB and more get
 // exactly liblzma's tables. find compares the bytes a hash hit implies.
-func hashSizes(dict uint32, n int) (h2, h3, h4 uint32) {
+//
+// hc3 has no 4-byte table; its 3-byte table has the size of the others'
+// 4-byte one (as in liblzma) and takes that slot.
+func hashSizes(kind mfKind, dict uint32, n int) (h2, h3, h4 uint32) {
 	h2, h3, h4 = hash2Size, hash3Size, hash4Size(dict)
+	if kind == mfHC3 {
+		h3 = 0
+	}
 	if n < 16<<10 {
 		c := uint32(256)
 		for c < 4*uint32(n) {
@@ -101,7 +107,7 @@ func newMatchFinder(p params, buf []byte, s *scratch) *matchFinder {
 	dict := effectiveDict(p.dictSize, len(buf))
 	mf := &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
 	mf.cyclicSize = dict + 1
-	h2, h3, h4 := hashSizes(dict, len(buf))
+	h2, h3, h4 := hashSizes(p.mf, dict, len(buf))
 	mf.hash2Mask, mf.hash3Mask, mf.hashMask = h2-1, h3-1, h4-1
 	links := int(mf.cyclicSize)
 	if p.mf == mfBT4 {
@@ -129,7 +135,7 @@ func newMatchFinder(p params, buf []byte, s *scratch) *matchFinder {
 // bytes (the block itself not included).
 func memoryFor(p params, n int) int64 {
 	dict := effectiveDict(p.dictSize, n)
-	h2, h3, h4 := hashSizes(dict, n)
+	h2, h3, h4 := hashSizes(p.mf, dict, n)
 	m := int64(h2+h3+h4) * 4
 	links := int64(dict) + 1
 	if p.mf == mfBT4 {
@@ -179,6 +185,9 @@ func matchLen(buf []byte, a, b, n, limit int) int {
 // nearest of its length), then advances. The longest is at most nice.
 func (mf *matchFinder) find(matches []match) []match {
 	matches = matches[:0]
+	if mf.kind == mfHC3 {
+		return mf.find3(matches)
+	}
 	limit := mf.avail()
 	if limit > mf.nice {
 		limit = mf.nice
@@ -237,8 +246,61 @@ func (mf *matchFinder) find(matches []match) []match {
 	return matches
 }
 
+// hashes3 returns hc3's 2- and 3-byte hashes.
+func (mf *matchFinder) hashes3(cur []byte) (h2, h3 uint32) {
+	temp := crcTab[cur[0]] ^ uint32(cur[1])
+	return temp & mf.hash2Mask, (temp ^ uint32(cur[2])<<8) & mf.hashMask
+}
+
+// find3 is find for hc3 (preset 0): a 2-byte hash for the nearest
+// 2-byte match, then the chain of strings with the same 3-byte hash.
+func (mf *matchFinder) find3(matches []match) []match {
+	limit := mf.avail()
+	if limit > mf.nice {
+		limit = mf.nice
+	} else if limit < 3 {
+		mf.movePos()
+		return matches
+	}
+	buf := mf.buf
+	p := mf.pos
+	pos := uint32(p)
+	h2, h3 := mf.hashes3(buf[p:])
+	v2 := mf.hash2[h2]
+	cur := mf.hash4[h3]
+	mf.hash2[h2] = pos + 1
+	mf.hash4[h3] = pos + 1
+	bestLen := 2
+	delta2 := pos + 1 - v2
+	if v2 != 0 && delta2 < mf.cyclicSize && buf[p-int(delta2)] == buf[p] && buf[p+1-int(delta2)] == buf[p+1] {
+		bestLen = matchLen(buf, p, p-int(delta2), 2, limit)
+		matches = append(matches, match{uint32(bestLen), delta2 - 1})
+		if bestLen == limit {
+			mf.son[mf.cyclicPos] = cur
+			mf.movePos()
+			return matches
+		}
+	}
+	matches = mf.hcFind(limit, cur, bestLen, matches)
+	mf.movePos()
+	return matches
+}
+
 // skip indexes n positions without reporting matches.
 func (mf *matchFinder) skip(n int) {
+	if mf.kind == mfHC3 {
+		for ; n > 0; n-- {
+			if mf.avail() >= 3 {
+				h2, h3 := mf.hashes3(mf.buf[mf.pos:])
+				cur := mf.hash4[h3]
+				mf.hash2[h2] = uint32(mf.pos) + 1
+				mf.hash4[h3] = uint32(mf.pos) + 1
+				mf.son[mf.cyclicPos] = cur
+			}
+			mf.movePos()
+		}
+		return
+	}
 	for ; n > 0; n-- {
 		limit := mf.avail()
 		if limit > mf.nice {

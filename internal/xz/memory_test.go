@@ -18,7 +18,7 @@ func TestMemoryStructSizes(t *testing.T) {
 
 // TestMemoryTable keeps the package documentation's table true.
 func TestMemoryTable(t *testing.T) {
-	doc := []float64{1.8, 6.3, 12.3, 24.3, 40.3, 80.3, 80.3, 160.3, 320.3, 576.3}
+	doc := []float64{1.5, 6.3, 12.3, 24.3, 40.3, 80.3, 80.3, 160.3, 320.3, 576.3}
 	docExtreme := []float64{2.8, 10.3, 20.3, 40.3}
 	for lvl := 0; lvl <= 9; lvl++ {
 		for _, e := range []bool{false, true} {

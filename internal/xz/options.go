@@ -141,7 +141,8 @@ func WithConcurrency(n int) Option {
 type mfKind uint8
 
 const (
-	mfHC4 mfKind = iota
+	mfHC3 mfKind = iota
+	mfHC4
 	mfBT4
 )
 
@@ -161,7 +162,10 @@ func presetParams(level int, extreme bool) params {
 	p := params{dictSize: 1 << dictPow2[level]}
 	if level <= 3 {
 		p.fast = true
-		p.mf = mfHC4 // liblzma uses hc3 at level 0; hc4 here.
+		p.mf = mfHC4
+		if level == 0 {
+			p.mf = mfHC3
+		}
 		if level <= 1 {
 			p.nice = 128
 		} else {
