@@ -76,8 +76,9 @@
 // dbtext files the output is within 0.2% of xz's size at -1, -3, -6 and
 // -9e, file by file, and within 0.4% at -0 (all files together: 1.0017 at
 // -0, 1.0002 at -6, 1.0000 at -9e). Measured by CPU time on the shared
-// test machine, the speed is 0.67 to 1.4 of liblzma's, typically 0.8; the bt4 tree walk (cache
-// misses, as in liblzma) takes half the time at -6 and -9e. For
+// test machine, the speed is 0.63 to 1.4 of liblzma's: about 1.0 at
+// presets 0..3, 0.65 to 0.85 with bt4 and the optimal parser, where the
+// tree walk (cache misses, as in liblzma) takes half the time. For
 // comparison, github.com/ulikunitz/xz (hash chain, 8 MiB dictionary)
 // writes 1.15 to 1.36 times xz -9e's size on c_name, l_comment and urls2.
 //
