@@ -35,8 +35,8 @@ type encoder struct {
 	opts []optimal
 }
 
-func newEncoder(p params, buf []byte) *encoder {
-	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf)}
+func newEncoder(p params, buf []byte, s *scratch) *encoder {
+	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf, s)}
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
 		// The parser's offsets never pass the end of the block.
@@ -45,11 +45,10 @@ func newEncoder(p params, buf []byte) *encoder {
 	// The optimal parser prices lengths up to nice only, but a match
 	// continuing a literal may be longer; price the full range. No length
 	// passes the block's size.
-	table := p.nice + 1 - matchLenMin
-	if !p.fast {
-		table = matchLenMax + 1 - matchLenMin
+	table := min(matchLenMax+1-matchLenMin, max(1, len(buf)-1))
+	if p.fast {
+		table = 0 // the fast parser reads no prices
 	}
-	table = min(table, max(1, len(buf)-1))
 	e.matchLen.table = table
 	e.repLen.table = table
 	e.resetState()
