@@ -34,7 +34,7 @@ func TestTableRefillForgetsLargerDictionary(t *testing.T) {
 
 	small := dictOf([]string{"x", "yy", "zzz"}, []uint16{2, 1, 0})
 	for round := 0; round < 2; round++ {
-		d.fill(small)
+		d.fill(small, 1)
 		require.Equal(t, 3, d.n)
 		require.Equal(t, uint16(3), d.mask)
 		n, err := d.decodedLen(small.Codes, 0)
@@ -54,7 +54,7 @@ func TestTableRefillForgetsLargerDictionary(t *testing.T) {
 	require.Equal(t, "zzzyyx", string(out[:6]))
 
 	// Growing again reuses nothing stale either.
-	d.fill(dictOf(big, nil))
+	d.fill(dictOf(big, nil), 1)
 	n, err := d.decodedLen([]uint16{299, 0}, 0)
 	require.NoError(t, err)
 	require.Equal(t, 4, n)
