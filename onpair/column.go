@@ -144,8 +144,7 @@ func (c *Column) appendRowLong(dst []byte, codes []uint16) []byte {
 		// fast path from now on.
 		dst = grow(dst, MaxTokenSize*len(codes))
 	}
-	w, _, _ := c.dec.decode(dst[l:cap(dst)], codes)
-	return dst[:l+w]
+	return dst[:l+c.dec.gatherRoomy(dst[l:cap(dst)], codes)]
 }
 
 // Row returns row i in a new slice.

@@ -77,3 +77,14 @@ func gatherSpec(out []byte, w int, dict []byte, offs []uint32, codes []uint16, i
 	}
 	return w, i
 }
+
+func (t *fatTable) gatherRoomy(out []byte, codes []uint16) int {
+	rows, lens := t.rows, t.lens
+	w := 0
+	for _, c := range codes {
+		s := int(c) << 4
+		copy(out[w:w+MaxTokenSize], rows[s:s+MaxTokenSize])
+		w += int(lens[c])
+	}
+	return w
+}
