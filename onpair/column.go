@@ -17,6 +17,7 @@ type Column struct {
 	rows       []uint32
 	dec        fatTable // by value: one pointer hop less per row
 	decodedLen int
+	search     *search // the predicates' lazily built side table
 }
 
 // NewColumn validates p (Validate) and the row offsets (start at 0,
@@ -58,7 +59,7 @@ func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
 	if int64(n) > cfg.maxDecodedSize {
 		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "decoded size", uint64(n), cfg.maxDecodedSize)
 	}
-	return &Column{parts: p, rows: rows, dec: *d, decodedLen: n}, nil
+	return &Column{parts: p, rows: rows, dec: *d, decodedLen: n, search: new(search)}, nil
 }
 
 func checkRowOffsets(rows []uint32, m int) error {

@@ -1,0 +1,275 @@
+package onpair
+
+import (
+	"bytes"
+	"iter"
+	"math/bits"
+	"sync"
+)
+
+// RowSet is the set of rows a predicate matched, as a dense bitset: row r
+// is bit r%64 of Words()[r/64]. A bitset rather than a compressed bitmap
+// (roaring) because the predicates produce it in one sequential row scan,
+// where setting a bit is one OR, it costs R/8 bytes whatever the
+// selectivity (1/16 of the 2-byte first-code table the search keeps
+// anyway), and it needs no dependency; callers wanting roaring can add the
+// rows (or the words) to one.
+type RowSet struct {
+	words []uint64
+	n     int
+}
+
+func newRowSet(n int) RowSet { return RowSet{words: make([]uint64, (n+63)/64), n: n} }
+
+func (s *RowSet) add(r int) { s.words[r>>6] |= 1 << (r & 63) }
+
+// Len returns the number of rows of the column searched (matched or not).
+func (s RowSet) Len() int { return s.n }
+
+// Count returns the number of matching rows.
+func (s RowSet) Count() int {
+	k := 0
+	for _, w := range s.words {
+		k += bits.OnesCount64(w)
+	}
+	return k
+}
+
+// Has reports whether row r matched.
+func (s RowSet) Has(r int) bool {
+	return r >= 0 && r < s.n && s.words[r>>6]&(1<<(r&63)) != 0
+}
+
+// Words returns the bitset (shared, not copied).
+func (s RowSet) Words() []uint64 { return s.words }
+
+// All iterates over the matching rows in increasing order.
+func (s RowSet) All() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i, w := range s.words {
+			for w != 0 {
+				if !yield(i*64 + bits.TrailingZeros64(w)) {
+					return
+				}
+				w &= w - 1
+			}
+		}
+	}
+}
+
+// search holds what the predicates build once per column: the first code
+// of every row (2 bytes a row; 0 for an empty row, which the checks then
+// reject on its length), built on the first search.
+type search struct {
+	once  sync.Once
+	first []uint16
+}
+
+func (c *Column) firstCodes() []uint16 {
+	c.search.once.Do(func() {
+		first := make([]uint16, len(c.rows)-1)
+		codes := c.parts.Codes
+		for r := range first {
+			if a := c.rows[r]; a < c.rows[r+1] {
+				first[r] = codes[a]
+			}
+		}
+		c.search.first = first
+	})
+	return c.search.first
+}
+
+// token returns token t's bytes from the fat table.
+func (c *Column) token(t uint16) []byte {
+	s := int(t) << 4
+	return c.dec.rows[s : s+int(c.dec.lens[t])]
+}
+
+// First-code verdicts, computed on demand for the codes that start rows.
+const (
+	fcUnknown = iota
+	fcNo      // no row starting with this code can match
+	fcMaybe   // check the rest of the row
+	fcYes     // every row starting with this code matches
+)
+
+// Equal returns the rows whose value is exactly value. It runs on the
+// codes: a row is considered only if its first token is a prefix of value
+// (a verdict computed once per distinct first code), and then compared
+// token by token, stopping at the first difference; nothing is decoded.
+func (c *Column) Equal(value []byte) RowSet {
+	set := newRowSet(c.Len())
+	if len(value) == 0 {
+		for r := 0; r < c.Len(); r++ {
+			if c.rows[r] == c.rows[r+1] {
+				set.add(r)
+			}
+		}
+		return set
+	}
+	first := c.firstCodes()
+	verdict := make([]uint8, max(c.dec.n, 1))
+	for r, fc := range first {
+		v := verdict[fc]
+		if v == fcUnknown {
+			v = fcNo
+			if bytes.HasPrefix(value, c.token(fc)) {
+				v = fcMaybe
+			}
+			verdict[fc] = v
+		}
+		if v == fcMaybe && c.rowEqual(r, value) {
+			set.add(r)
+		}
+	}
+	return set
+}
+
+func (c *Column) rowEqual(r int, value []byte) bool {
+	pos := 0
+	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
+		t := c.token(cd)
+		if pos+len(t) > len(value) || string(t) != string(value[pos:pos+len(t)]) {
+			return false
+		}
+		pos += len(t)
+	}
+	return pos == len(value)
+}
+
+// HasPrefix returns the rows whose value starts with prefix. A row's first
+// token decides most rows alone: it either disagrees with prefix (no
+// match), covers all of it (match), or is a proper prefix of it (compare
+// the next tokens until prefix is used up).
+func (c *Column) HasPrefix(prefix []byte) RowSet {
+	set := newRowSet(c.Len())
+	if len(prefix) == 0 {
+		for r := 0; r < c.Len(); r++ {
+			set.add(r)
+		}
+		return set
+	}
+	first := c.firstCodes()
+	verdict := make([]uint8, max(c.dec.n, 1))
+	for r, fc := range first {
+		v := verdict[fc]
+		if v == fcUnknown {
+			t := c.token(fc)
+			switch {
+			case bytes.HasPrefix(t, prefix):
+				v = fcYes
+			case bytes.HasPrefix(prefix, t):
+				v = fcMaybe
+			default:
+				v = fcNo
+			}
+			verdict[fc] = v
+		}
+		if v == fcNo {
+			continue
+		}
+		// Empty rows have first code 0: check the row is not empty.
+		if c.rows[r] == c.rows[r+1] {
+			continue
+		}
+		if v == fcYes || c.rowHasPrefix(r, prefix) {
+			set.add(r)
+		}
+	}
+	return set
+}
+
+func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
+	pos := 0
+	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
+		t := c.token(cd)
+		if rest := prefix[pos:]; len(t) >= len(rest) {
+			return string(t[:len(rest)]) == string(rest)
+		}
+		if string(t) != string(prefix[pos:pos+len(t)]) {
+			return false
+		}
+		pos += len(t)
+	}
+	return false
+}
+
+// Contains returns the rows whose value contains substr.
+//
+// It runs the shift-and (bitap) matcher on tokens instead of bytes. The
+// matcher's state D has bit j set when the last j+1 bytes read equal
+// substr[:j+1]. Feeding one byte is D = (D<<1 | 1) & B[byte], so feeding a
+// whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
+// and a match ends inside t iff D & H_t != 0 (a match begun in an earlier
+// token) or G_t (substr lies within t). Each token's A, C, H, G are worked
+// out from its bytes the first time a row uses it, so a row costs a shift,
+// an AND and two ORs per code, with no decoding. Needles longer than 64
+// bytes run the matcher on their first 64 bytes and confirm the candidate
+// rows by decoding them.
+func (c *Column) Contains(substr []byte) RowSet {
+	set := newRowSet(c.Len())
+	if len(substr) == 0 {
+		for r := 0; r < c.Len(); r++ {
+			set.add(r)
+		}
+		return set
+	}
+	needle := substr[:min(len(substr), 64)]
+	var b [256]uint64
+	for j, ch := range needle {
+		b[ch] |= 1 << j
+	}
+	top := uint64(1) << (len(needle) - 1)
+	tab := make([]bitapToken, max(c.dec.n, 1))
+	codes := c.parts.Codes
+	var buf []byte
+	for r := 0; r+1 < len(c.rows); r++ {
+		var d, hit uint64
+		for _, cd := range codes[c.rows[r]:c.rows[r+1]] {
+			e := &tab[cd]
+			if e.l == 0 {
+				e.build(c.token(cd), &b, top)
+			}
+			hit |= d&e.h | e.g
+			d = d<<e.l&e.a | e.c
+		}
+		if hit == 0 {
+			continue
+		}
+		if len(needle) < len(substr) {
+			buf, _ = c.AppendRow(buf[:0], r)
+			if !bytes.Contains(buf, substr) {
+				continue
+			}
+		}
+		set.add(r)
+	}
+	return set
+}
+
+// bitapToken is one token's affine map for Contains (l = 0: not built).
+type bitapToken struct {
+	a, c, h, g uint64
+	l          uint64
+}
+
+// build derives the map from the token's bytes: after k bytes, D_k =
+// (D<<k) & P_k | Q_k with P_0 = ^0, Q_0 = 0, P_k = (P_{k-1}<<1) & B[t_k],
+// Q_k = (Q_{k-1}<<1 | 1) & B[t_k]. Bit top of D_k is set iff bit
+// top>>k of D is set and P_k has top (that goes into h) or Q_k has top
+// (g, a match from within the token).
+func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
+	p, q := ^uint64(0), uint64(0)
+	var h, g uint64
+	for k, ch := range t {
+		p = p << 1 & b[ch]
+		q = (q<<1 | 1) & b[ch]
+		if p&top != 0 {
+			h |= top >> (k + 1)
+		}
+		if q&top != 0 {
+			g = ^uint64(0)
+		}
+	}
+	e.a, e.c, e.h, e.g, e.l = p, q, h, g, uint64(len(t))
+}
