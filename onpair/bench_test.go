@@ -1,6 +1,7 @@
 package onpair
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -251,6 +252,63 @@ func BenchmarkPairedRow(b *testing.B) {
 			b.ReportMetric(float64(tRow.Nanoseconds())/rows, "ns/row")
 			b.ReportMetric(float64(tStr.Nanoseconds())/rows, "strings-ns/row")
 			b.ReportMetric(float64(tRow)/float64(tStr), "x-strings")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// BenchmarkPairedSearch times each predicate against its baseline in the
+// same rounds: decode the whole column (AppendArrow, the fastest way to get
+// every row) and compare each row. Needles come from row 7 of each file: the
+// whole value (Equal), its first half (HasPrefix) and three bytes from its
+// middle (Contains).
+func BenchmarkPairedSearch(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			row := []byte(bc.values[7])
+			mid := len(row) / 2
+			preds := []struct {
+				name   string
+				needle []byte
+				fast   func(*Column, []byte) RowSet
+				slow   func([]byte, []byte) bool
+			}{
+				{"equal", row, (*Column).Equal, bytes.Equal},
+				{"prefix", row[:max(mid, 1)], (*Column).HasPrefix, bytes.HasPrefix},
+				{"contains", row[max(mid-1, 0):min(mid+2, len(row))], (*Column).Contains, bytes.Contains},
+			}
+			var data []byte
+			var ends []uint64
+			bc.col.Contains(nil) // build the first-code table outside the timing
+			bc.col.HasPrefix([]byte{0})
+			times := make([][2]time.Duration, len(preds))
+			defer lockThread()()
+			for b.Loop() {
+				for k, p := range preds {
+					t0 := threadCPU()
+					got := p.fast(bc.col, p.needle)
+					t1 := threadCPU()
+					data, ends = bc.col.AppendArrow(data[:0], ends[:0])
+					want := newRowSet(bc.col.Len())
+					start := uint64(0)
+					for r, end := range ends {
+						if p.slow(data[start:end], p.needle) {
+							want.add(r)
+						}
+						start = end
+					}
+					t2 := threadCPU()
+					times[k][0] += t1 - t0
+					times[k][1] += t2 - t1
+					if got.Count() != want.Count() {
+						b.Fatalf("%s: %d rows, decode-and-compare %d", p.name, got.Count(), want.Count())
+					}
+				}
+			}
+			for k, p := range preds {
+				b.ReportMetric(float64(times[k][1])/float64(times[k][0]), p.name+"-speedup")
+			}
 			b.ReportMetric(0, "ns/op")
 		})
 	}

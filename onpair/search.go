@@ -201,10 +201,11 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // substr[:j+1]. Feeding one byte is D = (D<<1 | 1) & B[byte], so feeding a
 // whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
 // and a match ends inside t iff D & H_t != 0 (a match begun in an earlier
-// token) or G_t (substr lies within t). Each token's A, C, H, G are worked
-// out from its bytes the first time a row uses it, so a row costs a shift,
-// an AND and two ORs per code, with no decoding. Needles longer than 64
-// bytes run the matcher on their first 64 bytes and confirm the candidate
+// token) or substr lies within t. Bit 63 of D is kept set (C_t has it) and
+// bit 63 of H_t records the second case, so a code costs a shift, two ANDs
+// and two ORs, with no decoding and no branch. Each token's map is worked
+// out from its bytes the first time a row uses it. Needles longer than 63
+// bytes run the matcher on their first 63 bytes and confirm the candidate
 // rows by decoding them.
 func (c *Column) Contains(substr []byte) RowSet {
 	set := newRowSet(c.Len())
@@ -214,53 +215,94 @@ func (c *Column) Contains(substr []byte) RowSet {
 		}
 		return set
 	}
-	needle := substr[:min(len(substr), 64)]
+	needle := substr[:min(len(substr), 63)]
 	var b [256]uint64
 	for j, ch := range needle {
 		b[ch] |= 1 << j
 	}
 	top := uint64(1) << (len(needle) - 1)
 	tab := make([]bitapToken, max(c.dec.n, 1))
-	codes := c.parts.Codes
-	var buf []byte
-	for r := 0; r+1 < len(c.rows); r++ {
-		var d, hit uint64
-		for _, cd := range codes[c.rows[r]:c.rows[r+1]] {
-			e := &tab[cd]
-			if e.l == 0 {
-				e.build(c.token(cd), &b, top)
-			}
-			hit |= d&e.h | e.g
-			d = d<<e.l&e.a | e.c
-		}
-		if hit == 0 {
-			continue
-		}
-		if len(needle) < len(substr) {
-			buf, _ = c.AppendRow(buf[:0], r)
-			if !bytes.Contains(buf, substr) {
-				continue
+	codes, rows := c.parts.Codes, c.rows
+	const block = 256 // rows per pass
+	for r0 := 0; r0+1 < len(rows); r0 += block {
+		r1 := min(r0+block, len(rows)-1)
+		// Build the maps this block needs first, so the matching loop
+		// below makes no calls and keeps its state in registers.
+		for _, cd := range codes[rows[r0]:rows[r1]] {
+			if tab[cd].l == 0 {
+				tab[cd].build(c.token(cd), &b, top)
 			}
 		}
-		set.add(r)
+		bitapRows(set.words, tab, codes, rows, r0, r1)
+	}
+	if len(needle) < len(substr) { // confirm the candidates
+		var buf []byte
+		for i, w := range set.words {
+			for ; w != 0; w &= w - 1 {
+				r := i*64 + bits.TrailingZeros64(w)
+				buf, _ = c.AppendRow(buf[:0], r)
+				if !bytes.Contains(buf, substr) {
+					set.words[i] &^= 1 << (r & 63)
+				}
+			}
+		}
 	}
 	return set
 }
 
-// bitapToken is one token's affine map for Contains (l = 0: not built).
+// bitapRows runs the token maps over rows r0..r1-1 and sets the bits of
+// the rows with a match.
+func bitapRows(words []uint64, tab []bitapToken, codes []uint16, rows []uint32, r0, r1 int) {
+	for r := r0; r < r1; r++ {
+		if bitapRow(tab, codes[rows[r]:rows[r+1]]) != 0 {
+			words[r>>6] |= 1 << (r & 63)
+		}
+	}
+}
+
+// bitapRow runs the token maps over one row's codes and returns non-zero
+// on a match. A match ends in a token with a non-zero h, so a first pass
+// ORs the h of every code (no dependency between codes) and most rows stop
+// there; only the others run the matcher, whose state is a serial chain
+// of a shift, an AND and an OR per code. A function of its own, with
+// nothing else live, so that the compiler keeps the state in registers (in
+// a larger loop nest it spills it to the stack on every code).
+//
+//go:noinline
+func bitapRow(tab []bitapToken, codes []uint16) uint64 {
+	var any uint64
+	for _, cd := range codes {
+		any |= tab[cd].h
+	}
+	if any == 0 {
+		return 0
+	}
+	d, hit := uint64(always), uint64(0)
+	for _, cd := range codes {
+		e := &tab[cd]
+		hit |= d & e.h
+		d = d<<(e.l&63)&e.a | e.c
+	}
+	return hit
+}
+
+// always is the bit of the bitap state that is always set.
+const always = 1 << 63
+
+// bitapToken is one token's affine map for Contains: D' = D<<l & a | c
+// (l = 0: not built).
 type bitapToken struct {
-	a, c, h, g uint64
-	l          uint64
+	a, c, h, l uint64
 }
 
 // build derives the map from the token's bytes: after k bytes, D_k =
 // (D<<k) & P_k | Q_k with P_0 = ^0, Q_0 = 0, P_k = (P_{k-1}<<1) & B[t_k],
 // Q_k = (Q_{k-1}<<1 | 1) & B[t_k]. Bit top of D_k is set iff bit
 // top>>k of D is set and P_k has top (that goes into h) or Q_k has top
-// (g, a match from within the token).
+// (a match within the token: h's bit 63, which D always has).
 func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 	p, q := ^uint64(0), uint64(0)
-	var h, g uint64
+	var h uint64
 	for k, ch := range t {
 		p = p << 1 & b[ch]
 		q = (q<<1 | 1) & b[ch]
@@ -268,8 +310,8 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 			h |= top >> (k + 1)
 		}
 		if q&top != 0 {
-			g = ^uint64(0)
+			h |= always
 		}
 	}
-	e.a, e.c, e.h, e.g, e.l = p, q, h, g, uint64(len(t))
+	e.a, e.c, e.h, e.l = p, q|always, h, uint64(len(t))
 }
