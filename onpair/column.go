@@ -166,8 +166,12 @@ func (c *Column) AppendArrow(data []byte, offsets []uint64) ([]byte, []uint64) {
 	for r := 0; r+1 < len(c.rows); r++ {
 		codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
 		l := len(data)
-		w, _, _ := c.dec.decode(data[l:cap(data)], codes)
-		data = data[:l+w]
+		if cap(data)-l >= MaxTokenSize*len(codes) {
+			data = data[:l+c.dec.gatherRoomy(data[l:cap(data)], codes)]
+		} else { // the last rows: the room left is the exact size + 15
+			w, _, _ := c.dec.decode(data[l:cap(data)], codes)
+			data = data[:l+w]
+		}
 		offsets = append(offsets, uint64(len(data)-base))
 	}
 	return data, offsets

@@ -222,19 +222,11 @@ func (c *Column) Contains(substr []byte) RowSet {
 	}
 	top := uint64(1) << (len(needle) - 1)
 	tab := make([]bitapToken, max(c.dec.n, 1))
-	codes, rows := c.parts.Codes, c.rows
-	const block = 256 // rows per pass
-	for r0 := 0; r0+1 < len(rows); r0 += block {
-		r1 := min(r0+block, len(rows)-1)
-		// Build the maps this block needs first, so the matching loop
-		// below makes no calls and keeps its state in registers.
-		for _, cd := range codes[rows[r0]:rows[r1]] {
-			if tab[cd].l == 0 {
-				tab[cd].build(c.token(cd), &b, top)
-			}
-		}
-		bitapRows(set.words, tab, codes, rows, r0, r1)
+	ends := new([MaxTokens]uint8) // any uint16 indexes it without a check
+	for t := range c.dec.n {
+		ends[t] = endUnknown
 	}
+	bitapScan(set.words, ends, tab, c, &b, top)
 	if len(needle) < len(substr) { // confirm the candidates
 		var buf []byte
 		for i, w := range set.words {
@@ -250,40 +242,77 @@ func (c *Column) Contains(substr []byte) RowSet {
 	return set
 }
 
-// bitapRows runs the token maps over rows r0..r1-1 and sets the bits of
-// the rows with a match.
-func bitapRows(words []uint64, tab []bitapToken, codes []uint16, rows []uint32, r0, r1 int) {
-	for r := r0; r < r1; r++ {
-		if bitapRow(tab, codes[rows[r]:rows[r+1]]) != 0 {
-			words[r>>6] |= 1 << (r & 63)
+// Token states for Contains' scan. Bit endAttention is set for tokens
+// the scan must stop at: not yet built, or built and a match can end in
+// them (h != 0). A row with no such token cannot match.
+const (
+	endNo        = 1
+	endAttention = 2
+	endUnknown   = endAttention
+	endYes       = endAttention | 1
+)
+
+// bitapScan finds the rows containing the needle. It runs over the codes
+// as one flat stream, eight at a time, looking only at the 1-byte token
+// states (ends; the part in use stays in L1): most groups of eight hold no
+// token a match can end in and cost eight loads and ORs. At a token that
+// needs attention it builds the token's map if needed, or runs the matcher
+// over the few tokens before it that a match ending in it could span; on a
+// match it marks the row and resumes after it.
+func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Column, b *[256]uint64, top uint64) {
+	codes, rows := c.parts.Codes, c.rows
+	r, i, hi := 0, 0, len(codes)
+	for i < hi {
+		if i+8 <= hi {
+			g := (*[8]uint16)(codes[i : i+8])
+			if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]]|ends[g[4]]|ends[g[5]]|ends[g[6]]|ends[g[7]])&endAttention == 0 {
+				i += 8
+				continue
+			}
 		}
+		cd := codes[i]
+		switch ends[cd] {
+		case endNo:
+			i++
+			continue
+		case endUnknown:
+			buildToken(ends, tab, c, cd, b, top)
+			continue // look at code i again
+		}
+		for int(rows[r+1]) <= i { // the row holding code i
+			r++
+		}
+		// Does a match end in token i? The matcher's state before it
+		// depends only on the last len(needle)-1 bytes, so start it at
+		// zero that far back (or at the row start) instead of at the
+		// row start. Those tokens were seen by the scan, so are built.
+		j, back := i, int(top>>1) // back: a mask of len(needle)-1 bits
+		for start := int(rows[r]); j > start && back != 0; {
+			j--
+			back >>= tab[codes[j]].l
+		}
+		d := uint64(always)
+		for _, cj := range codes[j:i] {
+			e := &tab[cj]
+			d = d<<(e.l&63)&e.a | e.c
+		}
+		if d&tab[cd].h == 0 {
+			i++
+			continue
+		}
+		words[r>>6] |= 1 << (r & 63)
+		i = int(rows[r+1]) // the row matched: on to the next
 	}
 }
 
-// bitapRow runs the token maps over one row's codes and returns non-zero
-// on a match. A match ends in a token with a non-zero h, so a first pass
-// ORs the h of every code (no dependency between codes) and most rows stop
-// there; only the others run the matcher, whose state is a serial chain
-// of a shift, an AND and an OR per code. A function of its own, with
-// nothing else live, so that the compiler keeps the state in registers (in
-// a larger loop nest it spills it to the stack on every code).
-//
-//go:noinline
-func bitapRow(tab []bitapToken, codes []uint16) uint64 {
-	var any uint64
-	for _, cd := range codes {
-		any |= tab[cd].h
+// buildToken builds token cd's map and records its state.
+func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top uint64) {
+	e := &tab[cd]
+	e.build(c.token(cd), b, top)
+	ends[cd] = endNo
+	if e.h != 0 {
+		ends[cd] = endYes
 	}
-	if any == 0 {
-		return 0
-	}
-	d, hit := uint64(always), uint64(0)
-	for _, cd := range codes {
-		e := &tab[cd]
-		hit |= d & e.h
-		d = d<<(e.l&63)&e.a | e.c
-	}
-	return hit
 }
 
 // always is the bit of the bitap state that is always set.
