@@ -261,7 +261,8 @@ func BenchmarkPairedRow(b *testing.B) {
 // same rounds: decode the whole column (AppendArrow, the fastest way to get
 // every row) and compare each row. Needles come from row 7 of each file: the
 // whole value (Equal), its first half (HasPrefix) and three bytes from its
-// middle (Contains).
+// middle (Contains), plus "qzx" (Contains of a needle found in few rows or
+// none: the pure scan).
 func BenchmarkPairedSearch(b *testing.B) {
 	for _, name := range dbtextFiles {
 		b.Run(name, func(b *testing.B) {
@@ -277,6 +278,7 @@ func BenchmarkPairedSearch(b *testing.B) {
 				{"equal", row, (*Column).Equal, bytes.Equal},
 				{"prefix", row[:max(mid, 1)], (*Column).HasPrefix, bytes.HasPrefix},
 				{"contains", row[max(mid-1, 0):min(mid+2, len(row))], (*Column).Contains, bytes.Contains},
+				{"contains-rare", []byte("qzx"), (*Column).Contains, bytes.Contains},
 			}
 			var data []byte
 			var ends []uint64

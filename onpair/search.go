@@ -221,12 +221,22 @@ func (c *Column) Contains(substr []byte) RowSet {
 		b[ch] |= 1 << j
 	}
 	top := uint64(1) << (len(needle) - 1)
-	tab := make([]bitapToken, max(c.dec.n, 1))
-	ends := new([MaxTokens]uint8) // any uint16 indexes it without a check
+	// The scratch tables are pooled: on a small column, allocating and
+	// zeroing them would cost more than the scan. tab needs no clearing:
+	// ends says which entries are built.
+	sc, _ := bitapPool.Get().(*bitapScratch)
+	if sc == nil {
+		sc = new(bitapScratch)
+	}
+	defer bitapPool.Put(sc)
+	if cap(sc.tab) < max(c.dec.n, 1) {
+		sc.tab = make([]bitapToken, max(c.dec.n, 1))
+	}
+	ends := &sc.ends // any uint16 indexes it without a check
 	for t := range c.dec.n {
 		ends[t] = endUnknown
 	}
-	bitapScan(set.words, ends, tab, c, &b, top)
+	bitapScan(set.words, ends, sc.tab[:max(c.dec.n, 1)], c, &b, top)
 	if len(needle) < len(substr) { // confirm the candidates
 		var buf []byte
 		for i, w := range set.words {
@@ -242,6 +252,14 @@ func (c *Column) Contains(substr []byte) RowSet {
 	return set
 }
 
+// bitapScratch is Contains' per-call scratch, pooled.
+type bitapScratch struct {
+	ends [MaxTokens]uint8
+	tab  []bitapToken
+}
+
+var bitapPool sync.Pool
+
 // Token states for Contains' scan. Bit endAttention is set for tokens
 // the scan must stop at: not yet built, or built and a match can end in
 // them (h != 0). A row with no such token cannot match.
@@ -250,6 +268,7 @@ const (
 	endAttention = 2
 	endUnknown   = endAttention
 	endYes       = endAttention | 1
+	endWithin    = endAttention | 4 // the needle lies within the token
 )
 
 // bitapScan finds the rows containing the needle. It runs over the codes
@@ -263,55 +282,75 @@ func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Colu
 	codes, rows := c.parts.Codes, c.rows
 	r, i, hi := 0, 0, len(codes)
 	for i < hi {
-		if i+8 <= hi {
-			g := (*[8]uint16)(codes[i : i+8])
-			if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]]|ends[g[4]]|ends[g[5]]|ends[g[6]]|ends[g[7]])&endAttention == 0 {
-				i += 8
+		i = skipQuiet(ends, codes, i)
+		for stop := min(i+8, hi); i < stop; {
+			cd := codes[i]
+			switch ends[cd] {
+			case endNo:
+				i++
+				continue
+			case endUnknown:
+				buildToken(ends, tab, c, cd, b, top)
+				continue // look at code i again
+			}
+			for int(rows[r+1]) <= i { // the row holding code i
+				r++
+			}
+			if ends[cd] == endWithin {
+				words[r>>6] |= 1 << (r & 63)
+				i = int(rows[r+1])
 				continue
 			}
+			// Does a match end in token i? The matcher's state before
+			// it depends only on the last len(needle)-1 bytes, so start
+			// it at zero that far back (or at the row start) instead of
+			// at the row start. Those tokens were seen, so are built.
+			j, back := i, int(top>>1) // shifted out by len(needle)-1 bits
+			for start := int(rows[r]); j > start && back != 0; {
+				j--
+				back >>= tab[codes[j]].l
+			}
+			d := uint64(always)
+			for _, cj := range codes[j:i] {
+				e := &tab[cj]
+				d = d<<(e.l&63)&e.a | e.c
+			}
+			if d&tab[cd].h == 0 {
+				i++
+				continue
+			}
+			words[r>>6] |= 1 << (r & 63)
+			i = int(rows[r+1]) // the row matched: on to the next
 		}
-		cd := codes[i]
-		switch ends[cd] {
-		case endNo:
-			i++
-			continue
-		case endUnknown:
-			buildToken(ends, tab, c, cd, b, top)
-			continue // look at code i again
-		}
-		for int(rows[r+1]) <= i { // the row holding code i
-			r++
-		}
-		// Does a match end in token i? The matcher's state before it
-		// depends only on the last len(needle)-1 bytes, so start it at
-		// zero that far back (or at the row start) instead of at the
-		// row start. Those tokens were seen by the scan, so are built.
-		j, back := i, int(top>>1) // back: a mask of len(needle)-1 bits
-		for start := int(rows[r]); j > start && back != 0; {
-			j--
-			back >>= tab[codes[j]].l
-		}
-		d := uint64(always)
-		for _, cj := range codes[j:i] {
-			e := &tab[cj]
-			d = d<<(e.l&63)&e.a | e.c
-		}
-		if d&tab[cd].h == 0 {
-			i++
-			continue
-		}
-		words[r>>6] |= 1 << (r & 63)
-		i = int(rows[r+1]) // the row matched: on to the next
 	}
+}
+
+// skipQuiet returns the first i' >= i, in steps of 8, where the group of
+// eight codes (or the fewer left) holds a token that needs attention. Apart
+// and call-free, so its loop keeps everything in registers.
+//
+//go:noinline
+func skipQuiet(ends *[MaxTokens]uint8, codes []uint16, i int) int {
+	for ; i+8 <= len(codes); i += 8 {
+		g := (*[8]uint16)(codes[i : i+8])
+		if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]]|ends[g[4]]|ends[g[5]]|ends[g[6]]|ends[g[7]])&endAttention != 0 {
+			return i
+		}
+	}
+	return i
 }
 
 // buildToken builds token cd's map and records its state.
 func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top uint64) {
 	e := &tab[cd]
 	e.build(c.token(cd), b, top)
-	ends[cd] = endNo
-	if e.h != 0 {
+	switch {
+	case e.h&always != 0:
+		ends[cd] = endWithin
+	case e.h != 0:
 		ends[cd] = endYes
+	default:
+		ends[cd] = endNo
 	}
 }
 
