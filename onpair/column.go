@@ -107,7 +107,7 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 		return c.appendRowLong(dst, codes), nil
 	}
 	// Short rows (most rows of short-string columns) copy inline: a call
-	// and Gather16's setup would cost more than the few codes. The other
+	// and the unrolled kernel's setup would cost more than the few codes. The other
 	// paths are tail calls, so nothing is spilled here. 16 bytes of room
 	// per code: every store is in bounds, no tail needed.
 	out, fat, lens := dst[l:cap(dst)], c.dec.rows, c.dec.lens
@@ -121,7 +121,7 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	return dst[:l+w], nil
 }
 
-// shortRow is the most codes AppendRow decodes inline; Gather16's
+// shortRow is the most codes AppendRow decodes inline; gatherRoomy's
 // unrolled loop only starts paying off beyond eight.
 const shortRow = 8
 

@@ -143,7 +143,7 @@ func FuzzDiffFastSafe(f *testing.F) {
 		}
 		// Rows: split the codes into rows of 0..20 codes (the code bytes
 		// pick the lengths), so AppendRow's inline short-row path, its
-		// Gather16 path and its growing path all meet the safe decoder.
+		// roomy-kernel path and its growing path all meet the safe decoder.
 		rows := []uint32{0}
 		for k := 0; int(rows[len(rows)-1]) < len(codes); k++ {
 			step := 0
