@@ -274,55 +274,74 @@ const (
 // bitapScan finds the rows containing the needle. It runs over the codes
 // as one flat stream, eight at a time, looking only at the 1-byte token
 // states (ends; the part in use stays in L1): most groups of eight hold no
-// token a match can end in and cost eight loads and ORs. At a token that
-// needs attention it builds the token's map if needed, or runs the matcher
-// over the few tokens before it that a match ending in it could span; on a
-// match it marks the row and resumes after it.
+// token a match can end in and cost eight loads and ORs (skipQuiet). In
+// the other groups it builds the maps of tokens not seen before, then
+// takes the candidate tokens from a bit mask: a token holding the whole
+// needle matches outright; for one where a match may end, it runs the
+// matcher over just the tokens before it that the match could span.
+//
+// That check does not look for the row first: starting the matcher at an
+// earlier point (a previous row's tokens included) can only set more state
+// bits, so "no match" from there is final; only a possible match looks up
+// its row (a forward walk over the row offsets) and, if the tokens used
+// crossed the row's start, checks again from the row's start. lo is where
+// the scan resumed after the last matched row: every token from lo on has
+// been built, so the check never starts before it.
 func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Column, b *[256]uint64, top uint64) {
 	codes, rows := c.parts.Codes, c.rows
-	r, i, hi := 0, 0, len(codes)
+	span := top >> 1
+	r, i, lo, hi := 0, 0, 0, len(codes)
 	for i < hi {
 		i = skipQuiet(ends, codes, i)
-		for stop := min(i+8, hi); i < stop; {
-			cd := codes[i]
-			switch ends[cd] {
-			case endNo:
-				i++
-				continue
-			case endUnknown:
-				buildToken(ends, tab, c, cd, b, top)
-				continue // look at code i again
+		stop := min(i+8, hi)
+		var mask uint
+		for k := i; k < stop; k++ {
+			st := ends[codes[k]]
+			if st == endUnknown {
+				st = buildToken(ends, tab, c, codes[k], b, top)
 			}
-			for int(rows[r+1]) <= i { // the row holding code i
+			mask |= uint(st>>1&1) << (k - i)
+		}
+		base := i
+		for mask != 0 {
+			k := base + bits.TrailingZeros(mask)
+			mask &= mask - 1
+			if k < lo { // inside the row matched last
+				continue
+			}
+			cd := codes[k]
+			within := ends[cd] == endWithin
+			if !within && !bitapEndsAt(tab, codes, lo, k, span) {
+				continue
+			}
+			for int(rows[r+1]) <= k { // the row holding code k
 				r++
 			}
-			if ends[cd] == endWithin {
-				words[r>>6] |= 1 << (r & 63)
-				i = int(rows[r+1])
-				continue
-			}
-			// Does a match end in token i? The matcher's state before
-			// it depends only on the last len(needle)-1 bytes, so start
-			// it at zero that far back (or at the row start) instead of
-			// at the row start. Those tokens were seen, so are built.
-			j, back := i, int(top>>1) // shifted out by len(needle)-1 bits
-			for start := int(rows[r]); j > start && back != 0; {
-				j--
-				back >>= tab[codes[j]].l
-			}
-			d := uint64(always)
-			for _, cj := range codes[j:i] {
-				e := &tab[cj]
-				d = d<<(e.l&63)&e.a | e.c
-			}
-			if d&tab[cd].h == 0 {
-				i++
+			if start := int(rows[r]); !within && start > lo && !bitapEndsAt(tab, codes, start, k, span) {
 				continue
 			}
 			words[r>>6] |= 1 << (r & 63)
-			i = int(rows[r+1]) // the row matched: on to the next
+			lo = int(rows[r+1]) // on to the next row
 		}
+		i = max(stop, lo)
 	}
+}
+
+// bitapEndsAt reports whether a match ends in token k when the matcher
+// starts from scratch no earlier than code lo: at the needle's length less
+// one byte back (span is a bit that many bits of shifting clear), or at
+// lo, whichever is later. Every token from lo to k is built.
+func bitapEndsAt(tab []bitapToken, codes []uint16, lo, k int, span uint64) bool {
+	j := k
+	for ; j > lo && span != 0; span >>= tab[codes[j]].l {
+		j--
+	}
+	d := uint64(always)
+	for _, cj := range codes[j:k] {
+		e := &tab[cj]
+		d = d<<(e.l&63)&e.a | e.c
+	}
+	return d&tab[codes[k]].h != 0
 }
 
 // skipQuiet returns the first i' >= i, in steps of 8, where the group of
@@ -340,8 +359,8 @@ func skipQuiet(ends *[MaxTokens]uint8, codes []uint16, i int) int {
 	return i
 }
 
-// buildToken builds token cd's map and records its state.
-func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top uint64) {
+// buildToken builds token cd's map and records and returns its state.
+func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top uint64) uint8 {
 	e := &tab[cd]
 	e.build(c.token(cd), b, top)
 	switch {
@@ -352,6 +371,7 @@ func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, 
 	default:
 		ends[cd] = endNo
 	}
+	return ends[cd]
 }
 
 // always is the bit of the bitap state that is always set.
