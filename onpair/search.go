@@ -63,6 +63,25 @@ func (s RowSet) All() iter.Seq[int] {
 type search struct {
 	once  sync.Once
 	first []uint16
+
+	// sig[t] has bit ch&63 set for every byte ch of token t (8 bytes a
+	// token, built on the first Contains): a token whose signature misses
+	// every needle byte resets the matcher, known without reading it.
+	sigOnce sync.Once
+	sig     []uint64
+}
+
+func (c *Column) tokenSigs() []uint64 {
+	c.search.sigOnce.Do(func() {
+		sig := make([]uint64, max(c.dec.n, 1))
+		for t := range c.dec.n {
+			for _, ch := range c.token(uint16(t)) {
+				sig[t] |= 1 << (ch & 63)
+			}
+		}
+		c.search.sig = sig
+	})
+	return c.search.sig
 }
 
 func (c *Column) firstCodes() []uint16 {
@@ -217,9 +236,12 @@ func (c *Column) Contains(substr []byte) RowSet {
 	}
 	needle := substr[:min(len(substr), 63)]
 	var b [256]uint64
+	var nsig uint64
 	for j, ch := range needle {
 		b[ch] |= 1 << j
+		nsig |= 1 << (ch & 63)
 	}
+	c.tokenSigs()
 	top := uint64(1) << (len(needle) - 1)
 	// The scratch tables are pooled: on a small column, allocating and
 	// zeroing them would cost more than the scan. tab needs no clearing:
@@ -236,7 +258,7 @@ func (c *Column) Contains(substr []byte) RowSet {
 	for t := range c.dec.n {
 		ends[t] = endUnknown
 	}
-	bitapScan(set.words, ends, sc.tab[:max(c.dec.n, 1)], c, &b, top)
+	bitapScan(set.words, ends, sc.tab[:max(c.dec.n, 1)], c, &b, top, nsig)
 	if len(needle) < len(substr) { // confirm the candidates
 		var buf []byte
 		for i, w := range set.words {
@@ -287,7 +309,7 @@ const (
 // crossed the row's start, checks again from the row's start. lo is where
 // the scan resumed after the last matched row: every token from lo on has
 // been built, so the check never starts before it.
-func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Column, b *[256]uint64, top uint64) {
+func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64) {
 	codes, rows := c.parts.Codes, c.rows
 	span := top >> 1
 	r, i, lo, hi := 0, 0, 0, len(codes)
@@ -298,7 +320,7 @@ func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Colu
 		for k := i; k < stop; k++ {
 			st := ends[codes[k]]
 			if st == endUnknown {
-				st = buildToken(ends, tab, c, codes[k], b, top)
+				st = buildToken(ends, tab, c, codes[k], b, top, nsig)
 			}
 			mask |= uint(st>>1&1) << (k - i)
 		}
@@ -360,9 +382,13 @@ func skipQuiet(ends *[MaxTokens]uint8, codes []uint16, i int) int {
 }
 
 // buildToken builds token cd's map and records and returns its state.
-func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top uint64) uint8 {
+func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top, nsig uint64) uint8 {
 	e := &tab[cd]
-	e.build(c.token(cd), b, top)
+	if c.search.sig[cd]&nsig == 0 { // no needle byte: the matcher resets
+		e.a, e.c, e.h, e.l = 0, always, 0, uint64(c.dec.lens[cd])
+	} else {
+		e.build(c.token(cd), b, top)
+	}
 	switch {
 	case e.h&always != 0:
 		ends[cd] = endWithin
@@ -389,6 +415,14 @@ type bitapToken struct {
 // top>>k of D is set and P_k has top (that goes into h) or Q_k has top
 // (a match within the token: h's bit 63, which D always has).
 func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
+	var any uint64
+	for _, ch := range t {
+		any |= b[ch]
+	}
+	if any == 0 { // no byte of the needle: the state resets (the common case)
+		e.a, e.c, e.h, e.l = 0, always, 0, uint64(len(t))
+		return
+	}
 	p, q := ^uint64(0), uint64(0)
 	var h uint64
 	for k, ch := range t {
