@@ -2,16 +2,19 @@
 GO       ?= go
 FUZZTIME ?= 3s
 
-.PHONY: all test demo vet fmt-check race purego fuzz-short fuzz bench build generate
+.PHONY: all test demo vet fmt-check staticcheck race purego test-386 test-s390x fuzz-short fuzz bench build generate startup
 
 all: build
 
 build:
 	$(GO) build ./...
 
-# make test: vet, formatting, the race-enabled suite, the portable (purego)
-# build's suite, and every fuzz target for $(FUZZTIME).
-test: vet fmt-check race purego fuzz-short
+# make test: vet, formatting, staticcheck, the race-enabled suite, the
+# portable (purego) build's suite, the suite on 32-bit (GOARCH=386), the
+# big-endian build (GOARCH=s390x, its internal packages' tests under
+# qemu-s390x when installed), and every fuzz target for $(FUZZTIME) under a
+# memory cap.
+test: vet fmt-check staticcheck race purego test-386 test-s390x fuzz-short
 
 vet:
 	$(GO) vet ./...
@@ -26,12 +29,52 @@ race:
 purego:
 	$(GO) test -tags purego ./...
 
+# staticcheck is installed at a fixed version from the module proxy.
+STATICCHECK_VERSION ?= v0.7.0
+STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
+staticcheck:
+	@$(STATICCHECK) -version 2>/dev/null | grep -q '($(STATICCHECK_VERSION))' || \
+	  $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(STATICCHECK) ./...
+
+# 32-bit: the whole suite under GOARCH=386 (amd64 hosts run 386 binaries
+# natively; -race does not exist there). PKGS_386_PENDING lists packages
+# whose tests do not compile on 32-bit yet (lance/read_test.go:231 uses the
+# constant 1<<60 as an int; fixed on feat/lance): empty it once merged.
+PKGS_386_PENDING ?= github.com/colfmt/colfmt/lance
+test-386:
+	GOARCH=386 $(GO) vet $$(GOARCH=386 $(GO) list ./... | grep -vxF '$(PKGS_386_PENDING)')
+	GOARCH=386 $(GO) test $$(GOARCH=386 $(GO) list ./... | grep -vxF '$(PKGS_386_PENDING)')
+
+# Big-endian: everything must build for s390x (internal/le falls back to
+# encoding/binary there); the tests of $(S390X_PKGS) run under
+# qemu-user's qemu-s390x when it is installed (Debian: apt-get install
+# qemu-user), and are skipped with a message when it is not.
+# S390X_PKGS are the packages whose tests run there (lance is not yet checked).
+S390X_PKGS ?= ./internal/... ./onpair/... ./at1/... ./csup/...
+QEMU_S390X ?= $(shell command -v qemu-s390x || command -v qemu-s390x-static)
+test-s390x:
+	GOARCH=s390x $(GO) build ./...
+	GOARCH=s390x $(GO) vet ./...
+	@if [ -n "$(QEMU_S390X)" ]; then \
+	  echo "GOARCH=s390x go test -exec $(QEMU_S390X) $(S390X_PKGS)"; \
+	  GOARCH=s390x $(GO) test -exec $(QEMU_S390X) $(S390X_PKGS); \
+	else \
+	  echo "test-s390x: qemu-s390x not installed (apt-get install qemu-user): s390x tests SKIPPED, build and vet only"; \
+	fi
+
 fuzz-short:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz-all.sh
 
-# Longer runs, by hand.
+# Longer runs, by hand. Both fuzz targets run under scripts/memcap.sh
+# (ulimit -v $$MEMCAP_KB per test binary and fuzz worker, GOMEMLIMIT=1GiB):
+# see that script for why a hard rlimit rather than GOMEMLIMIT.
 fuzz:
 	FUZZTIME=60s ./scripts/fuzz-all.sh
+
+# Start-up cost of the colfmt binary against a hello-world, same run.
+startup:
+	./scripts/startup.sh
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

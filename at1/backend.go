@@ -38,6 +38,40 @@ var xzMagic = []byte{0xFD, '7', 'z', 'X', 'Z', 0x00}
 // decompress decodes src with backend into a new buffer of at most limit
 // bytes. off and path locate src in the input for errors.
 func (c *config) decompress(backend byte, src []byte, limit int64, off int64, path string) ([]byte, error) {
+	return c.decompressProgress(backend, src, limit, off, path, nil)
+}
+
+// decompressInto is decompress that decodes into buf's array when it is
+// large enough (buf's length is ignored), so a caller decoding one frame
+// after another reuses one buffer. Stored data is copied into it.
+func (c *config) decompressInto(buf []byte, backend byte, src []byte, limit int64, off int64, path string) ([]byte, error) {
+	n, ok := declaredSize(backend, src)
+	if !ok || n > uint64(cap(buf)) || n > uint64(limit) {
+		if backend == BackendStored {
+			buf = nil
+		} else {
+			return c.decompress(backend, src, limit, off, path)
+		}
+	}
+	switch backend {
+	case BackendStored:
+		if int64(len(src)) > limit {
+			return nil, errs.TooLarge(ErrTooLarge, off, path, "stored data", uint64(len(src)), limit)
+		}
+		return append(buf[:0], src...), nil
+	case BackendZstd:
+		return unzstdInto(buf[:0], src, limit, off, path)
+	}
+	pool := c.xzPool()
+	z := pool.Get().(*xz.Reader)
+	out, err := c.unxzBuf(z, buf[:0:n], src, limit, off, path, nil)
+	pool.Put(z)
+	return out, err
+}
+
+// decompressProgress is decompress that, for xz, shows the output to
+// progress as it grows (see unxzProgress).
+func (c *config) decompressProgress(backend byte, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
 	switch backend {
 	case BackendStored:
 		if int64(len(src)) > limit {
@@ -45,9 +79,13 @@ func (c *config) decompress(backend byte, src []byte, limit int64, off int64, pa
 		}
 		return src, nil
 	case BackendXZ:
-		return c.unxz(src, limit, off, path)
+		pool := c.xzPool()
+		z := pool.Get().(*xz.Reader)
+		out, err := c.unxzProgress(z, src, limit, off, path, progress)
+		pool.Put(z)
+		return out, err
 	case BackendZstd:
-		return unzstd(src, limit, off, path)
+		return unzstdInto(nil, src, limit, off, path)
 	}
 	// The reference decodes unknown ids as xz; its encoder never writes
 	// them, so we reject (vector raw_backend_7).
@@ -93,6 +131,12 @@ const progressChunk = 128 << 10
 // work on the prefix while the rest decodes. The slices it passes stay
 // valid: a regrown buffer is a new array, the old one is not written.
 func (c *config) unxzProgress(z *xz.Reader, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
+	return c.unxzBuf(z, nil, src, limit, off, path, progress)
+}
+
+// unxzBuf is unxzProgress decoding into buf when buf is not nil (empty,
+// with the capacity of the stream's declared size).
+func (c *config) unxzBuf(z *xz.Reader, buf, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
 	if !bytes.HasPrefix(src, xzMagic) {
 		return nil, errs.At(ErrCorrupt, off, path, "xz: missing stream header")
 	}
@@ -117,7 +161,9 @@ func (c *config) unxzProgress(z *xz.Reader, src []byte, limit int64, off int64, 
 	if size < 0 {
 		size = min(int64(len(src))*4, limit)
 	}
-	buf := make([]byte, 0, size)
+	if buf == nil || int64(cap(buf)) != size {
+		buf = make([]byte, 0, size)
+	}
 	var one [1]byte
 	for idle := 0; ; {
 		if len(buf) == cap(buf) {
@@ -341,7 +387,9 @@ func zstdFrame(src []byte) (size uint64, frameLen int, err string) {
 	return size, p, ""
 }
 
-func unzstd(src []byte, limit int64, off int64, path string) ([]byte, error) {
+// unzstdInto decodes the one zstd frame in src into buf's array when it
+// is large enough.
+func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, error) {
 	size, n, msg := zstdFrame(src)
 	if msg != "" {
 		return nil, errs.At(ErrCorrupt, off, path, "zstd: %s", msg)
@@ -352,7 +400,10 @@ func unzstd(src []byte, limit int64, off int64, path string) ([]byte, error) {
 	if size > uint64(limit) {
 		return nil, errs.TooLarge(ErrTooLarge, off, path, "zstd content size", size, limit)
 	}
-	out, err := zstdDecoder().DecodeAll(src, make([]byte, 0, size))
+	if uint64(cap(buf)) < size {
+		buf = make([]byte, 0, size)
+	}
+	out, err := zstdDecoder().DecodeAll(src, buf[:0])
 	if err != nil {
 		return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
 	}

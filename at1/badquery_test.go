@@ -99,7 +99,7 @@ func TestBadQuery(t *testing.T) {
 			if _, err := Decode(src); err != nil {
 				t.Fatalf("Decode (default policy): %v", err)
 			}
-			if _, err := Decode(src, Strict()); !errors.Is(err, ErrCorrupt) {
+			if _, err := Decode(src, WithStrict()); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("Decode Strict: %v, want ErrCorrupt", err)
 			}
 			f, err := Open(bytes.NewReader(src), int64(len(src)))

@@ -105,7 +105,7 @@ func TestRowAssembly(t *testing.T) {
 	if want := "h<>h\n1<>z\nv1\n2\n"; string(got) != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
-	if _, err := Decode(colFile(t, base...), Strict()); !errors.Is(err, ErrCorrupt) {
+	if _, err := Decode(colFile(t, base...), WithStrict()); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("strict accepted running out of verbatim lines: %v", err)
 	}
 }
@@ -159,14 +159,14 @@ func TestNumExcStrict(t *testing.T) {
 	if got, err := Decode(extra); err != nil || string(got) != "4" {
 		t.Fatalf("extra exceptions: %q %v", got, err)
 	}
-	if _, err := Decode(extra, Strict()); !errors.Is(err, ErrCorrupt) {
+	if _, err := Decode(extra, WithStrict()); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("strict: %v", err)
 	}
 	sub2 := oneColumn(t, colNumExc, "\x02\x01\x01\x01\x00"+svs(4), 1)
 	if got, err := Decode(sub2); err != nil || string(got) != "0.4" {
 		t.Fatalf("subtype 2 reads as decimal: %q %v", got, err)
 	}
-	if _, err := Decode(sub2, Strict()); !errors.Is(err, ErrCorrupt) {
+	if _, err := Decode(sub2, WithStrict()); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("strict subtype 2: %v", err)
 	}
 }

@@ -26,15 +26,6 @@ const (
 	methodRaw        = 1
 )
 
-// splitTrailer strips the integrity trailer, if any.
-func splitTrailer(src []byte) (body []byte, sum []byte) {
-	if len(src) >= TrailerSize && bytes.HasSuffix(src, trailerMagic) {
-		n := len(src) - TrailerSize
-		return src[:n], src[n : n+32]
-	}
-	return src, nil
-}
-
 // Decode decodes a whole AT-1 file (whole-file or framed) and returns the
 // original bytes. If the file carries an integrity trailer, the output is
 // verified against it (ErrChecksum on mismatch).
@@ -56,102 +47,84 @@ func AppendDecode(dst, src []byte, opts ...Option) ([]byte, error) {
 }
 
 func (c *config) decode(dst, src []byte) ([]byte, error) {
-	body, sum := splitTrailer(src)
-	start := len(dst)
-	out, err := c.decodeBody(dst, body)
+	s := memSource(src, 0)
+	p, err := c.parse(s)
 	if err != nil {
 		return nil, err
 	}
-	if sum != nil {
-		got := sha256.Sum256(out[start:])
-		if !bytes.Equal(got[:], sum) {
-			return nil, errs.At(ErrChecksum, int64(len(body)), "trailer", "decoded bytes do not match the embedded SHA-256")
+	return c.decodePlan(dst, s, p)
+}
+
+// decodePlan decodes a parsed file onto dst and verifies its trailer.
+func (c *config) decodePlan(dst []byte, src *source, p *plan) ([]byte, error) {
+	start := len(dst)
+	limit := int64(len(dst)) + c.maxDecoded
+	var err error
+	switch {
+	case p.Framed:
+		dst, err = c.decodeFrames(dst, src, p, limit)
+	case p.Codec == CodecRaw:
+		dst, err = c.decodeRaw(dst, src, p.RawBackend, p.rawData, p.end, limit, "raw")
+	case !p.Codec.Supported():
+		err = unsupportedCodec(p.Codec)
+	default:
+		var ss *streamSet
+		if ss, err = c.streamSetOf(src, p.Streams); err == nil {
+			dst, err = c.reconstruct(dst, p.Codec, ss, limit)
 		}
 	}
-	return out, nil
-}
-
-func checkHeader(body []byte) (framed bool, codec Codec, err error) {
-	if len(body) < 5 {
-		return false, 0, errs.At(ErrCorrupt, 0, "header", "file of %d bytes is shorter than the 5-byte header", len(body))
-	}
-	switch {
-	case bytes.Equal(body[:4], MagicWhole):
-	case bytes.Equal(body[:4], MagicFramed):
-		framed = true
-	default:
-		return false, 0, errs.At(ErrCorrupt, 0, "header", "bad magic % x", body[:4])
-	}
-	return framed, Codec(body[4]), nil
-}
-
-func (c *config) decodeBody(dst, body []byte) ([]byte, error) {
-	framed, codec, err := checkHeader(body)
 	if err != nil {
 		return nil, err
 	}
-	limit := int64(len(dst)) + c.maxDecoded
-	if framed {
-		return c.decodeFramed(dst, body, codec, limit)
+	if p.Trailer != nil {
+		got := sha256.Sum256(dst[start:])
+		if !bytes.Equal(got[:], p.Trailer) {
+			return nil, errs.At(ErrChecksum, p.end, "trailer", "decoded bytes do not match the embedded SHA-256")
+		}
 	}
-	if codec == CodecRaw {
-		return c.decodeRaw(dst, body[5:], 5, limit, "raw")
-	}
-	if !codec.Supported() {
-		return nil, unsupportedCodec(codec)
-	}
-	ss, err := c.parseStreamSet(body[5:], 5)
-	if err != nil {
-		return nil, err
-	}
-	return c.reconstruct(dst, codec, ss, limit)
+	return dst, nil
 }
 
 func unsupportedCodec(codec Codec) error {
 	return errs.At(ErrUnsupported, 4, "header", "codec %d (%s) has no reconstructor", int(codec), codec)
 }
 
-// decodeRaw decodes a RAW payload: a backend byte and data, or (the
-// spec-literal form) an xz stream with no backend byte.
-func (c *config) decodeRaw(dst, p []byte, off int64, limit int64, path string) ([]byte, error) {
-	backend := byte(BackendXZ)
-	data := p
-	if !bytes.HasPrefix(p, xzMagic) {
-		if len(p) == 0 {
-			return nil, errs.At(ErrCorrupt, off, path, "missing backend byte")
-		}
-		if p[0] > BackendStored {
-			// The reference decodes unknown ids as xz; its encoder
-			// never writes them (vector raw_backend_7).
-			return nil, errs.At(ErrCorrupt, off, path, "unknown backend id %d", p[0])
-		}
-		backend, data, off = p[0], p[1:], off+1
+// decodeRaw decodes RAW data [data, end) with backend (-1: the
+// spec-literal form, xz without a backend byte).
+func (c *config) decodeRaw(dst []byte, src *source, backend int, data, end, limit int64, path string) ([]byte, error) {
+	b := byte(BackendXZ)
+	if backend >= 0 {
+		b = byte(backend)
+	}
+	p, err := src.read(data, end-data, path, "raw payload")
+	if err != nil {
+		return nil, err
 	}
 	lim := min(limit-int64(len(dst)), c.maxStream)
-	out, err := c.decompress(backend, data, lim, off, path)
+	if len(dst) == 0 {
+		// Decode straight into dst's array when it is large enough
+		// (the streaming reader reuses one buffer for its frames).
+		return c.decompressInto(dst, b, p, lim, data, path)
+	}
+	if b == BackendStored {
+		if int64(len(p)) > lim {
+			return nil, errs.TooLarge(ErrTooLarge, data, path, "stored data", uint64(len(p)), lim)
+		}
+		return append(dst, p...), nil
+	}
+	out, err := c.decompress(b, p, lim, data, path)
 	if err != nil {
 		return nil, err
 	}
 	return append(dst, out...), nil
 }
 
-func (c *config) decodeFramed(dst, body []byte, codec Codec, limit int64) ([]byte, error) {
-	cur := &cursor{b: body, off: 5, path: "frame header"}
-	if _, err := cur.uv("chunk_lines"); err != nil {
-		return nil, err
-	}
-	var frames []frame
-	for i := 0; cur.rest() > 0; i++ {
-		fr, err := nextFrame(cur, i)
-		if err != nil {
-			return nil, err
-		}
-		frames = append(frames, fr)
-	}
+func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]byte, error) {
+	frames := p.Frames
 	if c.concurrency <= 1 || len(frames) <= 1 {
 		var err error
-		for _, fr := range frames {
-			if dst, err = c.decodeFrame(dst, fr, codec, limit); err != nil {
+		for i, fr := range frames {
+			if dst, err = c.decodeFrame(dst, src, p.Codec, fr, i, limit); err != nil {
 				return nil, err
 			}
 		}
@@ -166,12 +139,12 @@ func (c *config) decodeFramed(dst, body []byte, codec Codec, limit int64) ([]byt
 	var budget atomic.Int64
 	budget.Store(limit - int64(len(dst)))
 	err := parallel(c.concurrency, len(frames), func(i int) error {
-		out, err := inner.decodeFrame(nil, frames[i], codec, c.maxDecoded)
+		out, err := inner.decodeFrame(nil, src, p.Codec, frames[i], i, c.maxDecoded)
 		if err != nil {
 			return err
 		}
 		if budget.Add(-int64(len(out))) < 0 {
-			return errs.At(ErrTooLarge, frames[i].off, "frame "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+			return errs.At(ErrTooLarge, frames[i].Offset, "frame "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
 		}
 		outs[i] = out
 		return nil
@@ -179,55 +152,44 @@ func (c *config) decodeFramed(dst, body []byte, codec Codec, limit int64) ([]byt
 	if err != nil {
 		return nil, err
 	}
+	total := len(dst)
 	for _, o := range outs {
+		total += len(o)
+	}
+	dst = append(make([]byte, 0, total), dst...)
+	for i, o := range outs {
 		dst = append(dst, o...)
+		outs[i] = nil
 	}
 	return dst, nil
 }
 
-// frame is one frame of a framed container.
-type frame struct {
-	index   int
-	off     int64 // offset of the payload (the method byte)
-	payload []byte
-}
-
-func nextFrame(cur *cursor, i int) (frame, error) {
-	cur.path = "frame " + strconv.Itoa(i)
-	n, err := cur.uv("payload_len")
-	if err != nil {
-		return frame{}, err
-	}
-	if n == 0 {
-		return frame{}, cur.errf("payload_len 0")
-	}
-	off := cur.base + int64(cur.off)
-	p, err := cur.take(n, "frame payload")
-	if err != nil {
-		return frame{}, err
-	}
-	return frame{index: i, off: off, payload: p}, nil
-}
-
-func (c *config) decodeFrame(dst []byte, fr frame, codec Codec, limit int64) ([]byte, error) {
-	path := "frame " + strconv.Itoa(fr.index)
-	switch fr.payload[0] {
-	case methodRaw:
-		return c.decodeRaw(dst, fr.payload[1:], fr.off+1, limit, path)
-	case methodStructured:
-		if codec == CodecRaw {
-			return nil, errs.At(ErrCorrupt, fr.off, path, "structured frame in a RAW (codec 255) file")
-		}
-		if !codec.Supported() {
-			return nil, unsupportedCodec(codec)
-		}
-		ss, err := c.parseStreamSet(fr.payload[1:], fr.off+1)
+// decodeFrame decodes frame fr (the i-th) of src onto dst.
+func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo, i int, limit int64) ([]byte, error) {
+	path := "frame " + strconv.Itoa(i)
+	end := fr.Offset + fr.Size
+	if fr.Method == methodRaw {
+		b, data, err := rawBackend(src, fr.Offset+1, end, path)
 		if err != nil {
 			return nil, err
 		}
-		return c.reconstruct(dst, codec, ss, limit)
+		return c.decodeRaw(dst, src, b, data, end, limit, path)
 	}
-	return nil, errs.At(ErrCorrupt, fr.off, path, "unknown frame method %d", fr.payload[0])
+	if err := checkFrame(fr, codec, path); err != nil {
+		return nil, err
+	}
+	if !codec.Supported() {
+		return nil, unsupportedCodec(codec)
+	}
+	dir, err := c.parseDirectory(src, fr.Offset+1, end)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := c.streamSetOf(src, dir)
+	if err != nil {
+		return nil, err
+	}
+	return c.reconstruct(dst, codec, ss, limit)
 }
 
 // reconstruct runs the codec's reconstructor, appending to dst.

@@ -41,7 +41,7 @@
 // Where the reference silently guesses on input its own encoder never
 // writes, this package rejects it with ErrCorrupt: an unknown backend id
 // (the reference decodes it as xz), an unknown block tag, a framed method
-// other than 0 and 1. The Strict option adds checks the reference skips
+// other than 0 and 1. The WithStrict option adds checks the reference skips
 // (verbatim lines running out, NUMEXC subtype and exception count,
 // qcolumnar n_struct/nrg). qjson2 follows the notes; how a template's own
 // row_modes interact with line_map is not pinned down by any vector, and
@@ -53,7 +53,8 @@
 //
 //   - Decode and AppendDecode decode a whole file held in memory.
 //   - NewReader streams a file from an io.Reader; a framed file is decoded
-//     frame by frame, so memory is bounded by the largest frame.
+//     frame by frame into one reused buffer, so memory is bounded by the
+//     largest frame (its payload and its output), not the file.
 //   - Open reads only the header, the stream directory (or the frame list)
 //     and, for qcolumnar/qjson, the small meta/template/paths/index
 //     streams from an io.ReaderAt. File.Query then selects columns (by
@@ -98,9 +99,15 @@
 // limits, each an Option:
 //
 //   - WithMaxDecodedSize (default 1 GiB): the output of one Decode call
-//     (for NewReader, one frame or a whole-file container). The decoded
-//     streams of one stream set may take at most twice this in total, and
-//     the text of a columnar file's columns at most this (and 2 GiB).
+//     (for NewReader, one frame or a whole-file container); the text of a
+//     columnar file's columns at most this (and 2 GiB). A frame's
+//     payload is read only as its bytes arrive, so a header that claims a
+//     large frame allocates nothing it does not deliver.
+//   - WithMemoryLimit (default 512 MiB): the decoded streams one stream
+//     set (a whole-file container or one frame) holds in total. Each
+//     stream is charged before it is decompressed, from the size its
+//     backend declares (stored length, zstd content size, xz index), or
+//     as it grows when none is declared.
 //   - WithMaxStreamSize (default 256 MiB, at most 2 GiB): one decoded
 //     stream, query block or raw frame. xz output is sized from the
 //     stream's own index when present; zstd output from the frame's
@@ -113,4 +120,12 @@
 // A query reads its blocks one row group at a time, so its memory is
 // bounded by one row group's selected blocks. Open reads whole the small
 // streams it parses (bounded by WithMaxStreamSize).
+//
+// Decode, Open and NewReader read the container through one parser (the
+// header, trailer, frame list and stream directories, into one plan);
+// they differ only in where the bytes come from.
+//
+// Caller mistakes (a nil reader, a negative size, an unknown backend)
+// are ErrInvalidArgument; an Option out of range is ErrInvalidOption,
+// which wraps it and names the option. A nil Option is ignored.
 package at1

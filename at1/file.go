@@ -1,15 +1,11 @@
 package at1
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"strconv"
 	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
-	"github.com/colfmt/colfmt/internal/varint"
 )
 
 // File is an AT-1 file opened for inspection and queries. Open reads the
@@ -17,25 +13,9 @@ import (
 // meta/template/paths/index streams; data streams and blocks stay on the
 // io.ReaderAt until a query needs them.
 type File struct {
-	r    io.ReaderAt
-	size int64 // without the trailer
-	cfg  *config
-
-	// Framed is true for an AT1\x03 (framed) file.
-	Framed bool
-	// Codec is the codec id of byte 4.
-	Codec Codec
-	// Trailer is the SHA-256 of the original, if the file has the
-	// integrity trailer (verified only by a full decode).
-	Trailer []byte
-	// RawBackend is the backend of a whole-file RAW payload (-1 if the
-	// payload is in the spec-literal form without a backend byte).
-	RawBackend int
-	// Streams is the stream directory of a whole-file container.
-	Streams []StreamInfo
-	// ChunkLines and Frames describe a framed container.
-	ChunkLines uint64
-	Frames     []FrameInfo
+	plan
+	src *source
+	cfg *config
 
 	t         *qTable
 	counts    sync.Once
@@ -44,56 +24,26 @@ type File struct {
 	blocks    []byte // decoded blocks stream when it is not stored
 }
 
-// FrameInfo describes one frame of a framed container.
-type FrameInfo struct {
-	Offset int64 // file offset of the method byte
-	Size   int64 // payload_len
-	Method byte  // 0 structured, 1 raw
-}
-
-// Open reads the container structure of the size-byte file r.
+// Open reads the container structure of the size-byte file r, through the
+// same parser Decode and NewReader use.
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
+	if r == nil {
+		return nil, invalidArg("Open: nil reader")
+	}
 	if size < 0 {
-		return nil, fmt.Errorf("at1: Open: negative size %d", size)
+		return nil, invalidArg("Open: negative size %d", size)
 	}
-	f := &File{r: r, size: size, cfg: c, RawBackend: -1, blocksOff: -1}
-	if size >= TrailerSize {
-		tail := make([]byte, TrailerSize)
-		if err := f.readAt(tail, size-TrailerSize, "trailer"); err != nil {
-			return nil, err
-		}
-		if bytes.HasSuffix(tail, trailerMagic) {
-			f.Trailer = tail[:32]
-			f.size -= TrailerSize
-		}
-	}
-	head := make([]byte, min(f.size, 16))
-	if err := f.readAt(head, 0, "header"); err != nil {
-		return nil, err
-	}
-	framed, codec, err := checkHeader(head)
+	src := &source{r: r, end: size}
+	p, err := c.parse(src)
 	if err != nil {
 		return nil, err
 	}
-	f.Framed, f.Codec = framed, codec
-	switch {
-	case framed:
-		err = f.readFrames()
-	case codec == CodecRaw:
-		if f.size > 5 && !bytes.HasPrefix(head[5:], xzMagic) {
-			f.RawBackend = int(head[5])
-		}
-	default:
-		err = f.readDirectory()
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !framed && (codec == CodecQColumnar || codec == CodecQJSON) {
+	f := &File{plan: *p, src: src, cfg: c, blocksOff: -1}
+	if !f.Framed && (f.Codec == CodecQColumnar || f.Codec == CodecQJSON) {
 		if err := f.readQTable(); err != nil {
 			return nil, err
 		}
@@ -102,7 +52,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 }
 
 func (f *File) readAt(p []byte, off int64, path string) error {
-	n, err := f.r.ReadAt(p, off)
+	n, err := f.src.r.ReadAt(p, off)
 	if n == len(p) {
 		return nil
 	}
@@ -110,96 +60,6 @@ func (f *File) readAt(p []byte, off int64, path string) error {
 		return errs.At(ErrCorrupt, off+int64(n), path, "file ends %d bytes early", len(p)-n)
 	}
 	return err
-}
-
-// uvAt reads a varint at off.
-func (f *File) uvAt(off int64, path, what string) (uint64, int64, error) {
-	var buf [varint.MaxLen]byte
-	n := min(int64(len(buf)), f.size-off)
-	if n <= 0 {
-		return 0, 0, errs.At(ErrCorrupt, off, path, "truncated varint (%s)", what)
-	}
-	if err := f.readAt(buf[:n], off, path); err != nil {
-		return 0, 0, err
-	}
-	v, k := varint.Consume(buf[:n])
-	if k < 0 {
-		return 0, 0, errs.At(ErrCorrupt, off, path, "bad varint (%s)", what)
-	}
-	return v, off + int64(k), nil
-}
-
-func (f *File) readDirectory() error {
-	off := int64(5)
-	n, off, err := f.uvAt(off, "stream set", "n_streams")
-	if err != nil {
-		return err
-	}
-	if n > uint64(f.cfg.maxStreams) {
-		return errs.TooLarge(ErrTooLarge, 5, "stream set", "stream count", n, int64(f.cfg.maxStreams))
-	}
-	for i := uint64(0); i < n; i++ {
-		nl, o, err := f.uvAt(off, "stream set", "stream name length")
-		if err != nil {
-			return err
-		}
-		nlen, err := errs.CheckSize(nl, f.size-o, 1<<16, ErrTooLarge, ErrCorrupt, off, "stream set", "stream name")
-		if err != nil {
-			return err
-		}
-		name := make([]byte, nlen+1)
-		if o+int64(nlen)+1 > f.size {
-			return errs.At(ErrCorrupt, o, "stream set", "stream name runs past the end")
-		}
-		if err := f.readAt(name, o, "stream set"); err != nil {
-			return err
-		}
-		si := StreamInfo{Name: string(name[:nlen])}
-		off = o + int64(nlen)
-		path := "stream " + quoteName(name[:nlen])
-		if b := name[nlen]; b >= 0x20 {
-			si.Legacy = true
-		} else {
-			si.Backend = b
-			off++
-		}
-		clen, o2, err := f.uvAt(off, path, "comp_len")
-		if err != nil {
-			return err
-		}
-		if clen > uint64(f.size-o2) {
-			return errs.At(ErrCorrupt, off, path, "stream of %d bytes runs past the end of the file", clen)
-		}
-		si.Offset, si.Size = o2, int64(clen)
-		off = o2 + int64(clen)
-		f.Streams = append(f.Streams, si)
-	}
-	return nil
-}
-
-func (f *File) readFrames() error {
-	cl, off, err := f.uvAt(5, "frame header", "chunk_lines")
-	if err != nil {
-		return err
-	}
-	f.ChunkLines = cl
-	for i := 0; off < f.size; i++ {
-		path := "frame " + strconv.Itoa(i)
-		n, o, err := f.uvAt(off, path, "payload_len")
-		if err != nil {
-			return err
-		}
-		if n == 0 || n > uint64(f.size-o) {
-			return errs.At(ErrCorrupt, off, path, "payload_len %d (0 or past the end of the file)", n)
-		}
-		var m [1]byte
-		if err := f.readAt(m[:], o, path); err != nil {
-			return err
-		}
-		f.Frames = append(f.Frames, FrameInfo{Offset: o, Size: int64(n), Method: m[0]})
-		off = o + int64(n)
-	}
-	return nil
 }
 
 // stream returns the index of the first stream matching name, or -1.
@@ -223,8 +83,8 @@ func (f *File) loadStream(name string) ([]byte, error) {
 	if s.Size > f.cfg.maxStream*2+1<<16 {
 		return nil, errs.TooLarge(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(name)), "compressed stream", uint64(s.Size), f.cfg.maxStream)
 	}
-	raw := make([]byte, s.Size)
-	if err := f.readAt(raw, s.Offset, "stream "+quoteName([]byte(name))); err != nil {
+	raw, err := f.src.read(s.Offset, s.Size, "stream "+quoteName([]byte(name)), "stream data")
+	if err != nil {
 		return nil, err
 	}
 	return f.cfg.decompress(s.Backend, raw, f.cfg.maxStream, s.Offset, "stream "+quoteName([]byte(name)))
@@ -381,16 +241,16 @@ func (f *File) Delimiter() []byte {
 // stream is not stored verbatim.
 func (f *File) BlocksOffset() int64 { return f.blocksOff }
 
-// Decode decodes the whole file (reading all of it) and verifies the
-// trailer.
+// Decode decodes the whole file and verifies the trailer.
 func (f *File) Decode() ([]byte, error) {
-	total := f.size
-	if f.Trailer != nil {
-		total += TrailerSize
-	}
-	src := make([]byte, total)
-	if err := f.readAt(src, 0, "file"); err != nil {
-		return nil, err
-	}
-	return f.cfg.decode(nil, src)
+	return f.cfg.decodePlan(nil, f.src, &f.plan)
+}
+
+// Validate decodes the whole file with the strict checks (WithStrict) and
+// verifies the trailer, discarding the output.
+func (f *File) Validate() error {
+	c := *f.cfg
+	c.strict = true
+	_, err := c.decodePlan(nil, f.src, &f.plan)
+	return err
 }

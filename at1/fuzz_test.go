@@ -121,7 +121,7 @@ func FuzzOpenQuery(f *testing.F) {
 		if full, err := Decode(src, fuzzOpts...); err == nil {
 			ref = decodedRows(t, file, src, full)
 		}
-		_, strictErr := Decode(src, append(fuzzOpts, Strict())...)
+		_, strictErr := Decode(src, append(fuzzOpts, WithStrict())...)
 		qs := []Query{{}}
 		for _, c := range file.Columns() {
 			if c.Type != QText {

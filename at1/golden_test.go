@@ -123,7 +123,7 @@ func TestGolden(t *testing.T) {
 					must(t, os.WriteFile("../cmd/colfmt/demodata/at1/trades.at1", file, 0o644))
 				}
 			}
-			got, err := Decode(readVector(t, g.name+".at1"), Strict())
+			got, err := Decode(readVector(t, g.name+".at1"), WithStrict())
 			if err != nil {
 				t.Fatal(err)
 			}

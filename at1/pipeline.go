@@ -1,10 +1,6 @@
 package at1
 
-import (
-	"sync"
-
-	"github.com/therootcompany/xz"
-)
+import "sync"
 
 // A columnar file keeps every column in one values stream, so its xz
 // decode is one serial job. To use a second core, the column decoders
@@ -76,16 +72,9 @@ func (c *config) startValues(ss *streamSet) *progressive {
 	if n, ok := xzIndexSize(src); !ok || n < 2*progressChunk {
 		return nil
 	}
-	s := ss.streams[i]
 	p := newProgressive()
 	go func() {
-		pv := c.xzPool()
-		z := pv.Get().(*xz.Reader)
-		d, err := c.unxzProgress(z, src, c.maxStream, s.Offset, "stream "+quoteName([]byte(s.Name)), p.publish)
-		pv.Put(z)
-		if err == nil {
-			err = ss.spend(s, d)
-		}
+		d, err := ss.decompress(i, p.publish)
 		p.finish(d, err)
 	}()
 	return p

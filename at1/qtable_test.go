@@ -27,7 +27,7 @@ func TestQColumnarBuilt(t *testing.T) {
 	for _, tag := range []byte{tagXZ, tagZstd} {
 		src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 64, lines, true, tag)
 		for _, conc := range []int{1, 2, 8} {
-			got, err := Decode(src, WithConcurrency(conc), Strict())
+			got, err := Decode(src, WithConcurrency(conc), WithStrict())
 			if err != nil || string(got) != want {
 				t.Fatalf("tag %d conc %d: %v (len %d/%d)", tag, conc, err, len(got), len(want))
 			}
@@ -80,7 +80,7 @@ func TestQJSONBuilt(t *testing.T) {
 	}
 	want := strings.Join(out, "\n")
 	src := qFile(t, CodecQJSON, "", segs, []string{"id", "px", "name"}, []byte{QInt, QDecimal, QText}, 32, lines, false, tagZstd)
-	got, err := Decode(src, Strict())
+	got, err := Decode(src, WithStrict())
 	if err != nil || string(got) != want {
 		t.Fatalf("decode: %v", err)
 	}
@@ -104,7 +104,7 @@ func TestQTableErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rebuild with a broken piece each time, by editing streams.
-	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 20, maxStream: 1 << 20, maxDict: 1 << 26}).parseStreamSet(good[5:], 5)
+	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 20, maxStream: 1 << 20, memoryLimit: 1 << 30, maxDict: 1 << 26}).parseStreamSet(good[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestQTableErrors(t *testing.T) {
 			src := rebuild(tc.change)
 			var opts []Option
 			if tc.strict {
-				opts = append(opts, Strict())
+				opts = append(opts, WithStrict())
 				if _, err := Decode(src); err != nil {
 					t.Fatalf("default mode rejects: %v", err)
 				}
@@ -181,7 +181,7 @@ func TestQColumnarParallelLines(t *testing.T) {
 		want = append(want, strings.Join(row, ","))
 	}
 	src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 4096, lines, true, tagZstd)
-	for _, opt := range []Option{WithConcurrency(1), WithConcurrency(2), WithConcurrency(3), withSafe(), Strict()} {
+	for _, opt := range []Option{WithConcurrency(1), WithConcurrency(2), WithConcurrency(3), withSafe(), WithStrict()} {
 		got, err := Decode(src, opt)
 		if err != nil || string(got) != strings.Join(want, "\n")+"\n" {
 			t.Fatalf("%v (%d bytes)", err, len(got))

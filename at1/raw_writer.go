@@ -40,7 +40,7 @@ func AppendRaw(dst, src []byte, backend byte) ([]byte, error) {
 			}
 		}
 	default:
-		return nil, fmt.Errorf("at1: AppendRaw: unknown backend %d", backend)
+		return nil, invalidArg("AppendRaw: unknown backend %d", backend)
 	}
 	dst = append(dst, MagicWhole...)
 	dst = append(dst, byte(CodecRaw), backend)

@@ -26,6 +26,7 @@ type Reader struct {
 	off    int64 // input offset of br's next byte
 	frame  int
 	out    []byte // decoded bytes not yet returned
+	buf    []byte // the last frame's output buffer, reused for the next
 	sum    hash.Hash
 	err    error
 }
@@ -35,6 +36,9 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if r == nil {
+		return nil, invalidArg("NewReader: nil reader")
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(5)
@@ -104,6 +108,9 @@ func (z *Reader) Read(p []byte) (int, error) {
 		if z.err != nil {
 			return 0, z.err
 		}
+		// Drop the spent frame before decoding the next, so only one
+		// frame's output is alive at a time.
+		z.out = nil
 		z.err = z.nextFrame()
 	}
 	n := copy(p, z.out)
@@ -129,6 +136,7 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 			}
 			return total, z.err
 		}
+		z.out = nil
 		z.err = z.nextFrame()
 	}
 }
@@ -154,29 +162,54 @@ func (z *Reader) nextFrame() error {
 		return err
 	}
 	path := "frame " + strconv.Itoa(z.frame)
-	if n == 0 {
-		return errs.At(ErrCorrupt, z.off, path, "payload_len 0")
+	if err := checkFrameLen(n, -1, z.off, path); err != nil {
+		return err
 	}
 	// A frame's payload is compressed (or stored) data of one decoded
 	// frame, so it cannot usefully exceed the decoded limit.
 	if n > uint64(z.cfg.maxDecoded) {
 		return errs.TooLarge(ErrTooLarge, z.off, path, "frame payload", n, z.cfg.maxDecoded)
 	}
-	payload := make([]byte, n)
-	if k, err := io.ReadFull(z.br, payload); err != nil {
+	payload, err := readPayload(z.br, int64(n))
+	if err != nil {
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return errs.At(ErrCorrupt, z.off+int64(k), path, "frame payload of %d bytes is truncated", n)
+			return errs.At(ErrCorrupt, z.off+int64(len(payload)), path, "frame payload of %d bytes is truncated", n)
 		}
 		return err
 	}
-	fr := frame{index: z.frame, off: z.off, payload: payload}
+	fr := FrameInfo{Offset: z.off, Size: int64(n), Method: payload[0]}
+	if err := checkFrame(fr, z.codec, path); err != nil {
+		return err
+	}
 	z.off += int64(n)
 	z.frame++
-	out, err := z.cfg.decodeFrame(nil, fr, z.codec, z.cfg.maxDecoded)
+	// The previous frame's output has been consumed: decode into its
+	// buffer, so streaming holds one frame's output, not two.
+	out, err := z.cfg.decodeFrame(z.buf[:0], memSource(payload, fr.Offset), z.codec, fr, z.frame-1, z.cfg.maxDecoded)
 	if err != nil {
 		return err
 	}
 	z.sum.Write(out)
-	z.out = out
+	z.out, z.buf = out, out
 	return nil
+}
+
+// readPayload reads n bytes, growing its buffer only as the bytes arrive:
+// a length read from a header never allocates more than about twice what
+// the input actually holds.
+func readPayload(r io.Reader, n int64) ([]byte, error) {
+	buf := make([]byte, 0, min(n, 1<<20))
+	for int64(len(buf)) < n {
+		if len(buf) == cap(buf) {
+			nb := make([]byte, len(buf), min(n, 2*int64(cap(buf))))
+			copy(nb, buf)
+			buf = nb
+		}
+		k, err := io.ReadFull(r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }

@@ -32,64 +32,6 @@ type streamSet struct {
 	budget atomic.Int64
 }
 
-// parseStreamSet parses the directory of a packed stream set in b, which
-// starts at file offset base.
-func (c *config) parseStreamSet(b []byte, base int64) (*streamSet, error) {
-	cur := &cursor{b: b, base: base, path: "stream set"}
-	n, err := cur.count("n_streams", 2)
-	if err != nil {
-		return nil, err
-	}
-	if n > c.maxStreams {
-		return nil, errs.TooLarge(ErrTooLarge, base, "stream set", "stream count", uint64(n), int64(c.maxStreams))
-	}
-	ss := &streamSet{cfg: c, streams: make([]StreamInfo, 0, n), data: make([][]byte, 0, n)}
-	// Streams hold about the output's bytes; twice the output limit
-	// leaves room for per-row bookkeeping streams.
-	ss.budget.Store(2*c.maxDecoded + 1<<20)
-	for i := 0; i < n; i++ {
-		name, err := cur.lstr("stream name")
-		if err != nil {
-			return nil, err
-		}
-		cur.path = "stream " + quoteName(name)
-		si := StreamInfo{Name: string(name)}
-		b0, err := cur.u8("backend")
-		if err != nil {
-			return nil, err
-		}
-		if b0 >= 0x20 {
-			// Spec-literal form: this byte starts comp_len, which is at
-			// least 32 for any xz stream; a backend byte is 0..2.
-			cur.off--
-			si.Legacy = true
-			si.Backend = BackendXZ
-		} else {
-			if b0 > BackendStored {
-				cur.off--
-				return nil, cur.errf("unknown backend id %d", b0)
-			}
-			si.Backend = b0
-		}
-		clen, err := cur.uv("comp_len")
-		if err != nil {
-			return nil, err
-		}
-		si.Offset = base + int64(cur.off)
-		d, err := cur.take(clen, "stream data")
-		if err != nil {
-			return nil, err
-		}
-		si.Size = int64(len(d))
-		ss.streams = append(ss.streams, si)
-		ss.data = append(ss.data, d)
-	}
-	if c.strict && cur.rest() > 0 {
-		return nil, cur.errf("%d bytes after the last stream", cur.rest())
-	}
-	return ss, nil
-}
-
 func quoteName(b []byte) string {
 	const max = 40
 	if len(b) > max {
@@ -140,17 +82,9 @@ func (ss *streamSet) load(names ...string) error {
 	}
 	out := make([][]byte, len(jobs))
 	err := parallel(ss.cfg.concurrency, len(jobs), func(k int) error {
-		j := jobs[k]
-		s := ss.streams[j.i]
-		d, err := ss.cfg.decompress(s.Backend, ss.data[j.i], ss.cfg.maxStream, s.Offset, "stream "+quoteName([]byte(s.Name)))
-		if err != nil {
-			return err
-		}
-		if err := ss.spend(s, d); err != nil {
-			return err
-		}
+		d, err := ss.decompress(jobs[k].i, nil)
 		out[k] = d
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
@@ -161,10 +95,52 @@ func (ss *streamSet) load(names ...string) error {
 	return nil
 }
 
-// spend takes a decoded stream from the stream set's budget.
-func (ss *streamSet) spend(s StreamInfo, d []byte) error {
-	if ss.budget.Add(-int64(len(d))) < 0 {
-		return errs.At(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(s.Name)), "decoded streams exceed twice the output limit of %d bytes", ss.cfg.maxDecoded)
+// decompress decodes stream i, charging the set's budget before the
+// output is allocated: by the size the backend declares (stored length,
+// zstd content size, xz index) when there is one, else by what the stream
+// turned out to hold, with the decompressor capped at what is left.
+// progress, if not nil, sees the xz output as it grows.
+func (ss *streamSet) decompress(i int, progress func([]byte)) ([]byte, error) {
+	s := ss.streams[i]
+	src := ss.data[i]
+	path := "stream " + quoteName([]byte(s.Name))
+	lim := ss.cfg.maxStream
+	if n, ok := declaredSize(s.Backend, src); ok {
+		if n > uint64(lim) {
+			return nil, errs.TooLarge(ErrTooLarge, s.Offset, path, "decoded stream", n, lim)
+		}
+		if err := ss.charge(s, int64(n)); err != nil {
+			return nil, err
+		}
+		d, err := ss.cfg.decompressProgress(s.Backend, src, int64(n), s.Offset, path, progress)
+		return d, err
+	}
+	lim = min(lim, max(ss.budget.Load(), 0))
+	d, err := ss.cfg.decompressProgress(s.Backend, src, lim, s.Offset, path, progress)
+	if err != nil {
+		return nil, err
+	}
+	return d, ss.charge(s, int64(len(d)))
+}
+
+// declaredSize is the decoded size a stream's backend declares.
+func declaredSize(backend byte, src []byte) (uint64, bool) {
+	switch backend {
+	case BackendStored:
+		return uint64(len(src)), true
+	case BackendZstd:
+		n, _, msg := zstdFrame(src)
+		return n, msg == ""
+	case BackendXZ:
+		return xzIndexSize(src)
+	}
+	return 0, false
+}
+
+// charge takes n decoded bytes from the stream set's budget.
+func (ss *streamSet) charge(s StreamInfo, n int64) error {
+	if ss.budget.Add(-n) < 0 {
+		return errs.At(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(s.Name)), "decoded streams exceed the memory limit of %d bytes", ss.cfg.memoryLimit)
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func TestLimits(t *testing.T) {
 	f, err := csup.Open(bytes.NewReader(b), int64(len(b)), csup.WithMaxElements(1))
 	require.NoError(t, err)
 	require.ErrorIs(t, f.Validate(), csup.ErrTooLarge)
-	for _, o := range []csup.Option{csup.WithMaxSegmentSize(0), csup.WithMaxDepth(0), csup.WithMaxElements(-1), csup.WithSegmentThresh(0), csup.WithSkewThresh(0), csup.WithMaxReassemblySize(0)} {
+	for _, o := range []csup.Option{csup.WithMaxSegmentSize(0), csup.WithMaxDepth(0), csup.WithMaxElements(-1), csup.WithSegmentThreshold(0), csup.WithSkewThreshold(0), csup.WithMaxReassemblySize(0)} {
 		_, err := csup.Open(bytes.NewReader(b), int64(len(b)), o)
 		require.ErrorIs(t, err, csup.ErrInvalidOption)
 	}
@@ -108,5 +108,10 @@ func TestWrongSize(t *testing.T) {
 	_, err := csup.Open(bytes.NewReader(b), int64(len(b))+100)
 	require.ErrorIs(t, err, csup.ErrCorrupt)
 	_, err = csup.Open(bytes.NewReader(b), -1)
-	require.ErrorIs(t, err, csup.ErrCorrupt)
+	require.ErrorIs(t, err, csup.ErrInvalidArgument)
+	require.NotErrorIs(t, err, csup.ErrCorrupt)
+	_, err = csup.Open(nil, 10)
+	require.ErrorIs(t, err, csup.ErrInvalidArgument)
+	_, err = csup.NewWriter(nil)
+	require.ErrorIs(t, err, csup.ErrInvalidArgument)
 }

@@ -48,9 +48,9 @@ func benchCSUP(b *testing.B, reuse bool, fields ...string) {
 		for {
 			var err error
 			if reuse {
-				err = r.Read(&v)
+				err = r.ReadInto(&v)
 			} else {
-				v, err = r.Next()
+				v, err = r.Read()
 			}
 			if err == io.EOF {
 				break

@@ -60,7 +60,47 @@ type cursor struct {
 // slab hands out element slices carved from large blocks, so building a
 // value tree costs a few large allocations instead of one per container.
 // A block stays alive while any value uses part of it.
-type slab struct{ free []bsup.Value }
+type slab struct {
+	free []bsup.Value
+	mem  *budget
+}
+
+// budget is the memory limit of one read (WithMemoryLimit): the elements
+// of the value being built (reset at each Read) plus the decoded segment
+// bytes the read's streams hold at the moment.
+type budget struct {
+	limit int64
+	elems int64 // elements of the current value tree
+	segs  int64 // decoded segment bytes held by the streams
+}
+
+func (b *budget) over() bool {
+	return b.elems > (b.limit-b.segs)/ElementCost
+}
+
+// chargeElems charges n elements of the value being built.
+func (b *budget) chargeElems(n int64, off int64, path string) error {
+	if b == nil {
+		return nil
+	}
+	b.elems += n
+	if b.over() {
+		return errs.At(ErrTooLarge, off, path, "the value being read needs more than the memory limit of %d bytes (%d elements at %d bytes each, %d bytes of segments)", b.limit, b.elems, ElementCost, b.segs)
+	}
+	return nil
+}
+
+// swapSegment replaces a held segment of old bytes by one of n bytes.
+func (b *budget) swapSegment(old, n int64, off int64, path string) error {
+	if b == nil {
+		return nil
+	}
+	b.segs += n - old
+	if b.segs > b.limit || b.over() {
+		return errs.At(ErrTooLarge, off, path, "segments held by the read need more than the memory limit of %d bytes", b.limit)
+	}
+	return nil
+}
 
 const slabBlock = 4096
 
@@ -89,11 +129,11 @@ func (c *cursor) resize(e []bsup.Value, n int) []bsup.Value {
 func newCursor(f *fileInfo, n *node, proj *projection, sl *slab) *cursor {
 	c := &cursor{n: n, typ: n.typ, maxElem: f.cfg.maxElements, pk: bsup.PayloadKind(n.typ), slab: sl}
 	if n.kind != nodeRecord && n.kind != nodeAllNull && n.kind != nodeNulls {
-		c.st = newStream(f, n.segs, n.path)
+		c.st = newStream(f, n.segs, n.path, sl.mem)
 	}
 	switch n.kind {
 	case nodeNulls:
-		c.st = newStream(f, n.segs, n.path+"/presence")
+		c.st = newStream(f, n.segs, n.path+"/presence", sl.mem)
 		c.elem = newCursor(f, n.elem, proj, sl)
 		if proj != nil && !proj.all {
 			c.typ = c.elem.typ
@@ -187,6 +227,9 @@ func (c *cursor) read(dst *bsup.Value) error {
 		}
 		return c.elem.read(dst)
 	case nodeRecord:
+		if err := c.slab.mem.chargeElems(int64(len(c.fields)), -1, n.path); err != nil {
+			return err
+		}
 		setScalar(dst, c.typ)
 		dst.Elems = c.resize(dst.Elems, len(c.fields))
 		for i, fc := range c.fields {
@@ -209,6 +252,9 @@ func (c *cursor) read(dst *bsup.Value) error {
 		cnt := ln
 		if n.kind == nodeMap {
 			cnt *= 2
+		}
+		if err := c.slab.mem.chargeElems(cnt, c.st.segOff, n.path); err != nil {
+			return err
 		}
 		*dst = bsup.Value{Type: c.typ, Elems: c.resize(dst.Elems, int(cnt))}
 		for i := int64(0); i < ln; i++ {
@@ -233,6 +279,9 @@ func (c *cursor) read(dst *bsup.Value) error {
 		}
 		if tag < 0 || tag >= int64(len(c.members)) {
 			return errs.At(ErrCorrupt, c.st.segOff, n.path+"/tags", "union tag %d out of range", tag)
+		}
+		if err := c.slab.mem.chargeElems(1, c.st.segOff, n.path); err != nil {
+			return err
 		}
 		*dst = bsup.Value{Type: c.typ, Uint: uint64(tag), Elems: c.resize(dst.Elems, 1)}
 		return c.members[tag].read(&dst.Elems[0])

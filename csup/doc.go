@@ -88,9 +88,9 @@
 // # Writer
 //
 // The writer buffers each column stream and cuts a segment when a buffer
-// reaches the segment threshold (WithSegmentThresh, default 5 MiB, zq's
+// reaches the segment threshold (WithSegmentThreshold, default 5 MiB, zq's
 // -coltresh); when all buffers together pass the skew threshold
-// (WithSkewThresh, default 25 MiB, zq's -skewtresh) every column is flushed,
+// (WithSkewThreshold, default 25 MiB, zq's -skewtresh) every column is flushed,
 // so segments of different columns interleave. Both are recorded in the
 // trailer's meta. Segments are LZ4-compressed when that makes them strictly
 // smaller (WithCompression). Presence is flushed at Close; the super column
@@ -101,8 +101,7 @@
 // Open and the readers are meant for untrusted input. Every size read from
 // the file is checked, overflow-safe, against the bytes that exist and
 // against a limit before anything is allocated for it, and bad input gives
-// an error wrapping ErrCorrupt, ErrTooLarge or ErrUnsupported (or the
-// bsup sentinels for a broken reassembly stream), located by a
+// an error wrapping ErrCorrupt, ErrTooLarge or ErrUnsupported , located by a
 // *CorruptError with a file offset and a column path — never a panic.
 // The limits and their defaults:
 //
@@ -116,7 +115,18 @@
 //   - WithMaxElements (1<<20): elements of one array, set or map value,
 //     which bounds the work and memory of columns that store no bytes per
 //     element (all-null columns).
+//   - WithMemoryLimit (DefaultMemoryLimit, 1 GiB): the total of one read —
+//     every element of the value tree being built (ElementCost bytes each,
+//     however deep) plus the decoded segments the read holds — so many
+//     containers under one value cannot add up past it either.
 //
+// Caller mistakes (a nil reader or writer, a negative size, an option out
+// of range) are ErrInvalidArgument; options report ErrInvalidOption, which
+// wraps it, naming the option. Errors that package bsup reports about a
+// reassembly stream or a value body are re-wrapped at this package's
+// boundary so that errors.Is(err, csup.ErrCorrupt) holds (and bsup's
+// sentinel still matches). Field names read from the file appear in column
+// paths quoted when they are not plain printable text.
 // Memory while scanning is one decompressed segment per column being read
 // plus the values being built; Reader.Read reuses storage. The trailer scan
 // reads at most the last 4096 bytes.

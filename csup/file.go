@@ -30,12 +30,20 @@ type File struct {
 // v3. VNG v4 and CSUP files are refused with ErrUnsupported naming the
 // version.
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	f, err := open(r, size, opts)
+	return f, boundary(err)
+}
+
+func open(r io.ReaderAt, size int64, opts []Option) (*File, error) {
 	cfg, err := buildConfig(opts)
 	if err != nil {
 		return nil, err
 	}
+	if r == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "nil reader")
+	}
 	if size < 0 {
-		return nil, errs.Wrap(ErrCorrupt, "negative size %d", size)
+		return nil, errs.Wrap(ErrInvalidArgument, "negative size %d", size)
 	}
 	if err := checkMagic(r, size); err != nil {
 		return nil, err
@@ -134,7 +142,12 @@ func (f *File) Project(fields ...string) iter.Seq2[bsup.Value, error] {
 // Count returns the number of values in the file, reading only the super
 // column, and checks each super ID against the super types.
 func (f *File) Count() (int64, error) {
-	st := newStream(&f.info, f.super, "super")
+	n, err := f.count()
+	return n, boundary(err)
+}
+
+func (f *File) count() (int64, error) {
+	st := newStream(&f.info, f.super, "super", &budget{limit: f.info.cfg.memoryLimit})
 	var n int64
 	for !st.done() {
 		id, err := st.int()
@@ -158,33 +171,41 @@ type Reader struct {
 	row     int64
 	err     error
 	slab    slab
+	mem     budget
 }
 
 // NewReader returns a Reader of all values, or of the given fields (see
 // Project) when fields are named.
 func (f *File) NewReader(fields ...string) *Reader {
-	return &Reader{f: f, proj: newProjection(fields), super: newStream(&f.info, f.super, "super"), cursors: make([]*cursor, len(f.cols))}
+	r := &Reader{f: f, proj: newProjection(fields), cursors: make([]*cursor, len(f.cols))}
+	r.mem.limit = f.info.cfg.memoryLimit
+	r.slab.mem = &r.mem
+	r.super = newStream(&f.info, f.super, "super", &r.mem)
+	return r
 }
 
-// Next returns the next value, or io.EOF after the last. Its element
+// Read returns the next value, or io.EOF after the last. Its element
 // slices are carved from blocks shared with neighbouring values (a few
 // allocations per thousands of values), and its strings alias the segment
-// they were read from: keeping one value keeps those alive.
-func (r *Reader) Next() (bsup.Value, error) {
+// they were read from: keeping one value keeps those alive. It has the
+// shape of bsup.Reader.Read.
+func (r *Reader) Read() (bsup.Value, error) {
 	var v bsup.Value
-	err := r.Read(&v)
+	err := r.ReadInto(&v)
 	return v, err
 }
 
-// Read reads the next value into dst, reusing the element storage dst
+// ReadInto reads the next value into dst, reusing the element storage dst
 // already has, so a scan that reads into one Value allocates next to
 // nothing: a value read earlier into the same dst is overwritten (copy what
-// you keep). It returns io.EOF after the last value.
-func (r *Reader) Read(dst *bsup.Value) error {
+// you keep). It returns io.EOF after the last value. It has the shape of
+// bsup.Reader.ReadInto.
+func (r *Reader) ReadInto(dst *bsup.Value) error {
 	for r.err == nil {
+		r.mem.elems = 0
 		skip, err := r.next(dst)
 		if err != nil {
-			r.err = err
+			r.err = boundary(err)
 			break
 		}
 		if !skip {
@@ -222,7 +243,7 @@ func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
 func (r *Reader) All() iter.Seq2[bsup.Value, error] {
 	return func(yield func(bsup.Value, error) bool) {
 		for {
-			v, err := r.Next()
+			v, err := r.Read()
 			if err == io.EOF {
 				return
 			}
@@ -235,11 +256,13 @@ func (r *Reader) All() iter.Seq2[bsup.Value, error] {
 
 // Validate reads every value and checks that every column was used up
 // exactly: no values, lengths or presence runs left over.
-func (f *File) Validate() error {
+func (f *File) Validate() error { return boundary(f.validate()) }
+
+func (f *File) validate() error {
 	r := f.NewReader()
 	var v bsup.Value
 	for {
-		err := r.Read(&v)
+		err := r.ReadInto(&v)
 		if err == io.EOF {
 			break
 		}

@@ -42,7 +42,7 @@ func FuzzOpen(f *testing.F) {
 	for i := 0; i < 30; i++ {
 		vals = append(vals, g.Value(t1), g.Value(t2))
 	}
-	f.Add(writeCSUP(f, vals, csup.WithSegmentThresh(64)))
+	f.Add(writeCSUP(f, vals, csup.WithSegmentThreshold(64)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file, err := csup.Open(bytes.NewReader(b), int64(len(b)), fuzzLimits...)
 		if err != nil {
@@ -87,7 +87,7 @@ func FuzzRoundTrip(f *testing.F) {
 		for i := 0; i < 60; i++ {
 			vals = append(vals, g.Value(types[g.R.IntN(3)]))
 		}
-		b := writeCSUP(t, vals, csup.WithSegmentThresh(int(seg)+1), csup.WithSkewThresh(int(seg)*3+1), csup.WithCompression(compress))
+		b := writeCSUP(t, vals, csup.WithSegmentThreshold(int(seg)+1), csup.WithSkewThreshold(int(seg)*3+1), csup.WithCompression(compress))
 		_, got := readCSUP(t, b)
 		requireSame(t, vals, got)
 	})
@@ -117,8 +117,8 @@ func FuzzDataSection(f *testing.F) {
 	for i := 0; i < 40; i++ {
 		vals = append(vals, g.Value(t1), g.Value(t2))
 	}
-	base := writeCSUP(f, vals, csup.WithSegmentThresh(128))
-	plain := writeCSUP(f, vals, csup.WithSegmentThresh(128), csup.WithCompression(false))
+	base := writeCSUP(f, vals, csup.WithSegmentThreshold(128))
+	plain := writeCSUP(f, vals, csup.WithSegmentThreshold(128), csup.WithCompression(false))
 	f.Add(uint16(0), []byte{1}, false)
 	f.Add(uint16(17), []byte{0xff, 0x7f}, true)
 	f.Fuzz(func(t *testing.T, at uint16, xor []byte, compressed bool) {

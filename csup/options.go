@@ -2,7 +2,7 @@ package csup
 
 import (
 	"github.com/colfmt/colfmt/csup/bsup"
-	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/opt"
 )
 
 // Defaults of the limits (see the Security section of the package doc).
@@ -11,8 +11,15 @@ const (
 	DefaultMaxReassemblySize = 64 << 20
 	DefaultMaxDepth          = 100
 	DefaultMaxElements       = 1 << 20
-	DefaultSegmentThresh     = 5242880  // 5 MiB, zq -coltresh
-	DefaultSkewThresh        = 26214400 // 25 MiB, zq -skewtresh
+	DefaultSegmentThreshold  = 5242880  // 5 MiB, zq -coltresh
+	DefaultSkewThreshold     = 26214400 // 25 MiB, zq -skewtresh
+	// DefaultMemoryLimit is the total budget of one read (one Reader, one
+	// Validate, one Count): decoded segment bytes plus the elements of the
+	// values built, each element charged as ElementCost bytes.
+	DefaultMemoryLimit = 1 << 30
+	// ElementCost is what one decoded element (a value slot, even a null
+	// one) is charged against the memory limit.
+	ElementCost = 64
 )
 
 type config struct {
@@ -23,6 +30,7 @@ type config struct {
 	segmentThresh     int
 	skewThresh        int
 	compress          bool
+	memoryLimit       int64
 }
 
 func defaultConfig() config {
@@ -31,9 +39,10 @@ func defaultConfig() config {
 		maxReassemblySize: DefaultMaxReassemblySize,
 		maxDepth:          DefaultMaxDepth,
 		maxElements:       DefaultMaxElements,
-		segmentThresh:     DefaultSegmentThresh,
-		skewThresh:        DefaultSkewThresh,
+		segmentThresh:     DefaultSegmentThreshold,
+		skewThresh:        DefaultSkewThreshold,
 		compress:          true,
+		memoryLimit:       DefaultMemoryLimit,
 	}
 }
 
@@ -45,7 +54,7 @@ type Option func(*config) error
 func WithMaxSegmentSize(n int64) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrInvalidOption, "max segment size %d is below 1", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxSegmentSize", n, "must be at least 1")
 		}
 		c.maxSegmentSize = n
 		return nil
@@ -57,7 +66,7 @@ func WithMaxSegmentSize(n int64) Option {
 func WithMaxReassemblySize(n int64) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrInvalidOption, "max reassembly size %d is below 1", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxReassemblySize", n, "must be at least 1")
 		}
 		c.maxReassemblySize = n
 		return nil
@@ -68,7 +77,7 @@ func WithMaxReassemblySize(n int64) Option {
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 10000 {
-			return errs.Wrap(ErrInvalidOption, "max depth %d is outside 1..10000", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxDepth", n, "must be in 1..10000")
 		}
 		c.maxDepth = n
 		return nil
@@ -80,32 +89,32 @@ func WithMaxDepth(n int) Option {
 func WithMaxElements(n int64) Option {
 	return func(c *config) error {
 		if n < 1 || n > 1<<40 {
-			return errs.Wrap(ErrInvalidOption, "max elements %d is outside 1..1<<40", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxElements", n, "must be in 1..1<<40")
 		}
 		c.maxElements = n
 		return nil
 	}
 }
 
-// WithSegmentThresh sets the writer's segment threshold: a column's buffer
+// WithSegmentThreshold sets the writer's segment threshold: a column's buffer
 // becomes a segment when it reaches this many bytes (default 5 MiB).
-func WithSegmentThresh(n int) Option {
+func WithSegmentThreshold(n int) Option {
 	return func(c *config) error {
 		// Segment lengths are uint32 in the spec's segmap.
 		if n < 1 || n > 1<<30 {
-			return errs.Wrap(ErrInvalidOption, "segment threshold %d is outside 1..1<<30", n)
+			return opt.Invalid(ErrInvalidOption, "WithSegmentThreshold", n, "must be in 1..1<<30")
 		}
 		c.segmentThresh = n
 		return nil
 	}
 }
 
-// WithSkewThresh sets the writer's skew threshold: when all column buffers
+// WithSkewThreshold sets the writer's skew threshold: when all column buffers
 // together pass it, every column is flushed (default 25 MiB).
-func WithSkewThresh(n int) Option {
+func WithSkewThreshold(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrInvalidOption, "skew threshold %d is below 1", n)
+			return opt.Invalid(ErrInvalidOption, "WithSkewThreshold", n, "must be at least 1")
 		}
 		c.skewThresh = n
 		return nil
@@ -121,14 +130,26 @@ func WithCompression(on bool) Option {
 	}
 }
 
+// WithMemoryLimit sets the total memory budget of one read — a Reader, a
+// Validate or a Count (default DefaultMemoryLimit, 1 GiB): the decoded
+// bytes of every segment it loads plus ElementCost bytes for every element
+// of the values it builds. WithMaxElements bounds one value; this bounds
+// them all, so a small file of many all-null arrays cannot make a scan
+// allocate without end. A read that would pass it fails with ErrTooLarge.
+func WithMemoryLimit(n int64) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return opt.Invalid(ErrInvalidOption, "WithMemoryLimit", n, "must be at least 1")
+		}
+		c.memoryLimit = n
+		return nil
+	}
+}
+
 func buildConfig(opts []Option) (config, error) {
 	c := defaultConfig()
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return c, err
-		}
-	}
-	return c, nil
+	err := opt.Apply(&c, opts)
+	return c, err
 }
 
 func (c config) bsupOptions() []bsup.Option {

@@ -56,7 +56,7 @@ func TestRoundTripGenerated(t *testing.T) {
 		for i := 0; i < 400; i++ {
 			vals = append(vals, g.Value(types[g.R.IntN(len(types))]))
 		}
-		for _, opts := range [][]csup.Option{nil, {csup.WithCompression(false)}, {csup.WithSegmentThresh(64), csup.WithSkewThresh(300)}} {
+		for _, opts := range [][]csup.Option{nil, {csup.WithCompression(false)}, {csup.WithSegmentThreshold(64), csup.WithSkewThreshold(300)}} {
 			t.Logf("seed %d opts %d", seed, len(opts))
 			b := writeCSUP(t, vals, opts...)
 			f, got := readCSUP(t, b)
@@ -134,9 +134,8 @@ func TestRoundTripDeep(t *testing.T) {
 	_, got := readCSUP(t, writeCSUP(t, vals))
 	requireSame(t, vals, got)
 	// Past the depth limit the writer refuses, and so does the reader.
-	_, err := csup.NewWriter(nil, csup.WithMaxDepth(50))
+	w, err := csup.NewWriter(&bytes.Buffer{}, csup.WithMaxDepth(50))
 	require.NoError(t, err)
-	w, _ := csup.NewWriter(&bytes.Buffer{}, csup.WithMaxDepth(50))
 	require.ErrorIs(t, w.Write(vals[0]), csup.ErrTooLarge)
 	b := writeCSUP(t, vals)
 	_, err = csup.Open(bytes.NewReader(b), int64(len(b)), csup.WithMaxDepth(50))
@@ -184,7 +183,7 @@ func bigRows(n int) []bsup.Value {
 func TestRoundTripMillion(t *testing.T) {
 	vals := bigRows(bigRowsCount)
 	var buf bytes.Buffer
-	w, err := csup.NewWriter(&buf, csup.WithSegmentThresh(1<<20), csup.WithSkewThresh(4<<20))
+	w, err := csup.NewWriter(&buf, csup.WithSegmentThreshold(1<<20), csup.WithSkewThreshold(4<<20))
 	require.NoError(t, err)
 	for _, v := range vals {
 		require.NoError(t, w.Write(v))
@@ -197,12 +196,12 @@ func TestRoundTripMillion(t *testing.T) {
 	r := f.NewReader()
 	var v bsup.Value
 	for i := range vals {
-		require.NoError(t, r.Read(&v))
+		require.NoError(t, r.ReadInto(&v))
 		if !bsup.Equal(vals[i], v) {
 			t.Fatalf("reused read: row %d differs", i)
 		}
 	}
-	require.ErrorIs(t, r.Read(&v), io.EOF)
+	require.ErrorIs(t, r.ReadInto(&v), io.EOF)
 }
 
 // The writer refuses values that do not match their declared types.

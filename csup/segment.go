@@ -145,10 +145,11 @@ type stream struct {
 	pos     int
 	segOff  int64 // file offset of the loaded segment
 	loads   int
+	mem     *budget
 }
 
-func newStream(f *fileInfo, segs []Segment, path string) *stream {
-	return &stream{f: f, segs: segs, path: path}
+func newStream(f *fileInfo, segs []Segment, path string, mem *budget) *stream {
+	return &stream{f: f, segs: segs, path: path, mem: mem}
 }
 
 // value returns the next body (null=true for tag 0).
@@ -159,6 +160,9 @@ func (s *stream) value() (body []byte, null bool, err error) {
 		}
 		seg := s.segs[s.next]
 		s.next++
+		if err := s.mem.swapSegment(int64(len(s.buf)), seg.MemLength, seg.Offset, s.path); err != nil {
+			return nil, false, err
+		}
 		// A fresh buffer per segment: values handed out alias it.
 		s.buf, s.scratch, err = s.f.readSegment(seg, nil, s.scratch, s.path)
 		if err != nil {

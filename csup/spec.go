@@ -233,9 +233,11 @@ func fieldExact(v bsup.Value, name string) (bsup.Value, bool) {
 	return bsup.Value{}, false
 }
 
+// joinPath extends a column path by a field name read from the file,
+// quoted (errs.Quote) when it holds bytes that must not reach a terminal.
 func joinPath(parent, name string) string {
 	if parent == "" {
-		return name
+		return errs.Quote(name)
 	}
-	return parent + "." + name
+	return parent + "." + errs.Quote(name)
 }

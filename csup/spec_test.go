@@ -150,7 +150,7 @@ func collectSegs(cols []csup.Column, keep func(path string) bool, out map[[2]int
 // super column, and yields the same values as cutting the full rows.
 func TestProjectionReadsOnlyItsSegments(t *testing.T) {
 	vals := bigRows(20000)
-	b := writeCSUP(t, vals, csup.WithSegmentThresh(4096))
+	b := writeCSUP(t, vals, csup.WithSegmentThreshold(4096))
 	cr := readlog.New(bytes.NewReader(b))
 	f, err := csup.Open(cr, int64(len(b)))
 	require.NoError(t, err)
@@ -200,7 +200,7 @@ func TestProjectionReadsOnlyItsSegments(t *testing.T) {
 // One File serves concurrent Readers (each has its own streams).
 func TestConcurrentReaders(t *testing.T) {
 	vals := bigRows(5000)
-	b := writeCSUP(t, vals, csup.WithSegmentThresh(2048))
+	b := writeCSUP(t, vals, csup.WithSegmentThreshold(2048))
 	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
 	require.NoError(t, err)
 	var wg sync.WaitGroup
@@ -212,7 +212,7 @@ func TestConcurrentReaders(t *testing.T) {
 			r := f.NewReader()
 			var v bsup.Value
 			for i := range vals {
-				if err := r.Read(&v); err != nil || !bsup.Equal(vals[i], v) {
+				if err := r.ReadInto(&v); err != nil || !bsup.Equal(vals[i], v) {
 					errs[g] = fmt.Errorf("reader %d row %d: %v", g, i, err)
 					return
 				}

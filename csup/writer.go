@@ -31,12 +31,15 @@ type Writer struct {
 	closed   bool
 }
 
-// NewWriter returns a Writer to w. Options: WithSegmentThresh,
-// WithSkewThresh, WithCompression.
+// NewWriter returns a Writer to w. Options: WithSegmentThreshold,
+// WithSkewThreshold, WithCompression.
 func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	cfg, err := buildConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if w == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "nil writer")
 	}
 	wr := &Writer{w: w, cfg: cfg, supers: map[*bsup.Type]int{}, keys: map[int]int{},
 		canon: typeInterner{ids: map[*bsup.Type]int{}, sigs: map[string]int{}}}

@@ -14,9 +14,28 @@ import (
 
 // where tells which page of which column a decoder works on.
 type where struct {
-	col  *column
-	pg   *page
-	path string
+	col    *column
+	pg     *page
+	path   string
+	budget *memBudget // nil: not charged (a check, not an allocation)
+}
+
+// memBudget is what one read may still allocate (WithMemoryLimit).
+type memBudget struct {
+	limit, used int64
+}
+
+// charge takes n bytes from the budget or fails with ErrTooLarge. A nil
+// budget charges nothing.
+func (b *memBudget) charge(n int64, path, what string) error {
+	if b == nil {
+		return nil
+	}
+	if n < 0 || n > b.limit-b.used {
+		return errs.At(ErrTooLarge, -1, path, "%s of %d bytes exceeds the read's memory limit (%d of %d bytes already used; WithMemoryLimit)", what, n, b.used, b.limit)
+	}
+	b.used += n
+	return nil
 }
 
 // buffer resolves a Buffer reference (page, column or file) and reads it.

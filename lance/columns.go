@@ -12,7 +12,7 @@ type PageInfo struct {
 	RowStart, Rows int64
 	// Buffers are the page's buffers in index order.
 	Buffers []ByteRange
-	// Encoding is the page's encoding tree, as EncodingString renders it.
+	// Encoding is the page's encoding tree, rendered compactly, as Describe prints it.
 	Encoding string
 }
 
@@ -43,7 +43,7 @@ func (f *File) Columns() []ColumnInfo {
 		ci := ColumnInfo{Index: i, Path: c.path, Metadata: ByteRange{c.metaOff, c.metaLen}, Rows: c.rows,
 			Buffers: byteRanges(c.buffers), ZoneIndex: c.zone != nil}
 		for _, p := range c.pages {
-			ci.Pages = append(ci.Pages, PageInfo{RowStart: p.rowStart, Rows: p.length, Buffers: byteRanges(p.buffers), Encoding: EncodingString(p.enc)})
+			ci.Pages = append(ci.Pages, PageInfo{RowStart: p.rowStart, Rows: p.length, Buffers: byteRanges(p.buffers), Encoding: encodingString(p.enc)})
 		}
 		out[i] = ci
 	}

@@ -30,17 +30,22 @@ func bitWidth(dt arrow.DataType) (uint64, bool) {
 	return 0, false
 }
 
-// checkAlloc refuses to allocate n values of width bits beyond the limit.
+// checkAlloc refuses to allocate n values of width bits beyond the
+// per-buffer limit, and charges them to the read's memory budget when w
+// carries one.
 func (f *File) checkAlloc(n int64, width uint64, w *where, what string) error {
 	hi, lo := bits.Mul64(uint64(n), width)
-	need := lo/8 + 1
+	need := lo / 8
+	if lo%8 != 0 {
+		need++
+	}
 	if hi != 0 || need > uint64(f.cfg.maxBuffer) {
 		if hi != 0 {
 			need = math.MaxUint64
 		}
 		return errs.TooLarge(ErrTooLarge, -1, w.path, what, need, f.cfg.maxBuffer)
 	}
-	return nil
+	return w.budget.charge(int64(need), w.path, what)
 }
 
 // array decodes n rows of encoding enc as Arrow type dt.

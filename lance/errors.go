@@ -13,8 +13,11 @@ var (
 	ErrCorrupt     = errors.New("lance: corrupt input")
 	ErrTooLarge    = errors.New("lance: size exceeds limit")
 	ErrUnsupported = errors.New("lance: unsupported")
+	// ErrInvalidArgument reports a caller mistake: a nil reader, a negative
+	// size, a bad read option.
+	ErrInvalidArgument = errors.New("lance: invalid argument")
 	// ErrInvalidOption reports an Option given an out-of-range argument.
-	ErrInvalidOption = errors.New("lance: invalid option")
+	ErrInvalidOption = errs.Sub(ErrInvalidArgument, "lance: invalid option")
 )
 
 // Named validation failures. Each wraps ErrCorrupt, so a caller that only

@@ -158,6 +158,9 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 	if err := r.ctx.Err(); err != nil {
 		return nil, false, err
 	}
+	if err := r.mem.charge(total+(n+7)/8, col.path, "fixed-width values"); err != nil {
+		return nil, false, err
+	}
 	out := make([]byte, total)
 	var vb []byte
 	if anyNulls {
@@ -292,6 +295,9 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 	if err := f.checkAlloc(n+1, 64, &where{path: col.path}, "offsets"); err != nil {
 		return nil, false, nil // the general path applies the limits page by page
 	}
+	if err := r.mem.charge(8*(n+1)+(n+7)/8, col.path, "offsets"); err != nil {
+		return nil, false, err
+	}
 	large := isLarge(dt)
 	var o32 []int32
 	var o64 []int64
@@ -309,7 +315,7 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 		if p.length == 0 {
 			continue
 		}
-		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
+		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi), budget: &r.mem}
 		if err := r.ctx.Err(); err != nil {
 			return nil, false, err
 		}
@@ -377,6 +383,9 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 	}
 	if !large && total > math.MaxInt32 {
 		return nil, false, errs.At(ErrTooLarge, -1, col.path, "%d bytes of %s need a large type", total, dt)
+	}
+	if err := r.mem.charge(total, col.path, "binary data"); err != nil {
+		return nil, false, err
 	}
 	data := make([]byte, total)
 	pos := int64(0)

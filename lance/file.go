@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/opt"
 	"github.com/colfmt/colfmt/lance/internal/pb/encpb"
 	"github.com/colfmt/colfmt/lance/internal/pb/file2pb"
 	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
@@ -79,11 +80,15 @@ func (f *File) NumColumns() int { return len(f.columns) }
 // format 2.0 (footer version 0.3, or 2.0) and refuses legacy v1 files and
 // 2.1+ with ErrUnsupported naming the version.
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	if r == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "Open: nil reader")
+	}
+	if size < 0 {
+		return nil, errs.Wrap(ErrInvalidArgument, "Open: negative size %d", size)
+	}
 	cfg := defaultConfig()
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
+	if err := opt.Apply(&cfg, opts); err != nil {
+		return nil, err
 	}
 	return open(r, size, cfg, nil)
 }

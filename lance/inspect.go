@@ -42,7 +42,7 @@ func (f *File) Describe(w io.Writer) error {
 			fmt.Fprintf(&b, "    zone index: %d rows per zone, map in %s\n", c.zone.RowsPerZone, bufString(c.zone.ZoneMapBuffer))
 		}
 		for _, p := range c.pages {
-			fmt.Fprintf(&b, "    page %d: rows %d..%d, buffers %s\n      %s\n", p.index, p.rowStart, p.rowStart+p.length, ranges(p.buffers), EncodingString(p.enc))
+			fmt.Fprintf(&b, "    page %d: rows %d..%d, buffers %s\n      %s\n", p.index, p.rowStart, p.rowStart+p.length, ranges(p.buffers), encodingString(p.enc))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -64,9 +64,9 @@ func bufString(b *encpb.Buffer) string {
 	return fmt.Sprintf("%s[%d]", b.BufferType, b.BufferIndex)
 }
 
-// EncodingString renders an encoding tree compactly, for example
+// encodingString renders an encoding tree compactly, for example
 // "nullable(some_nulls(validity=flat(1, page[0]), values=flat(32, page[1])))".
-func EncodingString(e *encpb.ArrayEncoding) string {
+func encodingString(e *encpb.ArrayEncoding) string {
 	var b strings.Builder
 	writeEncoding(&b, e, 0)
 	return b.String()

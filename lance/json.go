@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/x448/float16"
 )
 
 // JSONOptions controls AppendJSONRow.
@@ -18,6 +20,14 @@ type JSONOptions struct {
 	// Raw prints temporal values as their stored integers (days, the unit's
 	// count) and decimals as the unscaled integer, for exact comparison.
 	Raw bool
+	// LanceDB renders values as LanceDB's query().toArrow() results print
+	// as JSON (the rendering in the shared lance21 data README, what
+	// `colfmt cat` prints for tables): int64 and uint64 as decimal strings,
+	// floats as the JavaScript number of the value widened to float64 with
+	// "NaN", "Infinity", "-Infinity" and "-0" as strings, timestamps in
+	// UTC with a Z, decimals with exactly scale fraction digits. Raw wins
+	// over it for temporal and decimal values.
+	LanceDB bool
 }
 
 // WriteJSONLines writes each row of rec as one JSON object per line, fields
@@ -65,6 +75,9 @@ func AppendJSONValue(dst []byte, a arrow.Array, i int, o JSONOptions) []byte {
 	case *array.Int32:
 		return strconv.AppendInt(dst, int64(x.Value(i)), 10)
 	case *array.Int64:
+		if o.LanceDB {
+			return append(strconv.AppendInt(append(dst, '"'), x.Value(i), 10), '"')
+		}
 		return strconv.AppendInt(dst, x.Value(i), 10)
 	case *array.Uint8:
 		return strconv.AppendUint(dst, uint64(x.Value(i)), 10)
@@ -73,12 +86,27 @@ func AppendJSONValue(dst []byte, a arrow.Array, i int, o JSONOptions) []byte {
 	case *array.Uint32:
 		return strconv.AppendUint(dst, uint64(x.Value(i)), 10)
 	case *array.Uint64:
+		if o.LanceDB {
+			return append(strconv.AppendUint(append(dst, '"'), x.Value(i), 10), '"')
+		}
 		return strconv.AppendUint(dst, x.Value(i), 10)
 	case *array.Float16:
-		return appendFloat(dst, float64(x.Value(i).Float32()), 32)
+		// arrow-go's float16.Num.Float32 gets subnormals wrong; x448's
+		// conversion is exact for all 65536 values (TestFloat16Exhaustive).
+		v := float64(float16.Frombits(x.Value(i).Uint16()).Float32())
+		if o.LanceDB {
+			return appendJSNumber(dst, v)
+		}
+		return appendFloat(dst, v, 32)
 	case *array.Float32:
+		if o.LanceDB {
+			return appendJSNumber(dst, float64(x.Value(i)))
+		}
 		return appendFloat(dst, float64(x.Value(i)), 32)
 	case *array.Float64:
+		if o.LanceDB {
+			return appendJSNumber(dst, x.Value(i))
+		}
 		return appendFloat(dst, x.Value(i), 64)
 	case *array.String:
 		return appendJSONString(dst, x.Value(i))
@@ -122,6 +150,10 @@ func AppendJSONValue(dst []byte, a arrow.Array, i int, o JSONOptions) []byte {
 		if o.Raw {
 			return strconv.AppendInt(dst, v, 10)
 		}
+		if o.LanceDB {
+			sec, frac := splitUnit(v, t.Unit)
+			return appendQuotedTime(dst, time.Unix(sec, frac).UTC(), "2006-01-02T15:04:05"+fraction(t.Unit)+"Z")
+		}
 		return appendTimestamp(dst, v, t)
 	case *array.Duration:
 		u := x.DataType().(*arrow.DurationType).Unit
@@ -134,12 +166,33 @@ func AppendJSONValue(dst []byte, a arrow.Array, i int, o JSONOptions) []byte {
 		if o.Raw {
 			return append(dst, x.Value(i).BigInt().String()...)
 		}
+		if o.LanceDB {
+			return appendDecimal(dst, x.Value(i).BigInt(), x.DataType().(*arrow.Decimal128Type).Scale)
+		}
 		return appendJSONString(dst, x.Value(i).ToString(x.DataType().(*arrow.Decimal128Type).Scale))
 	case *array.Decimal256:
 		if o.Raw {
 			return append(dst, x.Value(i).BigInt().String()...)
 		}
+		if o.LanceDB {
+			return appendDecimal(dst, x.Value(i).BigInt(), x.DataType().(*arrow.Decimal256Type).Scale)
+		}
 		return appendJSONString(dst, x.Value(i).ToString(x.DataType().(*arrow.Decimal256Type).Scale))
+	case *array.Map:
+		// An array of [key, value] pairs, as LanceDB prints maps.
+		s, e := x.ValueOffsets(i)
+		dst = append(dst, '[')
+		for j := int(s); j < int(e); j++ {
+			if j > int(s) {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, '[')
+			dst = AppendJSONValue(dst, x.Keys(), j, o)
+			dst = append(dst, ',')
+			dst = AppendJSONValue(dst, x.Items(), j, o)
+			dst = append(dst, ']')
+		}
+		return append(dst, ']')
 	case *array.List:
 		s, e := x.ValueOffsets(i)
 		return appendJSONList(dst, x.ListValues(), int(s), int(e), o)
@@ -190,6 +243,105 @@ func appendFloat(dst []byte, v float64, bits int) []byte {
 		return append(dst, `"-Infinity"`...)
 	}
 	return strconv.AppendFloat(dst, v, 'g', -1, bits)
+}
+
+// appendJSNumber prints v as JavaScript's Number.prototype.toString does
+// (shortest round-trip digits; plain notation for exponents -7 < e < 21,
+// else d.ddde+N), with NaN, the infinities and -0 as strings.
+func appendJSNumber(dst []byte, v float64) []byte {
+	switch {
+	case math.IsNaN(v):
+		return append(dst, `"NaN"`...)
+	case math.IsInf(v, 1):
+		return append(dst, `"Infinity"`...)
+	case math.IsInf(v, -1):
+		return append(dst, `"-Infinity"`...)
+	case v == 0 && math.Signbit(v):
+		return append(dst, `"-0"`...)
+	case v == 0:
+		return append(dst, '0')
+	}
+	if v < 0 {
+		dst = append(dst, '-')
+		v = -v
+	}
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], v, 'e', -1, 64) // d.ddde±XX
+	k := bytesIndex(e, 'e')
+	digits := make([]byte, 0, 17)
+	for _, c := range e[:k] {
+		if c != '.' {
+			digits = append(digits, c)
+		}
+	}
+	exp, _ := strconv.Atoi(string(e[k+1:]))
+	n := exp + 1 // decimal point position, as in ECMA-262 Number::toString
+	switch {
+	case len(digits) <= n && n <= 21:
+		dst = append(dst, digits...)
+		for j := len(digits); j < n; j++ {
+			dst = append(dst, '0')
+		}
+	case 0 < n && n <= 21:
+		dst = append(dst, digits[:n]...)
+		dst = append(dst, '.')
+		dst = append(dst, digits[n:]...)
+	case -6 < n && n <= 0:
+		dst = append(dst, '0', '.')
+		for j := n; j < 0; j++ {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, digits...)
+	default:
+		dst = append(dst, digits[0])
+		if len(digits) > 1 {
+			dst = append(dst, '.')
+			dst = append(dst, digits[1:]...)
+		}
+		dst = append(dst, 'e')
+		if n-1 >= 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, int64(n-1), 10)
+	}
+	return dst
+}
+
+func bytesIndex(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// appendDecimal prints an unscaled decimal with exactly scale fraction
+// digits (a negative scale multiplies by powers of ten).
+func appendDecimal(dst []byte, v *big.Int, scale int32) []byte {
+	dst = append(dst, '"')
+	if v.Sign() < 0 {
+		dst = append(dst, '-')
+	}
+	s := new(big.Int).Abs(v).String()
+	switch {
+	case scale <= 0:
+		dst = append(dst, s...)
+		if s != "0" {
+			for j := int32(0); j < -scale; j++ {
+				dst = append(dst, '0')
+			}
+		}
+	default:
+		for int32(len(s)) <= scale {
+			s = "0" + s
+		}
+		p := len(s) - int(scale)
+		dst = append(dst, s[:p]...)
+		dst = append(dst, '.')
+		dst = append(dst, s[p:]...)
+	}
+	return append(dst, '"')
 }
 
 func appendBase64(dst, b []byte) []byte {

@@ -71,6 +71,9 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 	if err := f.checkAlloc(rows+1, 64, &where{path: col.path}, "offsets"); err != nil {
 		return nil, false, nil // the general path reports it page by page
 	}
+	if err := r.mem.charge(8*(rows+1)+(rows+7)/8, col.path, "list offsets"); err != nil {
+		return nil, false, err
+	}
 	var o32 []int32
 	var o64 []int64
 	if large {
@@ -95,7 +98,7 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 		if err := r.ctx.Err(); err != nil {
 			return nil, false, err
 		}
-		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
+		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi), budget: &r.mem}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		if err := f.checkAlloc(p.length, 64, w, "offsets"); err != nil {

@@ -1,20 +1,36 @@
 package lance
 
 import (
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colfmt/colfmt/internal/opt"
 )
 
 // Default resource limits. Every size read from a file is checked against
 // the bytes that remain and against these limits before anything is
 // allocated.
 const (
-	DefaultMaxBufferSize   = 1 << 30 // one buffer, decompressed buffer or decoded array: 1 GiB
+	// DefaultMaxBufferSize bounds one buffer, decompressed buffer or decoded
+	// array buffer: 1 GiB.
+	DefaultMaxBufferSize = 1 << 30
+	// DefaultMaxMetadataSize bounds the schema, offset tables and column
+	// metadata together: 64 MiB.
 	DefaultMaxMetadataSize = 64 << 20
-	DefaultMaxColumns      = 1 << 16
-	DefaultMaxDepth        = 64
-	DefaultBatchRows       = 1 << 16
+	// DefaultMaxColumns bounds the columns and schema fields: 65536.
+	DefaultMaxColumns = 1 << 16
+	// DefaultMaxDepth bounds the nesting of encodings and schema: 64.
+	DefaultMaxDepth = 64
+	// DefaultBatchRows is the most rows per record from Records.
+	DefaultBatchRows = 1 << 16
+	// DefaultBatchBytes is the decoded size Records aims a record at: a
+	// batch holds fewer than BatchRows rows when its rows are wide, so that
+	// streaming a file of wide rows stays in bounded memory: 64 MiB.
+	DefaultBatchBytes = 64 << 20
+	// DefaultMemoryLimit is the total a read may allocate for the buffers
+	// of one record (Read) or of one batch (Records), decoded pages it
+	// keeps for the next batch included: 256 MiB. A read that would need
+	// more fails with ErrTooLarge.
+	DefaultMemoryLimit = 256 << 20
 )
 
 type config struct {
@@ -22,7 +38,10 @@ type config struct {
 	maxMetadata int64
 	maxColumns  int
 	maxDepth    int
+	memLimit    int64
 	mem         memory.Allocator
+
+	table tableConfig // OpenTable only (table_options.go)
 }
 
 func defaultConfig() config {
@@ -31,20 +50,21 @@ func defaultConfig() config {
 		maxMetadata: DefaultMaxMetadataSize,
 		maxColumns:  DefaultMaxColumns,
 		maxDepth:    DefaultMaxDepth,
+		memLimit:    DefaultMemoryLimit,
 		mem:         memory.DefaultAllocator,
 	}
 }
 
-// Option configures Open.
+// Option configures Open. A nil Option is skipped.
 type Option func(*config) error
 
 // WithMaxBufferSize limits the size of any single buffer read from the
 // file, any decompressed buffer and any decoded array buffer, including
-// one joined from several pages (default 1 GiB).
+// one joined from several pages (default DefaultMaxBufferSize).
 func WithMaxBufferSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("%w: WithMaxBufferSize(%d): must be positive", ErrInvalidOption, n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxBufferSize", n, "must be positive")
 		}
 		c.maxBuffer = n
 		return nil
@@ -52,11 +72,11 @@ func WithMaxBufferSize(n int64) Option {
 }
 
 // WithMaxMetadataSize limits the bytes read for the schema, the offset
-// tables and the column metadata together (default 64 MiB).
+// tables and the column metadata together (default DefaultMaxMetadataSize).
 func WithMaxMetadataSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("%w: WithMaxMetadataSize(%d): must be positive", ErrInvalidOption, n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxMetadataSize", n, "must be positive")
 		}
 		c.maxMetadata = n
 		return nil
@@ -64,11 +84,11 @@ func WithMaxMetadataSize(n int64) Option {
 }
 
 // WithMaxColumns limits the number of columns and of schema fields
-// (default 65536).
+// (default DefaultMaxColumns).
 func WithMaxColumns(n int) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("%w: WithMaxColumns(%d): must be positive", ErrInvalidOption, n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxColumns", n, "must be positive")
 		}
 		c.maxColumns = n
 		return nil
@@ -76,13 +96,28 @@ func WithMaxColumns(n int) Option {
 }
 
 // WithMaxDepth limits the nesting of encoding trees and of the schema
-// (default 64).
+// (default DefaultMaxDepth).
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n <= 0 || n > 1<<10 {
-			return fmt.Errorf("%w: WithMaxDepth(%d): must be in 1..1024", ErrInvalidOption, n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxDepth", n, "must be in 1..1024")
 		}
 		c.maxDepth = n
+		return nil
+	}
+}
+
+// WithMemoryLimit sets the total bytes one read may allocate for decoded
+// buffers (default DefaultMemoryLimit): the whole record for Read, each
+// batch for Records. It is charged as buffers are allocated, before they
+// are, so a small file that declares huge pages fails with ErrTooLarge
+// instead of taking the memory.
+func WithMemoryLimit(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return opt.Invalid(ErrInvalidOption, "WithMemoryLimit", n, "must be positive")
+		}
+		c.memLimit = n
 		return nil
 	}
 }
@@ -93,7 +128,7 @@ func WithMaxDepth(n int) Option {
 func WithAllocator(m memory.Allocator) Option {
 	return func(c *config) error {
 		if m == nil {
-			return fmt.Errorf("%w: WithAllocator(nil)", ErrInvalidOption)
+			return opt.Invalid(ErrInvalidOption, "WithAllocator", "nil", "an allocator is required")
 		}
 		c.mem = m
 		return nil

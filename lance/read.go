@@ -22,8 +22,14 @@ type ReadOptions struct {
 	Columns []string
 	// Offset is the first row; Limit the number of rows (<= 0: to the end).
 	Offset, Limit int64
-	// BatchRows is the most rows per record from Records (default 65536).
+	// BatchRows is the most rows per record from Records (default
+	// DefaultBatchRows).
 	BatchRows int64
+	// BatchBytes is the decoded size Records aims each record at (default
+	// DefaultBatchBytes): wide rows make batches of fewer rows. The
+	// estimate comes from the fixed widths of the selected columns and the
+	// stored bytes per row of the others; a batch is never below one row.
+	BatchBytes int64
 }
 
 // reader decodes one request; it caches the last decoded page of each
@@ -40,6 +46,8 @@ type reader struct {
 	general bool
 	// scratch holds one page's u64 offsets or indices at a time.
 	scratch []uint64
+	// mem is the memory budget of the record being decoded.
+	mem memBudget
 }
 
 type cachedPage struct {
@@ -68,7 +76,7 @@ func (f *File) selection(o ReadOptions) ([]*fieldNode, *arrow.Schema, int64, int
 		for _, name := range o.Columns {
 			idx := f.schema.FieldIndices(name)
 			if len(idx) == 0 {
-				return nil, nil, 0, 0, fmt.Errorf("lance: no column %q", name)
+				return nil, nil, 0, 0, errs.Wrap(ErrInvalidArgument, "no column %s", errs.Quote(name))
 			}
 			nodes = append(nodes, f.fields[idx[0]])
 			fs = append(fs, f.schema.Field(idx[0]))
@@ -77,7 +85,7 @@ func (f *File) selection(o ReadOptions) ([]*fieldNode, *arrow.Schema, int64, int
 		schema = arrow.NewSchema(fs, &md)
 	}
 	if o.Offset < 0 || o.Offset > f.numRows {
-		return nil, nil, 0, 0, fmt.Errorf("lance: row offset %d outside 0..%d", o.Offset, f.numRows)
+		return nil, nil, 0, 0, errs.Wrap(ErrInvalidArgument, "row offset %d outside 0..%d", o.Offset, f.numRows)
 	}
 	end := f.numRows
 	if o.Limit > 0 && o.Limit < end-o.Offset {
@@ -125,6 +133,13 @@ func (f *File) records(ctx context.Context, o ReadOptions, strict bool) iter.Seq
 		if step <= 0 {
 			step = DefaultBatchRows
 		}
+		bb := o.BatchBytes
+		if bb <= 0 {
+			bb = DefaultBatchBytes
+		}
+		if per := f.rowBytes(nodes); per > 0 {
+			step = max(1, min(step, bb/per))
+		}
 		if len(nodes) == 0 {
 			step = max(b-a, 1) // nothing to decode: one batch, however many rows
 		}
@@ -143,6 +158,7 @@ func (f *File) records(ctx context.Context, o ReadOptions, strict bool) iter.Seq
 }
 
 func (r *reader) record(nodes []*fieldNode, schema *arrow.Schema, a, b int64) (arrow.RecordBatch, error) {
+	r.mem = memBudget{limit: r.f.cfg.memLimit}
 	cols := make([]arrow.Array, len(nodes))
 	for i, n := range nodes {
 		c, err := r.field(n, a, b, 0)
@@ -218,7 +234,7 @@ func (r *reader) decodePage(col *column, pi int, dt arrow.DataType) (arrow.Array
 		return nil, err
 	}
 	p := col.pages[pi]
-	w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
+	w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi), budget: &r.mem}
 	a, err := r.f.array(w, p.enc, p.length, dt, 0)
 	if err != nil {
 		return nil, err
@@ -331,7 +347,7 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}
-		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi)}
+		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi), budget: &r.mem}
 		offs, err := f.uints(w, le.GetOffsets(), p.length, 0)
 		if err != nil {
 			return nil, err

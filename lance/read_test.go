@@ -197,7 +197,7 @@ func TestWriterMatchesLance(t *testing.T) {
 		return b[c.metaOff : c.metaOff+c.metaLen]
 	}
 	require.Equal(t, meta(real, fr, 0), meta(ours, fo, 0))
-	require.Equal(t, EncodingString(fr.columns[1].pages[0].enc), EncodingString(fo.columns[1].pages[0].enc))
+	require.Equal(t, encodingString(fr.columns[1].pages[0].enc), encodingString(fo.columns[1].pages[0].enc))
 }
 
 func TestEmptyFile(t *testing.T) {

@@ -3,6 +3,13 @@
 # Targets are discovered from the source, so a new Fuzz function is picked up
 # without editing this script. FUZZPKG limits the run to matching packages.
 #
+# Every target runs under a memory cap: scripts/memcap.sh caps the test
+# binary's (and so every fuzz worker's) address space at $MEMCAP_KB KiB
+# (default 4 GiB) with ulimit -v, and GOMEMLIMIT (default 1GiB) makes the GC
+# collect before the cap is near, so only live memory counts. A decoder that
+# allocates past its limits on a crafted header then crashes the worker with
+# "out of memory", which the fuzzer records as a failing input.
+#
 # A target fails when go test fails AND it wrote a new reproducer under
 # testdata/fuzz/<Target>/ (every real finding does), or when it fails for any
 # reason other than the Go fuzz coordinator's deadline race
@@ -12,6 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-3s}
+export MEMCAP_KB=${MEMCAP_KB:-4194304}
+export GOMEMLIMIT=${GOMEMLIMIT:-1GiB}
+memcap=$(pwd)/scripts/memcap.sh
 filter=${FUZZPKG:-}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -22,7 +32,7 @@ corpus_count() { ls "$1/testdata/fuzz/$2" 2>/dev/null | wc -l; }
 run_one() { # dir name -> 0 pass, 1 fail, 2 deadline flake
   local dir=$1 name=$2 before after
   before=$(corpus_count "$dir" "$name")
-  if go test -run='^$' -fuzz="^${name}\$" -fuzztime="$fuzztime" "./$dir" >"$log" 2>&1; then
+  if go test -exec "$memcap" -run='^$' -fuzz="^${name}\$" -fuzztime="$fuzztime" "./$dir" >"$log" 2>&1; then
     return 0
   fi
   after=$(corpus_count "$dir" "$name")

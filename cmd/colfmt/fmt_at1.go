@@ -72,7 +72,7 @@ func at1Cat(w io.Writer, in *input, _ catOptions) error {
 }
 
 func at1Validate(in *input) error {
-	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size), at1.Strict())
+	z, err := at1.NewReader(io.NewSectionReader(in.R, 0, in.Size), at1.WithStrict())
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func at1DemoRow() (demoRow, error) {
 	}
 	secs := time.Since(start).Seconds()
 	// Validate as the validate command does (strict checks, trailer).
-	if _, err := at1.Decode(at1Demo, at1.Strict()); err != nil {
+	if _, err := at1.Decode(at1Demo, at1.WithStrict()); err != nil {
 		return demoRow{}, err
 	}
 	return demoRow{

@@ -123,7 +123,7 @@ func catCSUP(w io.Writer, in *input, o catOptions) error {
 	r := f.NewReader()
 	var v bsup.Value
 	for {
-		if err := r.Read(&v); err == io.EOF {
+		if err := r.ReadInto(&v); err == io.EOF {
 			return nil
 		} else if err != nil {
 			return err
@@ -145,11 +145,11 @@ func validateCSUP(in *input) error {
 }
 
 func packCSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
-	seg := fs.Int("segment-thresh", csup.DefaultSegmentThresh, "csup: bytes a column buffers before it becomes a segment")
-	skew := fs.Int("skew-thresh", csup.DefaultSkewThresh, "csup: bytes all columns buffer before every column is flushed")
+	seg := fs.Int("segment-thresh", csup.DefaultSegmentThreshold, "csup: bytes a column buffers before it becomes a segment")
+	skew := fs.Int("skew-thresh", csup.DefaultSkewThreshold, "csup: bytes all columns buffer before every column is flushed")
 	compress := fs.Bool("compress", true, "csup: LZ4-compress segments when that makes them smaller")
 	return func(w io.Writer, data []byte) error {
-		_, err := packCSUP(w, data, csup.WithSegmentThresh(*seg), csup.WithSkewThresh(*skew), csup.WithCompression(*compress))
+		_, err := packCSUP(w, data, csup.WithSegmentThreshold(*seg), csup.WithSkewThreshold(*skew), csup.WithCompression(*compress))
 		return err
 	}
 }

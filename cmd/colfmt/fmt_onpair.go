@@ -15,7 +15,7 @@ import (
 )
 
 // onpairMaxFile bounds the serialized column the command reads into memory.
-const onpairMaxFile = 2 << 30
+const onpairMaxFile int64 = 2 << 30
 
 func init() {
 	register(&format{

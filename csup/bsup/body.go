@@ -181,6 +181,7 @@ func appendBody(dst []byte, v Value, depth int) ([]byte, error) {
 
 // decoder turns bodies into Values with the limits of a config.
 type decoder struct {
+	v2       bool // Super Binary version 2: type values use its codes
 	maxDepth int
 	free     []Value // element storage carved for new containers (see get)
 }
@@ -298,7 +299,7 @@ func (d *decoder) decode(v *Value, typ *Type, body []byte, null bool, depth int)
 		v.Bytes, ok = body, (len(body) == 8 || len(body) == 32) && validMask(body[len(body)/2:])
 	case KindType:
 		v.Bytes = body
-		_, err := DecodeTypeValue(body, d.maxDepth)
+		_, err := decodeTypeValue(body, d.maxDepth, d.v2)
 		ok = err == nil
 	case KindNull:
 		ok = false

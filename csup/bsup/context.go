@@ -15,11 +15,13 @@ const (
 	defEnum   = 5
 	defError  = 6
 	defNamed  = 7
+	defFusion = 8 // version 2
 )
 
 // Context is the type table of one Super Binary stream: typedefs get IDs
 // from 30 in order of definition, and the table resets at end of stream.
 type Context struct {
+	v2       bool // Super Binary version 2: ID 30 is none, typedefs from 31
 	types    []*Type
 	maxTypes int
 	maxDepth int
@@ -34,7 +36,14 @@ func (c *Context) Lookup(id uint64) *Type {
 	if id < IDFirstUser {
 		return Primitive(int(id))
 	}
-	id -= IDFirstUser
+	first := uint64(IDFirstUser)
+	if c.v2 {
+		if id == IDFirstUser {
+			return nil // none: not in this package's type model
+		}
+		first++
+	}
+	id -= first
 	if id >= uint64(len(c.types)) {
 		return nil
 	}
@@ -137,6 +146,16 @@ func (p *parser) typedef() (*Type, error) {
 			if fields[i].Type, err = p.typeRef(); err != nil {
 				return nil, err
 			}
+			if p.ctx.v2 {
+				// Version 2 puts an optional-field flag after the type.
+				if p.off >= len(p.b) {
+					return nil, errs.At(ErrCorrupt, p.base+int64(p.off), "", "record typedef truncated")
+				}
+				if opt := p.b[p.off]; opt != 0 {
+					return nil, errs.At(ErrUnsupported, p.base+int64(p.off), "", "optional record field %s", errs.Quote(fields[i].Name))
+				}
+				p.off++
+			}
 		}
 		return NewRecord(fields), nil
 	case defArray, defSet, defError:
@@ -198,6 +217,9 @@ func (p *parser) typedef() (*Type, error) {
 			return nil, err
 		}
 		return NewNamed(name, inner), nil
+	}
+	if code == defFusion && p.ctx.v2 {
+		return nil, errs.At(ErrUnsupported, p.base+int64(p.off-1), "", "fusion typedef")
 	}
 	return nil, errs.At(ErrCorrupt, p.base+int64(p.off-1), "", "bad typedef code %d", code)
 }

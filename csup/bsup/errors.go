@@ -12,8 +12,12 @@ var (
 	ErrCorrupt     = errors.New("bsup: corrupt input")
 	ErrTooLarge    = errors.New("bsup: size exceeds limit")
 	ErrUnsupported = errors.New("bsup: unsupported")
-	// ErrInvalidOption reports an Option given an out-of-range argument.
-	ErrInvalidOption = errors.New("bsup: invalid option")
+	// ErrInvalidArgument reports a caller mistake: a nil reader, a
+	// negative size, a bad argument.
+	ErrInvalidArgument = errors.New("bsup: invalid argument")
+	// ErrInvalidOption reports an Option given an out-of-range argument;
+	// it wraps ErrInvalidArgument.
+	ErrInvalidOption = errs.Sub(ErrInvalidArgument, "bsup: invalid option")
 )
 
 // CorruptError locates a problem in the input (offset in the stream, and a

@@ -3,18 +3,28 @@ package bsup
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
 func TestInvalidOptionSentinel(t *testing.T) {
-	for _, opt := range []Option{WithMaxFrameSize(0), WithMaxTypes(0), WithMaxDepth(0)} {
+	cases := map[string]Option{"WithMaxFrameSize": WithMaxFrameSize(0), "WithMaxTypes": WithMaxTypes(0), "WithMaxDepth": WithMaxDepth(0), "WithFrameThreshold": WithFrameThreshold(0)}
+	for name, opt := range cases {
 		_, err := NewReader(bytes.NewReader(nil), opt)
 		require.ErrorIs(t, err, ErrInvalidOption)
+		require.ErrorIs(t, err, ErrInvalidArgument)
 		require.NotErrorIs(t, err, ErrUnsupported)
-		require.Contains(t, err.Error(), "bsup: invalid option")
+		require.True(t, strings.HasPrefix(err.Error(), "bsup: invalid option: "+name+"(0)"), err.Error())
 		_, err = NewWriter(io.Discard, opt)
 		require.ErrorIs(t, err, ErrInvalidOption)
 	}
+	_, err := NewReader(nil)
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	_, err = NewWriter(nil)
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	// nil options are skipped
+	_, err = NewReader(bytes.NewReader(nil), nil, nil)
+	require.NoError(t, err)
 }

@@ -1,6 +1,6 @@
 package bsup
 
-import "github.com/colfmt/colfmt/internal/errs"
+import "github.com/colfmt/colfmt/internal/opt"
 
 // Defaults of the limits (see the Security section of the package doc).
 const (
@@ -37,7 +37,7 @@ type Option func(*config) error
 func WithMaxFrameSize(n int) Option {
 	return func(c *config) error {
 		if n < 16 {
-			return errs.Wrap(ErrInvalidOption, "max frame size %d is below 16", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxFrameSize", n, "must be at least 16")
 		}
 		c.maxFrameSize = n
 		return nil
@@ -48,7 +48,7 @@ func WithMaxFrameSize(n int) Option {
 func WithMaxTypes(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrInvalidOption, "max types %d is below 1", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxTypes", n, "must be at least 1")
 		}
 		c.maxTypes = n
 		return nil
@@ -59,7 +59,7 @@ func WithMaxTypes(n int) Option {
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 10000 {
-			return errs.Wrap(ErrInvalidOption, "max depth %d is outside 1..10000", n)
+			return opt.Invalid(ErrInvalidOption, "WithMaxDepth", n, "must be in 1..10000")
 		}
 		c.maxDepth = n
 		return nil
@@ -71,7 +71,7 @@ func WithMaxDepth(n int) Option {
 func WithFrameThreshold(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errs.Wrap(ErrInvalidOption, "frame threshold %d is below 1", n)
+			return opt.Invalid(ErrInvalidOption, "WithFrameThreshold", n, "must be at least 1")
 		}
 		c.frameThreshold = n
 		return nil
@@ -89,10 +89,6 @@ func WithCompression(on bool) Option {
 
 func buildConfig(opts []Option) (config, error) {
 	c := defaultConfig()
-	for _, o := range opts {
-		if err := o(&c); err != nil {
-			return c, err
-		}
-	}
-	return c, nil
+	err := opt.Apply(&c, opts)
+	return c, err
 }

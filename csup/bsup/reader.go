@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"iter"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/varint"
@@ -18,16 +19,17 @@ const lz4MaxRatio = 255
 // end-of-stream markers; concatenated streams are read as one sequence,
 // with the type table reset at each end of stream).
 type Reader struct {
-	br     *bufio.Reader
-	cfg    config
-	ctx    *Context
-	dec    decoder
-	off    int64  // stream offset of the next unread byte
-	vals   []byte // payload of the current values frame
-	valPos int
-	valOff int64 // stream offset of vals (of the frame, for compressed ones)
-	ends   int   // end-of-stream markers seen
-	err    error
+	br      *bufio.Reader
+	cfg     config
+	ctx     *Context
+	dec     decoder
+	off     int64  // stream offset of the next unread byte
+	vals    []byte // payload of the current values frame
+	valPos  int
+	valOff  int64 // stream offset of vals (of the frame, for compressed ones)
+	ends    int   // end-of-stream markers seen
+	version int   // 0, or 2 once a version byte was read
+	err     error
 }
 
 // NewReader returns a Reader of r.
@@ -35,6 +37,9 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	cfg, err := buildConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if r == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "nil reader")
 	}
 	return &Reader{br: bufio.NewReaderSize(r, 64<<10), cfg: cfg, ctx: newContext(cfg), dec: decoder{maxDepth: cfg.maxDepth}}, nil
 }
@@ -44,6 +49,10 @@ func (r *Reader) Offset() int64 { return r.off }
 
 // EndsOfStream returns how many end-of-stream markers have been read.
 func (r *Reader) EndsOfStream() int { return r.ends }
+
+// Version returns the Super Binary version of the frames read so far: 0,
+// or 2 for streams whose frames carry version bytes (CSUP metadata).
+func (r *Reader) Version() int { return r.version }
 
 // Context returns the current type table.
 func (r *Reader) Context() *Context { return r.ctx }
@@ -68,6 +77,22 @@ func (r *Reader) ReadInto(dst *Value) error {
 		r.err = err
 	}
 	return err
+}
+
+// All returns the rest of the values as an iterator that stops at the
+// first error, which it yields (the shape of csup.Reader.All).
+func (r *Reader) All() iter.Seq2[Value, error] {
+	return func(yield func(Value, error) bool) {
+		for {
+			v, err := r.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(v, err) || err != nil {
+				return
+			}
+		}
+	}
 }
 
 func (r *Reader) read(dst *Value) error {
@@ -115,7 +140,27 @@ func (r *Reader) nextFrame() error {
 		return nil
 	}
 	if code&0x80 != 0 {
-		return errs.At(ErrCorrupt, at, "frame", "bad frame code 0x%02x", code)
+		// Super Binary version 2 (CSUP metadata) puts a version byte
+		// 1VVVVVVV before every frame.
+		if v := code & 0x7f; v == 0 {
+			return errs.At(ErrCorrupt, at, "frame", "bad frame code 0x%02x", code)
+		} else if v != 2 {
+			return errs.At(ErrUnsupported, at, "frame", "Super Binary version %d (byte 0x%02x)", v, code)
+		}
+		if r.version == 0 && (r.ctx.Len() > 0 || r.vals != nil) {
+			return errs.At(ErrCorrupt, at, "frame", "version 2 frame inside a version 0 stream")
+		}
+		r.version = 2
+		r.ctx.v2, r.dec.v2 = true, true
+		if code, err = r.br.ReadByte(); err != nil {
+			return errs.At(ErrCorrupt, at, "frame", "stream ends after a version byte")
+		}
+		r.off++
+		if code == codeEOS || code&0x80 != 0 {
+			return errs.At(ErrCorrupt, at, "frame", "bad frame code 0x%02x after a version byte", code)
+		}
+	} else if r.version == 2 {
+		return errs.At(ErrCorrupt, at, "frame", "version 2 stream has a frame without its version byte")
 	}
 	hi, err := r.uvarint()
 	if err != nil || hi > 1<<58 {

@@ -67,7 +67,21 @@ func appendName(dst []byte, s string) []byte {
 // DecodeTypeValue decodes a whole type value; nesting is limited to
 // maxDepth levels.
 func DecodeTypeValue(b []byte, maxDepth int) (*Type, error) {
-	d := tvDecoder{b: b, maxDepth: maxDepth}
+	return decodeTypeValue(b, maxDepth, false)
+}
+
+// DecodeTypeValueV2 decodes a type value of Super Binary version 2 (the
+// metadata of CSUP files): ID 30 is the primitive none, so the complex codes
+// are one higher than version 0's (31 record, …, 36 enum, …, 39 named
+// reference). Record type values of version 2 also carry optional-field
+// bits, and none and fusion types have no counterpart in this package's type
+// model: those are refused with ErrUnsupported.
+func DecodeTypeValueV2(b []byte, maxDepth int) (*Type, error) {
+	return decodeTypeValue(b, maxDepth, true)
+}
+
+func decodeTypeValue(b []byte, maxDepth int, v2 bool) (*Type, error) {
+	d := tvDecoder{b: b, maxDepth: maxDepth, v2: v2}
 	t, err := d.typ(0)
 	if err != nil {
 		return nil, err
@@ -83,6 +97,7 @@ type tvDecoder struct {
 	off      int
 	maxDepth int
 	names    map[string]*Type
+	v2       bool
 }
 
 func (d *tvDecoder) uvarint() (uint64, error) {
@@ -129,6 +144,17 @@ func (d *tvDecoder) typ(depth int) (*Type, error) {
 			return p, nil
 		}
 		return nil, errs.Wrap(ErrUnsupported, "reserved primitive type ID %d", id)
+	}
+	if d.v2 {
+		switch id {
+		case IDFirstUser:
+			return nil, errs.Wrap(ErrUnsupported, "type none (Super Binary version 2)")
+		case tvRecord + 1:
+			return nil, errs.Wrap(ErrUnsupported, "record type value of Super Binary version 2")
+		case tvNamedRef + 2:
+			return nil, errs.Wrap(ErrUnsupported, "fusion type value")
+		}
+		id--
 	}
 	switch id {
 	case tvRecord:

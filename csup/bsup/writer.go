@@ -32,6 +32,9 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "nil writer")
+	}
 	wr := &Writer{w: w, cfg: cfg}
 	wr.resetTypes()
 	return wr, nil

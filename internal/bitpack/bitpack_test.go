@@ -2,6 +2,7 @@ package bitpack
 
 import (
 	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -121,7 +122,8 @@ func TestPackedLen(t *testing.T) {
 	require.Equal(t, 1, PackedLen(8, 1))
 	require.Equal(t, 2, PackedLen(9, 1))
 	require.Equal(t, -1, PackedLen(-1, 1))
-	require.Equal(t, -1, PackedLen(1<<62, 64))
+	require.Equal(t, -1, PackedLen(math.MaxInt/4, 64)) // n*64 bits overflows
+	require.Equal(t, -1, PackedLen(math.MaxInt, 9))    // fits in bits, not in int bytes
 }
 
 func FuzzRoundTrip(f *testing.F) {

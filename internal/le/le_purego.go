@@ -1,4 +1,4 @@
-//go:build purego
+//go:build purego || !(386 || amd64 || arm64 || loong64 || ppc64le || riscv64 || wasm)
 
 package le
 

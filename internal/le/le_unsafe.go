@@ -1,4 +1,4 @@
-//go:build !purego
+//go:build !purego && (386 || amd64 || arm64 || loong64 || ppc64le || riscv64 || wasm)
 
 package le
 
@@ -10,7 +10,7 @@ const Unsafe = true
 // Uint64 loads the little-endian uint64 at b[off:off+8]. The caller
 // guarantees off >= 0 and off+8 <= len(b).
 func Uint64(b []byte, off int) uint64 {
-	// Little-endian hosts only: amd64, arm64, riscv64, ... (see le_be.go).
+	// Only built on the little-endian architectures listed in the build tag.
 	return *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), off))
 }
 

@@ -1,0 +1,105 @@
+package at1
+
+import "github.com/colfmt/colfmt/internal/opt"
+
+// CodecAuto asks the encoder to choose the codec from the input (it is an
+// encoder option value, never a codec id on the wire).
+const CodecAuto Codec = 254
+
+// Encoder defaults; each can be changed with an Option.
+const (
+	// DefaultChunkSize is the input size above which Encode writes a
+	// framed container, and the size of each frame's input; NewWriter
+	// holds about one chunk (plus its compressed forms) in memory.
+	DefaultChunkSize = 32 << 20
+	// DefaultLevel is the compression effort (1..9) of the backends.
+	DefaultLevel = 6
+	// DefaultBlockSize is the raw size each qcolumnar/qjson column block
+	// aims for when the row-group size is automatic.
+	DefaultBlockSize = 64 << 10
+)
+
+type encConfig struct {
+	codec     Codec
+	rowGroup  int   // rows per row group; 0 = automatic
+	chunkSize int64 // input bytes per frame
+	level     int
+	verify    bool
+	progress  func(done, total int64)
+}
+
+func defaultEncConfig() encConfig {
+	return encConfig{codec: CodecAuto, chunkSize: DefaultChunkSize, level: DefaultLevel, verify: true}
+}
+
+// WithCodec selects the encoder's codec: CodecAuto (the default: detect
+// the input's structure, fall back to RAW), CodecColumnar, CodecQColumnar,
+// CodecQJSON or CodecRaw. Whatever is asked for, the result is never
+// larger than the RAW encoding: a codec that does not pay is replaced by
+// RAW.
+func WithCodec(codec Codec) Option {
+	return func(c *config) error {
+		switch codec {
+		case CodecAuto, CodecColumnar, CodecQColumnar, CodecQJSON, CodecRaw:
+			c.enc.codec = codec
+			return nil
+		}
+		return opt.Invalid(ErrInvalidOption, "WithCodec", codec, "the encoder writes auto, columnar, qcolumnar, qjson or raw")
+	}
+}
+
+// WithRowGroupSize sets the structured lines per row group of qcolumnar
+// and qjson (1..2^24; 0, the default, sizes groups so each column block
+// holds about DefaultBlockSize bytes).
+func WithRowGroupSize(n int) Option {
+	return func(c *config) error {
+		if n < 0 || n > 1<<24 {
+			return opt.Invalid(ErrInvalidOption, "WithRowGroupSize", n, "must be in 0..%d", 1<<24)
+		}
+		c.enc.rowGroup = n
+		return nil
+	}
+}
+
+// WithChunkSize sets the input bytes per frame of a framed container
+// (64 KiB..1 GiB; default DefaultChunkSize). Encode writes a whole-file
+// container for input up to this size.
+func WithChunkSize(n int64) Option {
+	return func(c *config) error {
+		if n < 64<<10 || n > 1<<30 {
+			return opt.Invalid(ErrInvalidOption, "WithChunkSize", n, "must be in %d..%d", 64<<10, 1<<30)
+		}
+		c.enc.chunkSize = n
+		return nil
+	}
+}
+
+// WithLevel sets the compression effort of the xz and zstd backends
+// (1 fastest .. 9 smallest; default DefaultLevel).
+func WithLevel(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > 9 {
+			return opt.Invalid(ErrInvalidOption, "WithLevel", n, "must be in 1..9")
+		}
+		c.enc.level = n
+		return nil
+	}
+}
+
+// WithVerify turns the encoder's self-check on or off (default on): it
+// decodes its own output and compares it with the input before returning.
+func WithVerify(on bool) Option {
+	return func(c *config) error {
+		c.enc.verify = on
+		return nil
+	}
+}
+
+// WithProgress has the encoder call fn(done, total) with the input bytes
+// encoded so far (total is -1 when unknown, as for NewWriter).
+func WithProgress(fn func(done, total int64)) Option {
+	return func(c *config) error {
+		c.enc.progress = fn
+		return nil
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !purego
+
+package le
+
+const puregoTag = false

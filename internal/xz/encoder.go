@@ -1,0 +1,253 @@
+package xz
+
+// symbol is one parser decision: a literal (lit), or a copy of len bytes
+// from dist+1 back (a rep match when dist is one of the reps; a
+// one-byte copy of rep0 is a "short rep").
+type symbol struct {
+	len  uint32
+	dist uint32
+	lit  bool
+}
+
+// encoder turns a block into LZMA symbols. pos is the next byte to encode;
+// the match finder runs readAhead bytes ahead of it.
+type encoder struct {
+	lzmaState
+	p         params
+	buf       []byte
+	mf        *matchFinder
+	rc        rangeEncoder
+	pos       int
+	readAhead int
+
+	matches []match
+	longest int // longest match at mf.pos-1 when readAhead > 0
+
+	queue []symbol // decided symbols not yet encoded
+	qi    int
+
+	distSlotPrices  [distStates][1 << slotBits]uint32
+	distPrices      [distStates][fullDistances]uint32
+	alignPrices     [alignSize]uint32
+	matchPriceCount int
+	alignPriceCount int
+
+	opts []optimal
+}
+
+func newEncoder(p params, buf []byte) *encoder {
+	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf)}
+	e.matches = make([]match, 0, matchLenMax+1)
+	if !p.fast {
+		e.opts = make([]optimal, optsSize)
+	}
+	e.matchLen.table = p.nice + 1 - matchLenMin
+	e.repLen.table = p.nice + 1 - matchLenMin
+	if e.matchLen.table < matchLenMax+1-matchLenMin && !p.fast {
+		// The optimal parser prices lengths up to nice only, but a match
+		// continuing a literal may be longer; price the full range.
+		e.matchLen.table = matchLenMax + 1 - matchLenMin
+		e.repLen.table = matchLenMax + 1 - matchLenMin
+	}
+	e.resetState()
+	return e
+}
+
+// resetState is an LZMA2 state reset: model, state and reps back to their
+// initial values. Decided symbols stay queued; they carry distances, not
+// rep indexes, so they remain valid.
+func (e *encoder) resetState() {
+	e.lzmaState.reset()
+	e.matchPriceCount = 1 << 30
+	e.alignPriceCount = 1 << 30
+}
+
+// findMatches runs the match finder at mf.pos and returns the longest
+// length, extended past nice up to matchLenMax as liblzma does.
+func (e *encoder) findMatches() int {
+	e.matches = e.mf.find(e.matches)
+	e.readAhead++
+	n := len(e.matches)
+	if n == 0 {
+		e.longest = 0
+		return 0
+	}
+	l := int(e.matches[n-1].len)
+	if l == e.p.nice {
+		p := e.mf.pos - 1
+		limit := min(len(e.buf)-p, matchLenMax)
+		l = matchLen(e.buf, p, p-int(e.matches[n-1].dist)-1, l, limit)
+	}
+	e.longest = l
+	return l
+}
+
+func (e *encoder) skip(n int) {
+	if n > 0 {
+		e.mf.skip(n)
+		e.readAhead += n
+	}
+}
+
+// encodeSymbol writes s at e.pos and advances.
+func (e *encoder) encodeSymbol(s symbol) {
+	rc := &e.rc
+	ps := uint32(e.pos) & posMask
+	st := e.state
+	if s.lit || (s.len == 1 && s.dist != e.reps[0]) {
+		rc.bit(&e.isMatch[st][ps], 0)
+		var prev byte
+		if e.pos > 0 {
+			prev = e.buf[e.pos-1]
+		}
+		probs := litProbs(&e.lzmaState, prev)
+		cur := uint32(e.buf[e.pos])
+		if st < litStates {
+			encodeLiteral(rc, probs, cur)
+		} else {
+			encodeMatchedLiteral(rc, probs, cur, uint32(e.buf[e.pos-int(e.reps[0])-1]))
+		}
+		e.state = nextLit(st)
+		e.pos++
+		return
+	}
+	rc.bit(&e.isMatch[st][ps], 1)
+	rep := -1
+	for i := range e.reps {
+		if e.reps[i] == s.dist {
+			rep = i
+			break
+		}
+	}
+	if rep < 0 {
+		rc.bit(&e.isRep[st], 0)
+		e.encodeMatch(s.dist, s.len, ps)
+		e.reps[3], e.reps[2], e.reps[1], e.reps[0] = e.reps[2], e.reps[1], e.reps[0], s.dist
+		e.state = nextMatch(st)
+		e.pos += int(s.len)
+		return
+	}
+	rc.bit(&e.isRep[st], 1)
+	if rep == 0 {
+		rc.bit(&e.isRepG0[st], 0)
+		if s.len == 1 {
+			rc.bit(&e.isRep0Long[st][ps], 0)
+			e.state = nextShortRep(st)
+			e.pos++
+			return
+		}
+		rc.bit(&e.isRep0Long[st][ps], 1)
+	} else {
+		rc.bit(&e.isRepG0[st], 1)
+		if rep == 1 {
+			rc.bit(&e.isRepG1[st], 0)
+		} else {
+			rc.bit(&e.isRepG1[st], 1)
+			rc.bit(&e.isRepG2[st], uint32(rep-2))
+			if rep == 3 {
+				e.reps[3] = e.reps[2]
+			}
+			e.reps[2] = e.reps[1]
+		}
+		e.reps[1] = e.reps[0]
+		e.reps[0] = s.dist
+	}
+	e.repLen.encode(rc, s.len, ps, !e.p.fast)
+	e.state = nextRep(st)
+	e.pos += int(s.len)
+}
+
+func (e *encoder) encodeMatch(dist, l, ps uint32) {
+	rc := &e.rc
+	e.matchLen.encode(rc, l, ps, !e.p.fast)
+	slot := distSlot(dist)
+	rc.tree(e.distSlot[distState(l)][:], slotBits, slot)
+	if slot >= distModelStart {
+		footer := int(slot>>1) - 1
+		base := (2 | slot&1) << uint(footer)
+		reduced := dist - base
+		if slot < distModelEnd {
+			rc.reverseTree(e.distSpecial[base-slot:], footer, reduced)
+		} else {
+			rc.direct(reduced>>alignBits, footer-alignBits)
+			rc.reverseTree(e.align[:], alignBits, reduced&alignMask)
+			e.alignPriceCount++
+		}
+	}
+	e.matchPriceCount++
+}
+
+// Prices used by the optimal parser.
+
+func (e *encoder) fillDistPrices() {
+	for ds := 0; ds < distStates; ds++ {
+		sp := &e.distSlotPrices[ds]
+		for slot := uint32(0); slot < 1<<slotBits; slot++ {
+			sp[slot] = treePrice(e.distSlot[ds][:], slotBits, slot)
+			if slot >= distModelEnd {
+				sp[slot] += ((slot >> 1) - 1 - alignBits) << priceShift
+			}
+		}
+		dp := &e.distPrices[ds]
+		for i := uint32(0); i < distModelStart; i++ {
+			dp[i] = sp[i]
+		}
+		for i := uint32(distModelStart); i < fullDistances; i++ {
+			slot := distSlot(i)
+			footer := int(slot>>1) - 1
+			base := (2 | slot&1) << uint(footer)
+			dp[i] = sp[slot] + reverseTreePrice(e.distSpecial[base-slot:], footer, i-base)
+		}
+	}
+	e.matchPriceCount = 0
+}
+
+func (e *encoder) fillAlignPrices() {
+	for i := uint32(0); i < alignSize; i++ {
+		e.alignPrices[i] = reverseTreePrice(e.align[:], alignBits, i)
+	}
+	e.alignPriceCount = 0
+}
+
+func (e *encoder) distLenPrice(dist, l, ps uint32) uint32 {
+	ds := distState(l)
+	var price uint32
+	if dist < fullDistances {
+		price = e.distPrices[ds][dist]
+	} else {
+		price = e.distSlotPrices[ds][distSlot(dist)] + e.alignPrices[dist&alignMask]
+	}
+	return price + e.matchLen.price(l, ps)
+}
+
+func (e *encoder) shortRepPrice(st uint8, ps uint32) uint32 {
+	return price0(e.isRepG0[st]) + price0(e.isRep0Long[st][ps])
+}
+
+func (e *encoder) pureRepPrice(rep int, st uint8, ps uint32) uint32 {
+	if rep == 0 {
+		return price0(e.isRepG0[st]) + price1(e.isRep0Long[st][ps])
+	}
+	price := price1(e.isRepG0[st])
+	if rep == 1 {
+		return price + price0(e.isRepG1[st])
+	}
+	return price + price1(e.isRepG1[st]) + priceBit(e.isRepG2[st], uint32(rep-2))
+}
+
+func (e *encoder) repPrice(rep int, l uint32, st uint8, ps uint32) uint32 {
+	return e.pureRepPrice(rep, st, ps) + e.repLen.price(l, ps)
+}
+
+// litPrice prices the byte at position p in state st with match byte mb.
+func (e *encoder) litPrice(p int, st uint8, mb byte) uint32 {
+	var prev byte
+	if p > 0 {
+		prev = e.buf[p-1]
+	}
+	probs := litProbs(&e.lzmaState, prev)
+	if st < litStates {
+		return literalPrice(probs, uint32(e.buf[p]))
+	}
+	return matchedLiteralPrice(probs, uint32(e.buf[p]), uint32(mb))
+}

@@ -1,0 +1,247 @@
+package xz
+
+// The LZMA model with lc=3, lp=0, pb=2 (the values every xz preset uses).
+const (
+	lc             = 3
+	pb             = 2
+	posStates      = 1 << pb
+	posMask        = posStates - 1
+	numStates      = 12
+	numReps        = 4
+	lenLowBits     = 3
+	lenMidBits     = 3
+	lenHighBits    = 8
+	lenLow         = 1 << lenLowBits
+	lenMid         = 1 << lenMidBits
+	lenSymbols     = lenLow + lenMid + 1<<lenHighBits
+	distStates     = 4
+	slotBits       = 6
+	distModelStart = 4
+	distModelEnd   = 14
+	fullDistances  = 1 << (distModelEnd >> 1)
+	alignBits      = 4
+	alignSize      = 1 << alignBits
+	alignMask      = alignSize - 1
+	// propsByte is (pb*5+lp)*9+lc.
+	propsByte = (pb*5+0)*9 + lc
+	// literalState: the states below 7 follow a literal.
+	litStates = 7
+)
+
+func nextLit(s uint8) uint8 {
+	switch {
+	case s < 4:
+		return 0
+	case s < 10:
+		return s - 3
+	}
+	return s - 6
+}
+
+func nextMatch(s uint8) uint8 {
+	if s < litStates {
+		return 7
+	}
+	return 10
+}
+
+func nextRep(s uint8) uint8 {
+	if s < litStates {
+		return 8
+	}
+	return 11
+}
+
+func nextShortRep(s uint8) uint8 {
+	if s < litStates {
+		return 9
+	}
+	return 11
+}
+
+func distState(l uint32) uint32 {
+	if l < distStates+matchLenMin {
+		return l - matchLenMin
+	}
+	return distStates - 1
+}
+
+// distSlot returns the slot of dist (distance-1): the two top bits of dist.
+func distSlot(d uint32) uint32 {
+	if d < distModelStart {
+		return d
+	}
+	n := uint32(31)
+	for d>>n == 0 {
+		n--
+	}
+	return n<<1 | (d>>(n-1))&1
+}
+
+type lenEncoder struct {
+	choice  prob
+	choice2 prob
+	low     [posStates][lenLow]prob
+	mid     [posStates][lenMid]prob
+	high    [1 << lenHighBits]prob
+	prices  [posStates][lenSymbols]uint32
+	counter [posStates]int
+	table   int // lengths priced: nice-1
+}
+
+func (le *lenEncoder) reset() {
+	le.choice, le.choice2 = probInit, probInit
+	for i := range le.low {
+		initProbs(le.low[i][:])
+		initProbs(le.mid[i][:])
+	}
+	initProbs(le.high[:])
+	for ps := range le.counter {
+		le.updatePrices(uint32(ps))
+	}
+}
+
+func (le *lenEncoder) encode(rc *rangeEncoder, l uint32, ps uint32, updatePrices bool) {
+	l -= matchLenMin
+	if l < lenLow {
+		rc.bit(&le.choice, 0)
+		rc.tree(le.low[ps][:], lenLowBits, l)
+	} else {
+		rc.bit(&le.choice, 1)
+		l -= lenLow
+		if l < lenMid {
+			rc.bit(&le.choice2, 0)
+			rc.tree(le.mid[ps][:], lenMidBits, l)
+		} else {
+			rc.bit(&le.choice2, 1)
+			rc.tree(le.high[:], lenHighBits, l-lenMid)
+		}
+	}
+	if updatePrices {
+		le.counter[ps]--
+		if le.counter[ps] <= 0 {
+			le.updatePrices(ps)
+		}
+	}
+}
+
+func (le *lenEncoder) updatePrices(ps uint32) {
+	p := &le.prices[ps]
+	a0 := price0(le.choice)
+	a1 := price1(le.choice)
+	b0 := a1 + price0(le.choice2)
+	b1 := a1 + price1(le.choice2)
+	n := le.table
+	i := 0
+	for ; i < lenLow && i < n; i++ {
+		p[i] = a0 + treePrice(le.low[ps][:], lenLowBits, uint32(i))
+	}
+	for ; i < lenLow+lenMid && i < n; i++ {
+		p[i] = b0 + treePrice(le.mid[ps][:], lenMidBits, uint32(i-lenLow))
+	}
+	for ; i < n; i++ {
+		p[i] = b1 + treePrice(le.high[:], lenHighBits, uint32(i-lenLow-lenMid))
+	}
+	le.counter[ps] = n
+}
+
+func (le *lenEncoder) price(l, ps uint32) uint32 { return le.prices[ps][l-matchLenMin] }
+
+// lzmaState is the adaptive model shared by the encoder and the decoder.
+type lzmaState struct {
+	state       uint8
+	reps        [numReps]uint32
+	isMatch     [numStates][posStates]prob
+	isRep       [numStates]prob
+	isRepG0     [numStates]prob
+	isRepG1     [numStates]prob
+	isRepG2     [numStates]prob
+	isRep0Long  [numStates][posStates]prob
+	literal     [1 << lc][0x300]prob
+	distSlot    [distStates][1 << slotBits]prob
+	distSpecial [fullDistances - distModelEnd + 1]prob // index 0 unused: trees are 1-based
+	align       [alignSize]prob
+	matchLen    lenEncoder
+	repLen      lenEncoder
+}
+
+func (s *lzmaState) reset() {
+	s.state = 0
+	s.reps = [numReps]uint32{}
+	for i := range s.isMatch {
+		initProbs(s.isMatch[i][:])
+		initProbs(s.isRep0Long[i][:])
+	}
+	initProbs(s.isRep[:])
+	initProbs(s.isRepG0[:])
+	initProbs(s.isRepG1[:])
+	initProbs(s.isRepG2[:])
+	for i := range s.literal {
+		initProbs(s.literal[i][:])
+	}
+	for i := range s.distSlot {
+		initProbs(s.distSlot[i][:])
+	}
+	initProbs(s.distSpecial[:])
+	initProbs(s.align[:])
+	s.matchLen.reset()
+	s.repLen.reset()
+}
+
+func litProbs(s *lzmaState, prevByte byte) []prob {
+	return s.literal[prevByte>>(8-lc)][:]
+}
+
+func encodeLiteral(rc *rangeEncoder, probs []prob, sym uint32) {
+	sym |= 0x100
+	for {
+		rc.bit(&probs[sym>>8], (sym>>7)&1)
+		sym <<= 1
+		if sym >= 0x10000 {
+			return
+		}
+	}
+}
+
+func encodeMatchedLiteral(rc *rangeEncoder, probs []prob, sym, matchByte uint32) {
+	offset := uint32(0x100)
+	sym |= 0x100
+	for {
+		matchByte <<= 1
+		matchBit := matchByte & offset
+		rc.bit(&probs[offset+matchBit+(sym>>8)], (sym>>7)&1)
+		sym <<= 1
+		offset &= ^(matchByte ^ sym)
+		if sym >= 0x10000 {
+			return
+		}
+	}
+}
+
+func literalPrice(probs []prob, sym uint32) uint32 {
+	var price uint32
+	sym |= 0x100
+	for {
+		price += priceBit(probs[sym>>8], (sym>>7)&1)
+		sym <<= 1
+		if sym >= 0x10000 {
+			return price
+		}
+	}
+}
+
+func matchedLiteralPrice(probs []prob, sym, matchByte uint32) uint32 {
+	var price uint32
+	offset := uint32(0x100)
+	sym |= 0x100
+	for {
+		matchByte <<= 1
+		matchBit := matchByte & offset
+		price += priceBit(probs[offset+matchBit+(sym>>8)], (sym>>7)&1)
+		sym <<= 1
+		offset &= ^(matchByte ^ sym)
+		if sym >= 0x10000 {
+			return price
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package xz
+
+import (
+	"errors"
+
+	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/opt"
+)
+
+// Sentinel errors. The encoder reports caller mistakes only; it never reads
+// untrusted input, so ErrCorrupt is declared for symmetry with the other
+// packages and for the test decoders.
+var (
+	ErrCorrupt         = errors.New("xz: corrupt input")
+	ErrTooLarge        = errors.New("xz: too large")
+	ErrUnsupported     = errors.New("xz: unsupported")
+	ErrInvalidArgument = errors.New("xz: invalid argument")
+	ErrInvalidOption   = errs.Sub(ErrInvalidArgument, "xz: invalid option")
+)
+
+// Check selects the integrity check stored after every block.
+type Check byte
+
+// The checks .xz defines that this package writes (the values are the
+// stream-flag check IDs).
+const (
+	CheckNone  Check = 0x00
+	CheckCRC32 Check = 0x01
+	CheckCRC64 Check = 0x04
+)
+
+func (c Check) size() int {
+	switch c {
+	case CheckCRC32:
+		return 4
+	case CheckCRC64:
+		return 8
+	}
+	return 0
+}
+
+// Defaults and limits.
+const (
+	// DefaultPreset is xz's default level, 6.
+	DefaultPreset = 6
+	// MinBlockSize is the smallest block size WithBlockSize accepts.
+	MinBlockSize = 4 << 10
+	// MaxBlockSize is the largest block size WithBlockSize accepts (the
+	// match finders index positions with uint32).
+	MaxBlockSize = 1 << 31
+	// MaxConcurrency bounds WithConcurrency.
+	MaxConcurrency = 256
+)
+
+// Option configures AppendEncode and NewWriter.
+type Option func(*config) error
+
+type config struct {
+	preset      int
+	extreme     bool
+	check       Check
+	blockSize   int // 0: the preset's default (3 x dictionary, at least 1 MiB)
+	concurrency int
+}
+
+func newConfig(opts []Option) (config, error) {
+	c := config{preset: DefaultPreset, check: CheckCRC64, concurrency: 1}
+	if err := opt.Apply(&c, opts); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// WithPreset selects the compression level 0..9 with the meaning xz gives
+// it: dictionary size, match finder, nice length, search depth and parser
+// (see the table in the package documentation). The default is 6.
+func WithPreset(level int) Option {
+	return func(c *config) error {
+		if level < 0 || level > 9 {
+			return opt.Invalid(ErrInvalidOption, "WithPreset", level, "must be in 0..9")
+		}
+		c.preset = level
+		return nil
+	}
+}
+
+// WithExtreme selects xz's "extreme" variant of the preset (xz -e): the
+// optimal parser with a binary-tree match finder, longer nice length and
+// deeper search, for a few percent smaller output at a lower speed.
+func WithExtreme(extreme bool) Option {
+	return func(c *config) error {
+		c.extreme = extreme
+		return nil
+	}
+}
+
+// WithCheck selects the integrity check (default CheckCRC64, as xz).
+func WithCheck(check Check) Option {
+	return func(c *config) error {
+		switch check {
+		case CheckNone, CheckCRC32, CheckCRC64:
+			c.check = check
+			return nil
+		}
+		return opt.Invalid(ErrInvalidOption, "WithCheck", int(check), "must be CheckNone, CheckCRC32 or CheckCRC64")
+	}
+}
+
+// WithBlockSize splits the input into independent .xz blocks of n
+// uncompressed bytes (the last may be shorter), as xz --block-size does.
+// The output depends on the block size but never on the concurrency. The
+// default is three times the preset's dictionary size, at least 1 MiB, the
+// figure xz -T uses; AppendEncode of an input shorter than that writes one
+// block.
+func WithBlockSize(n int) Option {
+	return func(c *config) error {
+		if n < MinBlockSize || n > MaxBlockSize {
+			return opt.Invalid(ErrInvalidOption, "WithBlockSize", n, "must be in %d..%d", MinBlockSize, MaxBlockSize)
+		}
+		c.blockSize = n
+		return nil
+	}
+}
+
+// WithConcurrency compresses up to n blocks at once (default 1). Memory
+// grows with n (see the package documentation); the output does not change.
+func WithConcurrency(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > MaxConcurrency {
+			return opt.Invalid(ErrInvalidOption, "WithConcurrency", n, "must be in 1..%d", MaxConcurrency)
+		}
+		c.concurrency = n
+		return nil
+	}
+}
+
+// mfKind names a match finder.
+type mfKind uint8
+
+const (
+	mfHC4 mfKind = iota
+	mfBT4
+)
+
+// params are the LZMA encoder settings a preset stands for (liblzma's
+// lzma_lzma_preset).
+type params struct {
+	dictSize uint32
+	nice     int
+	depth    int
+	mf       mfKind
+	fast     bool
+}
+
+var dictPow2 = [10]uint8{18, 20, 21, 22, 22, 23, 23, 24, 25, 26}
+
+func presetParams(level int, extreme bool) params {
+	p := params{dictSize: 1 << dictPow2[level]}
+	if level <= 3 {
+		p.fast = true
+		p.mf = mfHC4 // liblzma uses hc3 at level 0; hc4 here.
+		if level <= 1 {
+			p.nice = 128
+		} else {
+			p.nice = 273
+		}
+		p.depth = [4]int{4, 8, 24, 48}[level]
+	} else {
+		p.mf = mfBT4
+		switch level {
+		case 4:
+			p.nice = 16
+		case 5:
+			p.nice = 32
+		default:
+			p.nice = 64
+		}
+	}
+	if extreme {
+		p.fast = false
+		p.mf = mfBT4
+		if level == 3 || level == 5 {
+			p.nice = 192
+			p.depth = 0
+		} else {
+			p.nice = 273
+			p.depth = 512
+		}
+	}
+	if p.depth == 0 {
+		if p.mf == mfBT4 {
+			p.depth = 16 + p.nice/2
+		} else {
+			p.depth = 4 + p.nice/4
+		}
+	}
+	return p
+}
+
+func (c *config) params() params { return presetParams(c.preset, c.extreme) }
+
+// defaultBlockSize is xz -T's block size for the preset: 3 x dictionary,
+// at least 1 MiB.
+func (c *config) effBlockSize() int {
+	if c.blockSize != 0 {
+		return c.blockSize
+	}
+	n := 3 * int(c.params().dictSize)
+	if n < 1<<20 {
+		n = 1 << 20
+	}
+	return n
+}

@@ -1,0 +1,162 @@
+package xz
+
+import (
+	"errors"
+	"io"
+	"sync"
+)
+
+// AppendEncode appends to dst one .xz stream holding src, compressed with
+// the options' preset. src is split into independent blocks of the block
+// size (see WithBlockSize); up to WithConcurrency blocks are compressed at
+// once. The output depends only on src, the preset, the extreme flag, the
+// check and the block size.
+func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return dst, err
+	}
+	dst = appendStreamHeader(dst, c.check)
+	var recs []blockRecord
+	dst, recs = appendBlocks(dst, src, &c, recs)
+	return appendIndexAndFooter(dst, recs, c.check), nil
+}
+
+// Encode is AppendEncode(nil, src, opts...).
+func Encode(src []byte, opts ...Option) ([]byte, error) { return AppendEncode(nil, src, opts...) }
+
+// appendBlocks compresses src as blocks of c's block size, concurrently.
+func appendBlocks(dst, src []byte, c *config, recs []blockRecord) ([]byte, []blockRecord) {
+	if len(src) == 0 {
+		return dst, recs
+	}
+	p := c.params()
+	bs := c.effBlockSize()
+	n := (len(src) + bs - 1) / bs
+	part := func(i int) []byte { return src[i*bs : min(len(src), (i+1)*bs)] }
+	if n == 1 || c.concurrency == 1 {
+		for i := 0; i < n; i++ {
+			var r blockRecord
+			dst, r = appendBlock(dst, part(i), p, c.check)
+			recs = append(recs, r)
+		}
+		return dst, recs
+	}
+	// Workers take blocks in order; results are joined in order, so the
+	// output does not depend on scheduling.
+	outs := make([][]byte, n)
+	rs := make([]blockRecord, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	nextBlock := 0
+	for w := 0; w < min(c.concurrency, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := nextBlock
+				nextBlock++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				outs[i], rs[i] = appendBlock(nil, part(i), p, c.check)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range outs {
+		dst = append(dst, outs[i]...)
+		outs[i] = nil
+	}
+	return dst, append(recs, rs...)
+}
+
+// Writer compresses what is written to it into one .xz stream. It buffers
+// up to concurrency x block size bytes, then compresses those blocks (in
+// parallel when WithConcurrency > 1) and writes them. Close writes the
+// last blocks, the index and the footer; it does not close the underlying
+// writer.
+type Writer struct {
+	w      io.Writer
+	c      config
+	buf    []byte
+	recs   []blockRecord
+	header bool
+	err    error
+	closed bool
+}
+
+// NewWriter returns a Writer that writes a .xz stream to w.
+func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
+	if w == nil {
+		return nil, errors.Join(ErrInvalidArgument, errors.New("xz: nil writer"))
+	}
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{w: w, c: c}, nil
+}
+
+func (z *Writer) batch() int { return z.c.effBlockSize() * z.c.concurrency }
+
+// Write buffers p, compressing and writing whole batches of blocks.
+func (z *Writer) Write(p []byte) (int, error) {
+	if z.err != nil {
+		return 0, z.err
+	}
+	if z.closed {
+		return 0, errors.Join(ErrInvalidArgument, errors.New("xz: write after Close"))
+	}
+	n := 0
+	for len(p) > 0 {
+		room := z.batch() - len(z.buf)
+		k := min(room, len(p))
+		z.buf = append(z.buf, p[:k]...)
+		p = p[k:]
+		n += k
+		if len(z.buf) == z.batch() {
+			if err := z.flushBlocks(); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+func (z *Writer) flushBlocks() error {
+	var out []byte
+	if !z.header {
+		out = appendStreamHeader(out, z.c.check)
+		z.header = true
+	}
+	out, z.recs = appendBlocks(out, z.buf, &z.c, z.recs)
+	z.buf = z.buf[:0]
+	if _, err := z.w.Write(out); err != nil {
+		z.err = err
+		return err
+	}
+	return nil
+}
+
+// Close compresses the buffered data and ends the stream.
+func (z *Writer) Close() error {
+	if z.err != nil {
+		return z.err
+	}
+	if z.closed {
+		return nil
+	}
+	z.closed = true
+	if err := z.flushBlocks(); err != nil {
+		return err
+	}
+	z.buf = nil
+	if _, err := z.w.Write(appendIndexAndFooter(nil, z.recs, z.c.check)); err != nil {
+		z.err = err
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,532 @@
+package lance
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
+	"github.com/colfmt/colfmt/lance/internal/tablepb"
+)
+
+// errTableArgument is the sentinel of caller mistakes in OpenTable.
+var errTableArgument = ErrInvalidOption
+
+// Table is one version of a Lance table (a LanceDB dataset directory):
+// its schema from the manifest and its fragments, each a set of data files
+// holding different columns of the same rows, minus deleted rows.
+// OpenTable reads the manifest only; data and deletion files are read by
+// Records. A Table is safe for concurrent use if its fs.FS is.
+type Table struct {
+	fsys fs.FS
+	dir  string
+	cfg  config
+
+	v2       bool // manifest naming scheme
+	versions []uint64
+	manifest *tablepb.Manifest
+	version  Version
+	fields   []*tableField // top level
+	byID     map[int32]*tableField
+	schema   *arrow.Schema
+	frags    []Fragment
+}
+
+// Version describes one version of a table.
+type Version struct {
+	// Number counts commits from 1.
+	Number uint64
+	// Timestamp is the commit time (zero if the manifest has none).
+	Timestamp time.Time
+	// Rows is the number of rows a full scan returns: physical rows minus
+	// deleted rows over all fragments.
+	Rows int64
+}
+
+// Fragment is one fragment of a table version, in scan order.
+type Fragment struct {
+	// ID is the fragment id, unique in the table.
+	ID uint64
+	// PhysicalRows counts the rows in each data file, deleted ones included.
+	PhysicalRows int64
+	// DeletedRows counts the rows the deletion file removes.
+	DeletedRows int64
+	// Files are the data files, each holding some of the fields.
+	Files []DataFile
+	// DeletionFile is the deletion file's path relative to the table
+	// directory, "" if the fragment has none.
+	DeletionFile string
+
+	pb *tablepb.DataFragment
+}
+
+// DataFile is one Lance data file of a fragment.
+type DataFile struct {
+	// Path is relative to the table directory ("data/<name>.lance").
+	Path string
+	// FieldIDs are the table field ids stored in the file; -2 marks a
+	// field superseded by a later file. ColumnIndices gives, for each, the
+	// file's column index or -1.
+	FieldIDs, ColumnIndices []int32
+	// Version is the data file format: "2.0", "2.1" or "2.2".
+	Version string
+	// Size is the file size in bytes, 0 if the manifest does not say.
+	Size int64
+}
+
+// tableField is one field of the manifest's schema.
+type tableField struct {
+	pb       *filepb.Field
+	path     string
+	dt       arrow.DataType
+	children []*tableField
+	top      *tableField // top-level ancestor (itself at top level)
+}
+
+func (n *tableField) arrowField() arrow.Field {
+	return arrow.Field{Name: n.pb.Name, Type: n.dt, Nullable: n.pb.Nullable, Metadata: bytesMetadata(n.pb.Metadata)}
+}
+
+func bytesMetadata(m map[string][]byte) arrow.Metadata {
+	if len(m) == 0 {
+		return arrow.Metadata{}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = string(m[k])
+	}
+	return arrow.NewMetadata(keys, vals)
+}
+
+// OpenTable opens the table in directory dir of fsys (a LanceDB table is
+// the directory <name>.lance): the latest version, or the one WithVersion
+// names. It lists _versions/ (both manifest naming schemes), reads and
+// checks that manifest, and the deletion counts it needs; it reads no
+// data file unless the manifest lacks a fragment's row count. Tables that
+// need a feature this package does not read (data overlays, external base
+// paths, unknown reader feature flags) fail with ErrUnsupported naming it.
+// Only io/fs is used, so any fs.FS (os.DirFS, an object store adapter)
+// works; files that implement io.ReaderAt are read in ranges.
+func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if fsys == nil {
+		return nil, fmt.Errorf("%w: OpenTable: nil fs.FS", errTableArgument)
+	}
+	if !fs.ValidPath(dir) {
+		return nil, fmt.Errorf("%w: OpenTable: %s is not a valid io/fs path", errTableArgument, errs.Quote(dir))
+	}
+	t := &Table{fsys: fsys, dir: dir, cfg: cfg}
+	if err := t.listVersions(); err != nil {
+		return nil, err
+	}
+	want := t.versions[len(t.versions)-1]
+	if cfg.table.hasVersion {
+		want = cfg.table.version
+		if _, found := slices.BinarySearch(t.versions, want); !found {
+			return nil, fmt.Errorf("lance: table %s has no version %d (latest %d): %w", errs.Quote(dir), want, t.versions[len(t.versions)-1], fs.ErrNotExist)
+		}
+	}
+	m, where, err := t.readManifest(want)
+	if err != nil {
+		return nil, err
+	}
+	t.manifest = m
+	if err := t.buildSchema(where); err != nil {
+		return nil, err
+	}
+	if err := t.buildFragments(where); err != nil {
+		return nil, err
+	}
+	t.version = Version{Number: m.Version, Rows: t.rows()}
+	if ts := m.GetTimestamp(); ts != nil {
+		t.version.Timestamp = ts.AsTime()
+	}
+	return t, nil
+}
+
+// listVersions lists _versions/ into t.versions (sorted) and the naming
+// scheme. Detached versions (d<N>.manifest) and other files are skipped.
+func (t *Table) listVersions() error {
+	vdir := path.Join(t.dir, "_versions")
+	ents, err := fs.ReadDir(t.fsys, vdir)
+	if err != nil {
+		return fmt.Errorf("lance: table %s: %w", errs.Quote(t.dir), err)
+	}
+	var v1, v2 int
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		n, isV2, ok := manifestName(e.Name())
+		if !ok {
+			continue
+		}
+		if isV2 {
+			v2++
+		} else {
+			v1++
+		}
+		t.versions = append(t.versions, n)
+	}
+	if len(t.versions) == 0 {
+		return fmt.Errorf("lance: table %s: no manifest in _versions: %w", errs.Quote(t.dir), fs.ErrNotExist)
+	}
+	if v1 > 0 && v2 > 0 {
+		return errs.At(ErrCorrupt, -1, "_versions", "both manifest naming schemes in one directory (%d V1, %d V2 names)", v1, v2)
+	}
+	t.v2 = v2 > 0
+	slices.Sort(t.versions)
+	for i := 1; i < len(t.versions); i++ {
+		if t.versions[i] == t.versions[i-1] {
+			return errs.At(ErrCorrupt, -1, "_versions", "two manifests for version %d", t.versions[i])
+		}
+	}
+	return nil
+}
+
+// readManifest reads and checks version n's manifest.
+func (t *Table) readManifest(n uint64) (*tablepb.Manifest, string, error) {
+	name := manifestFileName(n, t.v2)
+	where := "_versions/" + name
+	if !t.v2 {
+		// V1 names may carry leading zeros: find the listed spelling.
+		if ents, err := fs.ReadDir(t.fsys, path.Join(t.dir, "_versions")); err == nil {
+			for _, e := range ents {
+				if v, _, ok := manifestName(e.Name()); ok && v == n {
+					name, where = e.Name(), "_versions/"+e.Name()
+				}
+			}
+		}
+	}
+	// The file holds the manifest and optionally the transaction and index
+	// sections before it.
+	b, err := readWhole(t.fsys, path.Join(t.dir, "_versions", name), where, 4*t.cfg.maxMetadata)
+	if err != nil {
+		return nil, where, err
+	}
+	m, err := decodeManifest(b, where, t.cfg.maxMetadata)
+	if err != nil {
+		return nil, where, err
+	}
+	if m.Version != n {
+		return nil, where, errs.At(ErrCorrupt, -1, where, "manifest says version %d", m.Version)
+	}
+	if err := checkManifest(m, where, t.cfg.maxColumns); err != nil {
+		return nil, where, err
+	}
+	return m, where, nil
+}
+
+// buildSchema turns the manifest's flattened field list (parent before
+// child, parent_id -1 at top level) into the Arrow schema.
+func (t *Table) buildSchema(where string) error {
+	t.byID = map[int32]*tableField{}
+	depth := map[int32]int{}
+	for i, p := range t.manifest.Fields {
+		loc := fmt.Sprintf("%s: field %d (%s)", where, i, errs.Quote(p.Name))
+		if p.Id < 0 {
+			return errs.At(ErrCorrupt, -1, loc, "field id %d", p.Id)
+		}
+		if _, dup := t.byID[p.Id]; dup {
+			return errs.At(ErrCorrupt, -1, loc, "duplicate field id %d", p.Id)
+		}
+		n := &tableField{pb: p}
+		if p.ParentId == -1 {
+			n.path, n.top = p.Name, n
+			t.fields = append(t.fields, n)
+			depth[p.Id] = 1
+		} else {
+			parent, ok := t.byID[p.ParentId]
+			if !ok {
+				return errs.At(ErrCorrupt, -1, loc, "parent id %d is not defined before the field", p.ParentId)
+			}
+			if depth[p.ParentId] >= t.cfg.maxDepth {
+				return errs.At(ErrTooLarge, -1, loc, "schema nested deeper than %d", t.cfg.maxDepth)
+			}
+			depth[p.Id] = depth[p.ParentId] + 1
+			n.path, n.top = parent.path+"."+p.Name, parent.top
+			parent.children = append(parent.children, n)
+		}
+		t.byID[p.Id] = n
+	}
+	fields := make([]arrow.Field, len(t.fields))
+	for i, n := range t.fields {
+		if err := n.setType(where); err != nil {
+			return err
+		}
+		fields[i] = n.arrowField()
+	}
+	md := bytesMetadata(t.manifest.SchemaMetadata)
+	t.schema = arrow.NewSchema(fields, &md)
+	return nil
+}
+
+// setType derives the Arrow type of n and its children from the Lance
+// logical types.
+func (n *tableField) setType(where string) error {
+	lt := n.pb.LogicalType
+	loc := where + ": " + errs.Quote(n.path)
+	for _, c := range n.children {
+		if err := c.setType(where); err != nil {
+			return err
+		}
+	}
+	one := func() error {
+		if len(n.children) != 1 {
+			return errs.At(ErrCorrupt, -1, loc, "%s field has %d children, want 1", lt, len(n.children))
+		}
+		return nil
+	}
+	switch {
+	case lt == "struct":
+		fs := make([]arrow.Field, len(n.children))
+		for i, c := range n.children {
+			fs[i] = c.arrowField()
+		}
+		n.dt = arrow.StructOf(fs...)
+	case lt == "list" || lt == "list.struct":
+		if err := one(); err != nil {
+			return err
+		}
+		n.dt = arrow.ListOfField(n.children[0].arrowField())
+	case lt == "large_list" || lt == "large_list.struct":
+		if err := one(); err != nil {
+			return err
+		}
+		n.dt = arrow.LargeListOfField(n.children[0].arrowField())
+	case lt == "map" || strings.HasPrefix(lt, "map:"):
+		if err := one(); err != nil {
+			return err
+		}
+		e := n.children[0]
+		if e.pb.LogicalType != "struct" || len(e.children) != 2 {
+			return errs.At(ErrCorrupt, -1, loc, "map entries must be a struct of key and value")
+		}
+		mt := arrow.MapOfWithMetadata(e.children[0].dt, e.children[0].arrowField().Metadata, e.children[1].dt, e.children[1].arrowField().Metadata)
+		mt.SetItemNullable(e.children[1].pb.Nullable)
+		mt.KeysSorted = strings.HasSuffix(lt, ":true")
+		n.dt = mt
+	default:
+		dt, err := parseLogicalType(lt, 0)
+		if err != nil {
+			return errs.Locate(err, -1, loc)
+		}
+		if len(n.children) > 0 {
+			return errs.At(ErrUnsupported, -1, loc, "children under %s", errs.Quote(lt))
+		}
+		n.dt = dt
+	}
+	return nil
+}
+
+// buildFragments converts the manifest's fragments, filling row counts
+// the manifest leaves out from the data and deletion files.
+func (t *Table) buildFragments(where string) error {
+	for i, fr := range t.manifest.Fragments {
+		loc := fmt.Sprintf("%s: fragment %d", where, i)
+		f := Fragment{ID: fr.Id, PhysicalRows: int64(fr.PhysicalRows), pb: fr}
+		for _, df := range fr.Files {
+			v, _ := dataFileVersion(df.FileMajorVersion, df.FileMinorVersion) // checked
+			if want := t.manifest.GetDataFormat().GetVersion(); want != "" && normalizeVersion(want) != v {
+				return errs.At(ErrCorrupt, -1, loc, "data file %s has version %s, the table %s", errs.Quote(df.Path), v, errs.Quote(want))
+			}
+			f.Files = append(f.Files, DataFile{
+				Path: path.Join("data", df.Path), FieldIDs: df.Fields, ColumnIndices: df.ColumnIndices,
+				Version: v, Size: int64(df.FileSizeBytes),
+			})
+		}
+		if f.PhysicalRows == 0 {
+			df, c, err := t.OpenDataFile(f.Files[0])
+			if err != nil {
+				return err
+			}
+			f.PhysicalRows = df.NumRows()
+			c.Close()
+		}
+		if d := fr.DeletionFile; d != nil {
+			f.DeletionFile = deletionPath(fr.Id, d)
+			f.DeletedRows = int64(d.NumDeletedRows)
+			if f.DeletedRows == 0 {
+				bm, err := readDeletions(t.fsys, t.dir, fr, f.PhysicalRows, &t.cfg)
+				if err != nil {
+					return err
+				}
+				f.DeletedRows = int64(bm.GetCardinality())
+			}
+			if f.DeletedRows > f.PhysicalRows {
+				return errs.At(ErrCorrupt, -1, loc, "%d deleted rows of %d", f.DeletedRows, f.PhysicalRows)
+			}
+		}
+		t.frags = append(t.frags, f)
+	}
+	return nil
+}
+
+// normalizeVersion maps data_format.version strings to file versions.
+func normalizeVersion(s string) string {
+	switch s {
+	case "0.3", "2.0":
+		return "2.0"
+	case "stable":
+		return "2.1"
+	}
+	return s
+}
+
+func (t *Table) rows() int64 {
+	var n int64
+	for _, f := range t.frags {
+		n += f.PhysicalRows - f.DeletedRows
+	}
+	return n
+}
+
+// Schema returns the table schema (from the manifest; dropped columns are
+// gone even though data files may still hold them).
+func (t *Table) Schema() *arrow.Schema { return t.schema }
+
+// Version returns the open version.
+func (t *Table) Version() Version { return t.version }
+
+// NumRows returns the rows a full scan returns.
+func (t *Table) NumRows() int64 { return t.version.Rows }
+
+// Fragments returns the fragments in scan order. The slices are shared:
+// do not modify them.
+func (t *Table) Fragments() []Fragment { return slices.Clone(t.frags) }
+
+// ReaderFeatureFlags returns the manifest's reader feature flags.
+func (t *Table) ReaderFeatureFlags() uint64 { return t.manifest.ReaderFeatureFlags }
+
+// Versions lists every version in _versions/ (oldest first) with its
+// timestamp and row count, reading each manifest.
+func (t *Table) Versions() ([]Version, error) {
+	out := make([]Version, 0, len(t.versions))
+	for _, n := range t.versions {
+		if n == t.version.Number {
+			out = append(out, t.version)
+			continue
+		}
+		m, where, err := t.readManifest(n)
+		if err != nil {
+			return nil, err
+		}
+		v := Version{Number: n}
+		if ts := m.GetTimestamp(); ts != nil {
+			v.Timestamp = ts.AsTime()
+		}
+		for i, fr := range m.Fragments {
+			d := int64(fr.GetDeletionFile().GetNumDeletedRows())
+			if fr.PhysicalRows == 0 || (fr.DeletionFile != nil && d == 0) {
+				// Counts missing from the manifest: open that version.
+				o, err := OpenTable(t.fsys, t.dir, withConfig(t.cfg), WithVersion(n))
+				if err != nil {
+					return nil, errs.Locate(err, -1, fmt.Sprintf("%s: fragment %d", where, i))
+				}
+				v.Rows = o.NumRows()
+				break
+			}
+			v.Rows += int64(fr.PhysicalRows) - d
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// withConfig copies a whole config (for reopening at another version).
+func withConfig(c config) Option {
+	return func(d *config) error { *d = c; return nil }
+}
+
+// DeletedRows returns the deleted row offsets of fragment i (0-based
+// physical rows within the fragment), ascending; nil if none.
+func (t *Table) DeletedRows(i int) ([]uint32, error) {
+	if i < 0 || i >= len(t.frags) {
+		return nil, fmt.Errorf("%w: fragment %d of %d", errTableArgument, i, len(t.frags))
+	}
+	bm, err := t.deletions(i)
+	if err != nil || bm == nil {
+		return nil, err
+	}
+	return bm.ToArray(), nil
+}
+
+func (t *Table) deletions(i int) (*roaring.Bitmap, error) {
+	f := &t.frags[i]
+	return readDeletions(t.fsys, t.dir, f.pb, f.PhysicalRows, &t.cfg)
+}
+
+// OpenDataFile opens one of the table's data files with the table's
+// options. Close the returned io.Closer when done with the File.
+func (t *Table) OpenDataFile(df DataFile) (*File, io.Closer, error) {
+	name := path.Join(t.dir, df.Path)
+	fh, err := t.fsys.Open(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lance: %s: %w", df.Path, err)
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, nil, fmt.Errorf("lance: %s: %w", df.Path, err)
+	}
+	if df.Size != 0 && st.Size() != df.Size {
+		fh.Close()
+		return nil, nil, errs.At(ErrCorrupt, -1, df.Path, "file has %d bytes, the manifest says %d", st.Size(), df.Size)
+	}
+	ra, ok := fh.(io.ReaderAt)
+	if !ok {
+		// An fs.File without ReadAt: read it whole, within the limit.
+		b, err := readWhole(t.fsys, name, df.Path, t.cfg.maxBuffer)
+		fh.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := Open(readerAtBytes(b), int64(len(b)), withConfig(t.cfg))
+		if err != nil {
+			return nil, nil, fmt.Errorf("lance: data file %s: %w", df.Path, err)
+		}
+		return f, io.NopCloser(nil), nil
+	}
+	f, err := Open(ra, st.Size(), withConfig(t.cfg))
+	if err != nil {
+		fh.Close()
+		return nil, nil, fmt.Errorf("lance: data file %s: %w", df.Path, err)
+	}
+	return f, fh, nil
+}
+
+type readerAtBytes []byte
+
+func (b readerAtBytes) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > int64(len(b)) {
+		return 0, errors.New("lance: read outside the file")
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}

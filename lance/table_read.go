@@ -1,0 +1,469 @@
+package lance
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// Read returns the selected rows of the selected columns of the table as
+// one record (see Records).
+func (t *Table) Read(o ReadOptions) (arrow.RecordBatch, error) {
+	return t.ReadContext(context.Background(), o)
+}
+
+// ReadContext is Read that stops between batches once ctx is done.
+func (t *Table) ReadContext(ctx context.Context, o ReadOptions) (arrow.RecordBatch, error) {
+	var recs []arrow.RecordBatch
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	var schema *arrow.Schema
+	for rec, err := range t.RecordsContext(ctx, o) {
+		if err != nil {
+			return nil, err
+		}
+		schema = rec.Schema()
+		recs = append(recs, rec)
+	}
+	if len(recs) == 1 {
+		recs[0].Retain()
+		return recs[0], nil
+	}
+	cols := make([]arrow.Array, schema.NumFields())
+	var n int64
+	for _, r := range recs {
+		n += r.NumRows()
+	}
+	for c := range cols {
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		a, err := array.Concatenate(parts, t.cfg.mem)
+		if err != nil {
+			for _, x := range cols[:c] {
+				x.Release()
+			}
+			return nil, fmt.Errorf("lance: joining batches: %w", err)
+		}
+		cols[c] = a
+	}
+	rec := array.NewRecordBatch(schema, cols, n)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
+}
+
+// Records yields the rows of the table in LanceDB's scan order: fragments
+// in manifest order, rows of a fragment in file order, deleted rows left
+// out. ReadOptions select top-level columns by name (output in that order),
+// a row range of the scan (Offset, Limit, counted after deletions) and the
+// most rows per record (BatchRows). Columns a fragment's data files lack
+// read as nulls. The caller releases each record.
+func (t *Table) Records(o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return t.RecordsContext(context.Background(), o)
+}
+
+// RecordsContext is Records that stops between batches once ctx is done.
+func (t *Table) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		sel, schema, err := t.selection(o.Columns)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		total := t.NumRows()
+		if o.Offset < 0 || o.Offset > total {
+			yield(nil, fmt.Errorf("%w: row offset %d outside 0..%d", errTableArgument, o.Offset, total))
+			return
+		}
+		left := total - o.Offset
+		if o.Limit > 0 && o.Limit < left {
+			left = o.Limit
+		}
+		skip := o.Offset
+		step := o.BatchRows
+		if step <= 0 {
+			step = DefaultBatchRows
+		}
+		if left == 0 {
+			yield(emptyRecord(schema, t.cfg), nil)
+			return
+		}
+		for i := range t.frags {
+			if left == 0 {
+				return
+			}
+			fr := &t.frags[i]
+			live := fr.PhysicalRows - fr.DeletedRows
+			if skip >= live {
+				skip -= live
+				continue
+			}
+			ok := t.fragmentRecords(ctx, i, sel, schema, skip, &left, step, yield)
+			skip = 0
+			if !ok {
+				return
+			}
+		}
+	}
+}
+
+// selection resolves column names to top-level table fields.
+func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) {
+	if names == nil {
+		return t.fields, t.schema, nil
+	}
+	var sel []*tableField
+	var fs []arrow.Field
+	for _, name := range names {
+		idx := t.schema.FieldIndices(name)
+		if len(idx) == 0 {
+			return nil, nil, fmt.Errorf("%w: table has no column %s", errTableArgument, errs.Quote(name))
+		}
+		sel = append(sel, t.fields[idx[0]])
+		fs = append(fs, t.schema.Field(idx[0]))
+	}
+	md := t.schema.Metadata()
+	return sel, arrow.NewSchema(fs, &md), nil
+}
+
+func emptyRecord(schema *arrow.Schema, cfg config) arrow.RecordBatch {
+	cols := make([]arrow.Array, schema.NumFields())
+	for i, f := range schema.Fields() {
+		cols[i] = array.MakeArrayOfNull(cfg.mem, f.Type, 0)
+	}
+	rec := array.NewRecordBatch(schema, cols, 0)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
+
+// fieldSource says where a selected field of a fragment comes from: a
+// top-level field (by name) of one of its data files, or nowhere (nulls).
+type fieldSource struct {
+	file int // index into the fragment's files, -1: all null
+	name string
+}
+
+// fragmentPlan maps each selected top-level field to the data file that
+// holds it. A field id counts for the file that lists it with a column
+// index >= -1 and an id >= 0; a later file's -2 entries tombstone earlier
+// ones, so the last file listing an id wins.
+func (t *Table) fragmentPlan(i int, sel []*tableField) ([]fieldSource, error) {
+	fr := &t.frags[i]
+	owner := map[int32]int{} // field id -> file
+	for j, df := range fr.Files {
+		for _, id := range df.FieldIDs {
+			if id >= 0 {
+				owner[id] = j
+			}
+		}
+	}
+	plan := make([]fieldSource, len(sel))
+	for k, n := range sel {
+		files := map[int]bool{}
+		var walk func(*tableField)
+		walk = func(f *tableField) {
+			if j, ok := owner[f.pb.Id]; ok {
+				files[j] = true
+			}
+			for _, c := range f.children {
+				walk(c)
+			}
+		}
+		walk(n)
+		switch len(files) {
+		case 0:
+			plan[k] = fieldSource{file: -1}
+		case 1:
+			for j := range files {
+				plan[k] = fieldSource{file: j, name: n.pb.Name}
+			}
+		default:
+			return nil, errs.At(ErrUnsupported, -1, fmt.Sprintf("fragment %d field %s", fr.ID, errs.Quote(n.path)),
+				"field split over %d data files", len(files))
+		}
+	}
+	return plan, nil
+}
+
+// fileSource streams one data file's selected columns and hands out rows
+// in the amounts the fragment reader asks for, whatever batch sizes the
+// file yields.
+type fileSource struct {
+	next func() (arrow.RecordBatch, error, bool)
+	stop func()
+	cur  arrow.RecordBatch
+	pos  int64
+	c    io.Closer
+}
+
+func (s *fileSource) avail() (int64, error) {
+	for s.cur == nil || s.pos == s.cur.NumRows() {
+		if s.cur != nil {
+			s.cur.Release()
+			s.cur = nil
+		}
+		rec, err, ok := s.next()
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			return 0, nil
+		}
+		s.cur, s.pos = rec, 0
+	}
+	return s.cur.NumRows() - s.pos, nil
+}
+
+func (s *fileSource) close() {
+	if s.cur != nil {
+		s.cur.Release()
+	}
+	s.stop()
+	s.c.Close()
+}
+
+// fragmentRecords streams fragment i from its skip-th live row, at most
+// *left rows; it returns false when the caller stopped or an error was
+// yielded.
+func (t *Table) fragmentRecords(ctx context.Context, i int, sel []*tableField, schema *arrow.Schema, skip int64, left *int64, step int64, yield func(arrow.RecordBatch, error) bool) bool {
+	fr := &t.frags[i]
+	where := fmt.Sprintf("fragment %d", fr.ID)
+	fail := func(err error) bool {
+		yield(nil, err)
+		return false
+	}
+	plan, err := t.fragmentPlan(i, sel)
+	if err != nil {
+		return fail(err)
+	}
+	var del *roaring.Bitmap
+	if fr.DeletionFile != "" {
+		if del, err = t.deletions(i); err != nil {
+			return fail(err)
+		}
+	}
+	// Physical start: the row after skip live rows.
+	start := skip
+	if del != nil && skip > 0 {
+		start = physicalOfLive(del, skip)
+	}
+	srcs := map[int]*fileSource{}
+	defer func() {
+		for _, s := range srcs {
+			s.close()
+		}
+	}()
+	cols := make([]int, len(plan)) // column in the file's record
+	for k, p := range plan {
+		if p.file < 0 {
+			continue
+		}
+		s := srcs[p.file]
+		if s == nil {
+			df := fr.Files[p.file]
+			f, c, err := t.OpenDataFile(df)
+			if err != nil {
+				return fail(err)
+			}
+			if f.NumRows() != fr.PhysicalRows {
+				c.Close()
+				return fail(errs.At(ErrCorrupt, -1, df.Path, "data file has %d rows, the fragment %d", f.NumRows(), fr.PhysicalRows))
+			}
+			var names []string
+			for k2, q := range plan {
+				if q.file == p.file {
+					name, err := fileFieldName(f, sel[k2])
+					if err != nil {
+						c.Close()
+						return fail(errs.Locate(err, -1, df.Path))
+					}
+					names = append(names, name)
+				}
+			}
+			next, stop := iter.Pull2(f.RecordsContext(ctx, ReadOptions{Columns: names, Offset: start, BatchRows: step}))
+			s = &fileSource{next: next, stop: stop, c: c}
+			srcs[p.file] = s
+		}
+		n := 0
+		for _, q := range plan[:k] {
+			if q.file == p.file {
+				n++
+			}
+		}
+		cols[k] = n
+	}
+	for pos := start; pos < fr.PhysicalRows && *left > 0; {
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		n := min(step, fr.PhysicalRows-pos)
+		if del == nil {
+			n = min(n, *left)
+		}
+		for _, s := range srcs {
+			a, err := s.avail()
+			if err != nil {
+				return fail(errs.Locate(err, -1, where))
+			}
+			if a == 0 {
+				return fail(errs.At(ErrLength, -1, where, "a data file ends at row %d of %d", pos, fr.PhysicalRows))
+			}
+			n = min(n, a)
+		}
+		arrs := make([]arrow.Array, len(plan))
+		release := func() {
+			for _, a := range arrs {
+				if a != nil {
+					a.Release()
+				}
+			}
+		}
+		for k, p := range plan {
+			if p.file < 0 {
+				arrs[k] = array.MakeArrayOfNull(t.cfg.mem, schema.Field(k).Type, int(n))
+				continue
+			}
+			s := srcs[p.file]
+			col := s.cur.Column(cols[k])
+			if !arrow.TypeEqual(col.DataType(), schema.Field(k).Type) {
+				release()
+				return fail(errs.At(ErrCorrupt, -1, where, "column %s is %s in the data file but %s in the table schema",
+					errs.Quote(schema.Field(k).Name), col.DataType(), schema.Field(k).Type))
+			}
+			arrs[k] = array.NewSlice(col, s.pos, s.pos+n)
+		}
+		for _, s := range srcs {
+			s.pos += n
+		}
+		if del != nil {
+			kept, err := dropDeleted(arrs, del, pos, n, *left, t.cfg)
+			release()
+			if err != nil {
+				return fail(errs.Locate(err, -1, where))
+			}
+			arrs = kept
+		}
+		pos += n
+		rows := int64(0)
+		if len(arrs) > 0 {
+			rows = int64(arrs[0].Len())
+		} else {
+			rows = n
+			if del != nil {
+				rows = n - deletedIn(del, pos-n, pos)
+			}
+			rows = min(rows, *left)
+		}
+		if rows == 0 {
+			release()
+			continue
+		}
+		*left -= rows
+		rec := array.NewRecordBatch(schema, arrs, rows)
+		release()
+		if !yield(rec, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// physicalOfLive returns the physical row of live row k (0-based) of a
+// fragment with deletions del.
+func physicalOfLive(del *roaring.Bitmap, k int64) int64 {
+	// The physical row p has p+1-rank(p) live rows up to it; search the
+	// smallest p with live(p) = k+1 that is not deleted.
+	lo, hi := k, k+int64(del.GetCardinality())
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if mid+1-int64(del.Rank(uint32(mid))) >= k+1 {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// dropDeleted returns the rows of arrs (physical rows pos..pos+n) that del
+// does not delete, at most limit of them.
+func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, cfg config) ([]arrow.Array, error) {
+	type run struct{ a, b int64 }
+	var runs []run
+	var kept int64
+	for r := int64(0); r < n && kept < limit; {
+		if del.Contains(uint32(pos + r)) {
+			r++
+			continue
+		}
+		e := r + 1
+		for e < n && kept+(e-r) < limit && !del.Contains(uint32(pos+e)) {
+			e++
+		}
+		runs = append(runs, run{r, e})
+		kept += e - r
+		r = e
+	}
+	out := make([]arrow.Array, len(arrs))
+	for k, a := range arrs {
+		if len(runs) == 1 {
+			out[k] = array.NewSlice(a, runs[0].a, runs[0].b)
+			continue
+		}
+		parts := make([]arrow.Array, len(runs))
+		for j, r := range runs {
+			parts[j] = array.NewSlice(a, r.a, r.b)
+		}
+		var err error
+		if len(parts) == 0 {
+			out[k] = array.MakeArrayOfNull(cfg.mem, a.DataType(), 0)
+		} else {
+			out[k], err = array.Concatenate(parts, cfg.mem)
+		}
+		for _, p := range parts {
+			p.Release()
+		}
+		if err != nil {
+			for _, x := range out[:k] {
+				x.Release()
+			}
+			return nil, fmt.Errorf("lance: dropping deleted rows: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// fileFieldName finds the data file's top-level field for table field n:
+// the one with the same field id (files keep the table's ids).
+func fileFieldName(f *File, n *tableField) (string, error) {
+	for _, p := range f.desc.GetSchema().GetFields() {
+		if p.ParentId == -1 && p.Id == n.pb.Id {
+			return p.Name, nil
+		}
+	}
+	return "", errs.At(ErrCorrupt, -1, "schema", "data file lacks field id %d (%s)", n.pb.Id, errs.Quote(n.path))
+}
+
+// deletedIn counts the deleted rows in [a, b).
+func deletedIn(del *roaring.Bitmap, a, b int64) int64 {
+	n := int64(del.Rank(uint32(b - 1)))
+	if a > 0 {
+		n -= int64(del.Rank(uint32(a - 1)))
+	}
+	return n
+}
