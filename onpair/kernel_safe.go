@@ -8,8 +8,6 @@ import "encoding/binary"
 // on every architecture not known to be little-endian with cheap unaligned
 // loads. Same contracts, same results; Go's bounds checks stay in.
 
-const kernelUnsafe = false
-
 func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int, uint8) {
 	lim := len(out) - 8*MaxTokenSize
 	rows, lens, mask := t.rows, t.lens, t.mask

@@ -13,9 +13,6 @@ import "unsafe"
 // packed. The callers finish the remaining codes with the exact, checked
 // tail (tail.go), which keeps the exact-size guarantee.
 
-// kernelUnsafe reports which twin is built (tests print it).
-const kernelUnsafe = true
-
 // gatherFat decodes codes[i:] from the fat table t into out[w:], in blocks
 // of 8, while a whole block fits. Any uint16 code is safe: lens is indexed
 // by the code itself (65536 entries, 0 for codes >= n) and rows by
