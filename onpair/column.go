@@ -33,6 +33,12 @@ func NewColumn(p Parts, rowOffsets []uint32, opts ...Option) (*Column, error) {
 }
 
 func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
+	return newColumnWith(p, rows, cfg, nil)
+}
+
+// newColumnWith is newColumn with the dictionary's table already laid out
+// (and so validated) when t is not nil.
+func newColumnWith(p Parts, rows []uint32, cfg *config, t *fatTable) (*Column, error) {
 	if int64(len(p.Codes)) > cfg.maxCodes {
 		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "code count", uint64(len(p.Codes)), cfg.maxCodes)
 	}
@@ -42,17 +48,24 @@ func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
 		}
 		return nil, errs.TooLarge(ErrTooLarge, -1, "code_offsets", "row count", uint64(len(rows)-1), cfg.maxRows)
 	}
-	if err := p.Validate(); err != nil {
+	if t == nil {
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+	} else if err := p.checkBits(); err != nil {
 		return nil, err
 	}
 	if err := checkRowOffsets(rows, len(p.Codes)); err != nil {
 		return nil, err
 	}
-	d, err := newFatTable(p)
-	if err != nil {
-		return nil, err
+	d := t
+	if d == nil {
+		var err error
+		if d, err = newFatTable(p); err != nil {
+			return nil, err
+		}
 	}
-	n, err := d.decodedLen(p.Codes, 0)
+	n, err := d.decodedLen(p.Codes, 0) // checks every code
 	if err != nil {
 		return nil, err
 	}

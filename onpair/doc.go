@@ -76,7 +76,8 @@
 // Prepared decoding: NewDecoder validates a dictionary and lays out its
 // table once; Decoder.DecodeInto, AppendDecode and AppendDecodePacked then
 // decode any number of code blocks (columns, pages) with it, each call
-// costing only its codes. It is safe for concurrent use.
+// costing only its codes; Decoder.NewColumn makes Columns that share its
+// table. It is safe for concurrent use.
 //
 // Searching without decoding: Column.Equal, HasPrefix and Contains return
 // the matching rows as a RowSet (a dense []uint64 bitset, one bit per row:

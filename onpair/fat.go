@@ -236,6 +236,7 @@ func (t *fatTable) checkPackedWidth(packed []byte, bits uint32, m int) error {
 type Decoder struct {
 	t    fatTable
 	bits uint32
+	dict Parts // the dictionary's spec buffers, for the columns it makes
 }
 
 // NewDecoder validates p's dictionary (ValidateDictionary) and lays it
@@ -250,7 +251,23 @@ func NewDecoder(p Parts) (*Decoder, error) {
 		minSlots = 1 << p.Bits
 	}
 	t.fill(p, minSlots)
-	return &Decoder{t: t, bits: p.Bits}, nil
+	return &Decoder{t: t, bits: p.Bits, dict: Parts{DictBytes: p.DictBytes, DictOffsets: p.DictOffsets, Bits: p.Bits}}, nil
+}
+
+// NewColumn makes a Column of codes (in this Decoder's dictionary) and
+// rowOffsets, as NewColumn does, but sharing the Decoder's table: the
+// dictionary is neither validated nor laid out again, so holding many
+// columns of one dictionary costs only their codes and rows. It checks
+// Bits (8..16, N <= 2^Bits), every code, the row offsets and the options'
+// limits, and keeps references to codes and rowOffsets.
+func (d *Decoder) NewColumn(codes []uint16, rowOffsets []uint32, opts ...Option) (*Column, error) {
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	p := d.dict
+	p.Codes = codes
+	return newColumnWith(p, rowOffsets, &cfg, &d.t)
 }
 
 // NumTokens returns the dictionary's token count N.

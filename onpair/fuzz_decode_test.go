@@ -269,6 +269,29 @@ func FuzzDiffDecoder(f *testing.F) {
 		check("AppendDecode", got[1:], err)
 		got, err = AppendDecompress(nil, p)
 		check("AppendDecompress", got, err)
+		// A column sharing the Decoder's table, rows of 0..6 codes.
+		rows := []uint32{0}
+		for k := 0; int(rows[len(rows)-1]) < len(codes); k++ {
+			rows = append(rows, uint32(min(int(rows[len(rows)-1])+k%7, len(codes))))
+		}
+		col, err := d.NewColumn(codes, rows)
+		if width == 8 && n > 256 {
+			if !errors.Is(err, ErrTooManyTokens) {
+				t.Fatalf("NewColumn with %d tokens at 8 bits: %v", n, err)
+			}
+		} else if serr != nil {
+			check("NewColumn", nil, err)
+		} else {
+			if err != nil {
+				t.Fatalf("NewColumn: %v", err)
+			}
+			check("Column.AppendAll", col.AppendAll(nil), nil)
+			var all []byte
+			for _, row := range col.All() {
+				all = append(all, row...)
+			}
+			check("Column.All", all, nil)
+		}
 		if n > 1<<width {
 			return
 		}
