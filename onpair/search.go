@@ -258,7 +258,14 @@ func (c *Column) Contains(substr []byte) RowSet {
 	for t := range c.dec.n {
 		ends[t] = endUnknown
 	}
-	bitapScan(set.words, ends, sc.tab[:max(c.dec.n, 1)], c, &b, top, nsig)
+	pf := &sc.pair
+	pf.on = len(needle) <= 8
+	if pf.on {
+		for t := range c.dec.n {
+			pf.sb[t], pf.hb[t] = 0xff, 0x80 // unknown: a superset, and a look
+		}
+	}
+	bitapScan(set.words, ends, pf, sc.tab[:max(c.dec.n, 1)], c, &b, top, nsig)
 	if len(needle) < len(substr) { // confirm the candidates
 		var buf []byte
 		for i, w := range set.words {
@@ -277,7 +284,22 @@ func (c *Column) Contains(substr []byte) RowSet {
 // bitapScratch is Contains' per-call scratch, pooled.
 type bitapScratch struct {
 	ends [MaxTokens]uint8
+	pair pairFilter
 	tab  []bitapToken
+}
+
+// pairFilter is the scan's sharper filter for needles of up to 8 bytes: a
+// match that does not lie within one token ends in a token k whose h meets
+// the state before it, which lies within the s of token k-1 (whatever came
+// before). sb and hb hold bits 0..6 of s and h, one byte a token, bit 7
+// flagging tokens that need a look whatever precedes them (not built yet,
+// or holding the needle): sb always has bit 7, hb has it for those. So a
+// group of eight codes (and the code before it) needs a look only if some
+// sb[prev] & hb[cur] is not zero, which is rare even for needles whose
+// bytes start many tokens.
+type pairFilter struct {
+	sb, hb [MaxTokens]uint8
+	on     bool
 }
 
 var bitapPool sync.Pool
@@ -309,18 +331,22 @@ const (
 // crossed the row's start, checks again from the row's start. lo is where
 // the scan resumed after the last matched row: every token from lo on has
 // been built, so the check never starts before it.
-func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64) {
+func bitapScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64) {
 	codes, rows := c.parts.Codes, c.rows
 	span := top >> 1
 	r, i, lo, hi := 0, 0, 0, len(codes)
 	for i < hi {
-		i = skipQuiet(ends, codes, i)
+		if pf.on {
+			i = skipQuietPairs(pf, codes, i)
+		} else {
+			i = skipQuiet(ends, codes, i)
+		}
 		stop := min(i+8, hi)
 		var mask uint
 		for k := i; k < stop; k++ {
 			st := ends[codes[k]]
 			if st == endUnknown {
-				st = buildToken(ends, tab, c, codes[k], b, top, nsig)
+				st = buildToken(ends, pf, tab, c, codes[k], b, top, nsig)
 			}
 			mask |= uint(st>>1&1) << (k - i)
 		}
@@ -333,7 +359,10 @@ func bitapScan(words []uint64, ends *[MaxTokens]uint8, tab []bitapToken, c *Colu
 			}
 			cd := codes[k]
 			within := ends[cd] == endWithin
-			if !within && !bitapEndsAt(tab, codes, lo, k, span) {
+			// Cheap test first: the state before token k is within s of
+			// token k-1 (its state from any start), so if that misses h,
+			// no match ends here.
+			if !within && (k == lo || tab[codes[k-1]].s&tab[cd].h == 0 || !bitapEndsAt(tab, codes, lo, k, span)) {
 				continue
 			}
 			for int(rows[r+1]) <= k { // the row holding code k
@@ -366,6 +395,28 @@ func bitapEndsAt(tab []bitapToken, codes []uint16, lo, k int, span uint64) bool 
 	return d&tab[codes[k]].h != 0
 }
 
+// skipQuietPairs is skipQuiet with the pair filter: it returns the first
+// i' >= i, in steps of 8, where some code of the group, with the code
+// before it, passes sb[prev] & hb[cur].
+//
+//go:noinline
+func skipQuietPairs(pf *pairFilter, codes []uint16, i int) int {
+	sb, hb := &pf.sb, &pf.hb
+	for ; i+8 <= len(codes); i += 8 {
+		prev := uint8(0x80) // before the first code: nothing (a within token still shows)
+		if i > 0 {
+			prev = sb[codes[i-1]]
+		}
+		g := (*[8]uint16)(codes[i : i+8])
+		x := prev&hb[g[0]] | sb[g[0]]&hb[g[1]] | sb[g[1]]&hb[g[2]] | sb[g[2]]&hb[g[3]] |
+			sb[g[3]]&hb[g[4]] | sb[g[4]]&hb[g[5]] | sb[g[5]]&hb[g[6]] | sb[g[6]]&hb[g[7]]
+		if x != 0 {
+			return i
+		}
+	}
+	return i
+}
+
 // skipQuiet returns the first i' >= i, in steps of 8, where the group of
 // eight codes (or the fewer left) holds a token that needs attention. Apart
 // and call-free, so its loop keeps everything in registers.
@@ -382,10 +433,10 @@ func skipQuiet(ends *[MaxTokens]uint8, codes []uint16, i int) int {
 }
 
 // buildToken builds token cd's map and records and returns its state.
-func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top, nsig uint64) uint8 {
+func buildToken(ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top, nsig uint64) uint8 {
 	e := &tab[cd]
 	if c.search.sig[cd]&nsig == 0 { // no needle byte: the matcher resets
-		e.a, e.c, e.h, e.l = 0, always, 0, uint64(c.dec.lens[cd])
+		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(c.dec.lens[cd]), always
 	} else {
 		e.build(c.token(cd), b, top)
 	}
@@ -397,16 +448,25 @@ func buildToken(ends *[MaxTokens]uint8, tab []bitapToken, c *Column, cd uint16, 
 	default:
 		ends[cd] = endNo
 	}
+	if pf.on {
+		low := top - 1 // bits 0..len(needle)-2: the states a later token can use
+		pf.sb[cd] = uint8(e.s&low) | 0x80
+		pf.hb[cd] = uint8(e.h & low)
+		if e.h&always != 0 {
+			pf.hb[cd] |= 0x80
+		}
+	}
 	return ends[cd]
 }
 
 // always is the bit of the bitap state that is always set.
 const always = 1 << 63
 
-// bitapToken is one token's affine map for Contains: D' = D<<l & a | c
-// (l = 0: not built).
+// bitapToken is one token's affine map for Contains: D' = D<<l & a | c.
+// s = (^0<<l) & a | c holds every state the token can leave, whatever
+// came before it.
 type bitapToken struct {
-	a, c, h, l uint64
+	a, c, h, l, s uint64
 }
 
 // build derives the map from the token's bytes: after k bytes, D_k =
@@ -420,7 +480,7 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 		any |= b[ch]
 	}
 	if any == 0 { // no byte of the needle: the state resets (the common case)
-		e.a, e.c, e.h, e.l = 0, always, 0, uint64(len(t))
+		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(len(t)), always
 		return
 	}
 	p, q := ^uint64(0), uint64(0)
@@ -436,4 +496,5 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 		}
 	}
 	e.a, e.c, e.h, e.l = p, q|always, h, uint64(len(t))
+	e.s = ^uint64(0)<<(len(t)&63)&p | e.c
 }

@@ -116,12 +116,19 @@ func TestPredicates(t *testing.T) {
 }
 
 func TestPredicatesDBText(t *testing.T) {
-	for _, name := range []string{"email", "urls2", "japanese"} {
+	for _, name := range dbtextFiles {
 		data, offs := loadDBText(t, name)
 		c, err := Compress(data, offs)
 		require.NoError(t, err)
 		row := data[offs[7]:offs[8]]
-		for _, n := range [][]byte{row, row[:len(row)/2], row[len(row)/3 : 2*len(row)/3], []byte("com"), []byte("@"), []byte("http"), []byte("zzzzqq")} {
+		needles := [][]byte{row, row[:len(row)/2], row[len(row)/3 : 2*len(row)/3], []byte("com"), []byte("@"), []byte("http"), []byte("zzzzqq"), []byte("qzx")}
+		for _, k := range []int{2, 3, 8, 9} { // around the pair filter's 8-byte limit
+			other := data[offs[101]:offs[102]]
+			if len(other) >= k {
+				needles = append(needles, other[len(other)-k:], other[:k])
+			}
+		}
+		for _, n := range needles {
 			t.Run(fmt.Sprintf("%s/%q", name, n), func(t *testing.T) { checkPredicates(t, c, n) })
 		}
 	}
