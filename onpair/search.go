@@ -255,17 +255,24 @@ func (c *Column) Contains(substr []byte) RowSet {
 		sc.tab = make([]bitapToken, max(c.dec.n, 1))
 	}
 	ends := &sc.ends // any uint16 indexes it without a check
-	for t := range c.dec.n {
-		ends[t] = endUnknown
-	}
 	pf := &sc.pair
 	pf.on = len(needle) <= 8
-	if pf.on {
-		for t := range c.dec.n {
+	tab := sc.tab[:max(c.dec.n, 1)]
+	// Tokens without a needle byte (by their signature; most of them)
+	// are settled here in bulk: the matcher resets on them. The others
+	// are built when the scan first meets them.
+	sig, lens := c.search.sig, c.dec.lens
+	for t := range c.dec.n {
+		if sig[t]&nsig == 0 {
+			ends[t] = endNo
+			tab[t] = bitapToken{c: always, l: uint64(lens[t]), s: always}
+			pf.sb[t], pf.hb[t] = 0x80, 0
+		} else {
+			ends[t] = endUnknown
 			pf.sb[t], pf.hb[t] = 0xff, 0x80 // unknown: a superset, and a look
 		}
 	}
-	bitapScan(set.words, ends, pf, sc.tab[:max(c.dec.n, 1)], c, &b, top, nsig)
+	bitapScan(set.words, ends, pf, tab, c, &b, top, nsig)
 	if len(needle) < len(substr) { // confirm the candidates
 		var buf []byte
 		for i, w := range set.words {
