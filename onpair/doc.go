@@ -173,34 +173,33 @@
 //     mean 2.76 over the 12 files (onpair_cpp: 2.72 per the notes); 1.81
 //     counting a 4-byte row index. Bits 16: mean 2.69.
 //   - Full-column decode, time as a multiple of copy() of the output
-//     (BenchmarkPairedDecode): Column.AppendAll 8.3x (2.9–10.1), 3.9 GB/s
-//     (2.1–10.2); Decoder.DecodeInto 8.3x; DecompressInto on bare Parts
-//     8.3x (3.0–10.8), now the same as AppendAll (it was 12.9x against
-//     AppendAll's 7.9x before the Decoder work); from packed codes,
-//     Decoder.AppendDecodePacked 10.3x (3.6–12.6), 3.1 GB/s, that is 0.81x
-//     AppendAll's speed (0.36x before the fused kernel), and
-//     AppendDecompressPacked 10.3x.
+//     (BenchmarkPairedDecode): Column.AppendAll 7.1x (2.0–10.9), 3.8 GB/s
+//     (2.4–8.8); Decoder.DecodeInto 7.2x; DecompressInto on bare Parts
+//     7.4x (2.0–12.3), 0.96x AppendAll's speed (12.9x copy against
+//     AppendAll's 7.9x before the Decoder work, in an earlier run); from
+//     packed codes, Decoder.AppendDecodePacked 8.9x (2.5–13.8), 3.1 GB/s,
+//     0.80x AppendAll's speed (0.36x before the fused kernel), and
+//     AppendDecompressPacked 9.2x.
 //   - onpair_cpp was not measured side by side here: the machine has no
 //     network, so its sources could not be fetched and built. The issue's
 //     same-machine measurement put Column.AppendAll at 1.10x onpair_cpp's
-//     decompress_all speed; the paths above now run at 0.97–1.0x
-//     (DecodeInto, DecompressInto) and 0.81x (packed) of AppendAll in the
-//     same rounds, which would put them at about 1.07x and 0.89x of
+//     decompress_all speed; the paths above now run at 0.96–0.99x
+//     (DecodeInto, DecompressInto) and 0.80x (packed) of AppendAll in the
+//     same rounds, which would put them at about 1.06x and 0.88x of
 //     onpair_cpp. That is an inference, not a measurement.
-//   - Column.AppendRow on random rows (BenchmarkPairedRow): 1.50x
-//     (1.04–3.27) the time of appending the same row from a []string. Rows
-//     of few codes are near the []string time (c_name 1.04, firstname 1.13,
-//     city and credentials 1.20); each code costs about 1 ns on this
-//     machine, so long rows stay above it (japanese, 24 codes a row, 3.3x).
-//     The 1.2x target is not met.
+//   - Column.AppendRow on random rows (BenchmarkPairedRow): 1.43x
+//     (1.02–3.29) the time of appending the same row from a []string. Rows
+//     of few codes are near the []string time (l_comment 1.02, c_name
+//     1.07, firstname 1.13, city 1.19); each code costs about 1 ns on this
+//     machine, so long rows stay above it (japanese, 24 codes a row, 3.3x;
+//     email 1.9x). The 1.2x target is met on 4 of the 12 files, not on
+//     the median.
 //   - Predicates against decoding the column (AppendArrow) and comparing
-//     each row (BenchmarkPairedSearch), speedup: Equal 5.3x (4.0–7.4),
-//     HasPrefix 7.1x (4.5–11.2), Contains of a needle absent from the data
-//     5.8x (1.1–13.6), Contains of three bytes from the middle of a row
-//     2.2x (1.4–4.3). Contains looks at every code (about 0.7 ns each,
-//     against 0.9 for decoding), so needles that occur in many tokens
-//     stay under the 3x target; japanese, a small column of long rows,
-//     is dominated by building the per-token maps.
+//     each row (BenchmarkPairedSearch), speedup: Equal 5.9x (5.2–7.4),
+//     HasPrefix 8.3x (5.2–12.2), Contains of three bytes from the middle of
+//     a row 5.2x (1.9–10.4), Contains of a needle absent from the data
+//     11.4x (2.9–22.3). Contains is slowest where nearly every row matches
+//     (c_name 1.9x, urls2 2.1x: the cost is then per matching row).
 //   - Compress (train + parse): 30–200 MB/s wall time on the loaded machine.
 //
 // # Security

@@ -221,11 +221,14 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
 // and a match ends inside t iff D & H_t != 0 (a match begun in an earlier
 // token) or substr lies within t. Bit 63 of D is kept set (C_t has it) and
-// bit 63 of H_t records the second case, so a code costs a shift, two ANDs
-// and two ORs, with no decoding and no branch. Each token's map is worked
-// out from its bytes the first time a row uses it. Needles longer than 63
-// bytes run the matcher on their first 63 bytes and confirm the candidate
-// rows by decoding them.
+// bit 63 of H_t records the second case. Tokens without a needle byte
+// (most) reset the matcher and are settled in bulk from their byte
+// signatures; the others' maps are worked out from their bytes the first
+// time the scan meets them. The scan (bitapScan) then feeds the matcher
+// only the few tokens before each place a match could end, so it costs
+// about one or two table loads per code and decodes nothing. Needles
+// longer than 63 bytes run the matcher on their first 63 bytes and confirm
+// the candidate rows by decoding them.
 func (c *Column) Contains(substr []byte) RowSet {
 	set := newRowSet(c.Len())
 	if len(substr) == 0 {
@@ -324,8 +327,10 @@ const (
 
 // bitapScan finds the rows containing the needle. It runs over the codes
 // as one flat stream, eight at a time, looking only at the 1-byte token
-// states (ends; the part in use stays in L1): most groups of eight hold no
-// token a match can end in and cost eight loads and ORs (skipQuiet). In
+// states (the part in use stays in L1): most groups of eight hold no token
+// a match can end in and cost eight loads and ORs (skipQuiet), or for
+// needles of up to 8 bytes sixteen loads and ANDs of the sharper pair
+// filter (skipQuietPairs). In
 // the other groups it builds the maps of tokens not seen before, then
 // takes the candidate tokens from a bit mask: a token holding the whole
 // needle matches outright; for one where a match may end, it runs the
