@@ -206,7 +206,7 @@
 //
 // Everything read from untrusted input is checked before use, and no
 // decoder panics or reads out of bounds on any input (fuzzed by
-// FuzzDecompress, FuzzDiffFastSafe, FuzzDiffDecoder, FuzzDiffSearch,
+// FuzzDiffDecompress, FuzzDiffFastSafe, FuzzDiffDecoder, FuzzDiffSearch,
 // FuzzParseColumn, FuzzRoundTrip):
 //
 //   - Parts: Validate/ValidateDictionary run in O(N+M); the decoders check

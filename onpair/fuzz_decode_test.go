@@ -32,7 +32,10 @@ func partsFromSpecBuffers(data []byte) (p Parts, packed []byte, m int, ok bool) 
 	return p, packed, m, true
 }
 
-func FuzzDecompress(f *testing.F) {
+// FuzzDiffDecompress reads the spec's buffers from arbitrary bytes (so
+// validation sees every kind of bad input) and compares the one-shot
+// decoders, from unpacked and packed codes, with the exact twin.
+func FuzzDiffDecompress(f *testing.F) {
 	ex, _ := workedExample()
 	seed := []byte{9, 5, byte(len(ex.DictBytes)), 2}
 	for _, o := range ex.DictOffsets {
