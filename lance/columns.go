@@ -43,7 +43,7 @@ func (f *File) Columns() []ColumnInfo {
 		ci := ColumnInfo{Index: i, Path: c.path, Metadata: ByteRange{c.metaOff, c.metaLen}, Rows: c.rows,
 			Buffers: byteRanges(c.buffers), ZoneIndex: c.zone != nil}
 		for _, p := range c.pages {
-			ci.Pages = append(ci.Pages, PageInfo{RowStart: p.rowStart, Rows: p.length, Buffers: byteRanges(p.buffers), Encoding: encodingString(p.enc)})
+			ci.Pages = append(ci.Pages, PageInfo{RowStart: p.rowStart, Rows: p.length, Buffers: byteRanges(p.buffers), Encoding: pageEncoding(p)})
 		}
 		out[i] = ci
 	}

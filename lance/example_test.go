@@ -73,14 +73,14 @@ func ExampleWriteJSONLines() {
 
 // Files of other versions are refused, naming the version.
 func ExampleOpen_unsupported() {
-	b, err := os.ReadFile("testdata/v2_1_alltypes_5rows.lance")
+	b, err := os.ReadFile("testdata/v0_2_legacy_alltypes_5rows.lance")
 	if err != nil {
 		panic(err)
 	}
 	_, err = lance.Open(bytes.NewReader(b), int64(len(b)))
 	fmt.Println(err)
 	// Output:
-	// lance: unsupported: Lance file format version 2.1; only 2.0 (footer 0.3) is read (at offset 3959, footer)
+	// lance: unsupported: legacy Lance v1 file (footer version 0.2); file formats 2.0, 2.1 and 2.2 are read (at offset 3143, footer)
 }
 
 // List where a column's pages lie, to fetch byte ranges yourself.
@@ -101,4 +101,34 @@ func ExampleFile_Columns() {
 	// Output:
 	// column 7 (l) 5 [{704 40}] list(offsets=nullable(no_nulls(flat(64, page[0]))), null_offset_adjustment=5, num_items=4)
 	// column 8 (l.item) 4 [{768 16}] nullable(no_nulls(flat(32, page[0])))
+}
+
+// Read a Lance 2.2 file (what LanceDB 0.39 writes by default) with the
+// same API as 2.0, selecting a column by its Lance field id.
+func ExampleFile_Fields() {
+	b, err := os.ReadFile("testdata/v2_2_alltypes_5rows.lance")
+	if err != nil {
+		panic(err)
+	}
+	f, err := lance.Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		panic(err)
+	}
+	maj, min := f.Version()
+	fmt.Printf("version %d.%d, %d rows\n", maj, min, f.NumRows())
+	for _, fd := range f.Fields()[:3] {
+		fmt.Println(fd.ID, fd.Path, fd.Type, fd.Column)
+	}
+	rec, err := f.Read(lance.ReadOptions{FieldIDs: []int32{f.Fields()[0].ID}, Limit: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer rec.Release()
+	fmt.Println(rec.Schema().Field(0).Name, rec.Column(0))
+	// Output:
+	// version 2.2, 5 rows
+	// 0 id int32 0
+	// 1 i64n int64 1
+	// 2 f64 float64 2
+	// id [0 1]
 }

@@ -22,7 +22,7 @@ const (
 	magic     = "LANC"
 )
 
-// File is an open Lance 2.0 data file. Open reads only the footer, the
+// File is an open Lance 2.0, 2.1 or 2.2 data file. Open reads only the footer, the
 // offset tables, the column metadata and the schema; page buffers are read
 // when a Read asks for them. A File is safe for concurrent Reads if its
 // io.ReaderAt is.
@@ -39,6 +39,7 @@ type File struct {
 	fields       []*fieldNode // top level
 	schema       *arrow.Schema
 	zstd         zstdDecoders
+	byID         map[int32]*fieldNode // 2.1+
 }
 
 type bufRange struct{ off, size int64 }
@@ -51,7 +52,8 @@ type column struct {
 	zone    *encpb.ZoneIndex
 	buffers []bufRange
 	pages   []*page
-	rows    int64 // sum of page lengths
+	rows    int64      // sum of page lengths
+	field   *fieldNode // 2.1+: the leaf field
 }
 
 type page struct {
@@ -59,11 +61,12 @@ type page struct {
 	rowStart int64
 	length   int64
 	buffers  []bufRange
-	enc      *encpb.ArrayEncoding
+	enc      *encpb.ArrayEncoding // 2.0
+	layout   *pagePlan            // 2.1/2.2: the page's validated layout
 }
 
-// Version returns the footer's major and minor version: (0, 3) for every
-// Lance 2.0 file written so far.
+// Version returns the footer's major and minor version: (0, 3) or (2, 0)
+// for Lance 2.0 files, (2, 1) and (2, 2) for the structural formats.
 func (f *File) Version() (major, minor uint16) { return f.major, f.minor }
 
 // NumRows returns the row count recorded in the schema descriptor.
@@ -111,10 +114,10 @@ func open(r io.ReaderAt, size int64, cfg config, schema *filepb.FileDescriptor) 
 	f.minor = binary.LittleEndian.Uint16(tail[len(tail)-6:])
 	switch {
 	case f.major == 0 && (f.minor == 1 || f.minor == 2):
-		return nil, errs.At(ErrUnsupported, size-8, "footer", "legacy Lance v1 file (footer version %d.%d); only file format 2.0 is read", f.major, f.minor)
-	case f.major == 0 && f.minor == 3, f.major == 2 && f.minor == 0:
+		return nil, errs.At(ErrUnsupported, size-8, "footer", "legacy Lance v1 file (footer version %d.%d); file formats 2.0, 2.1 and 2.2 are read", f.major, f.minor)
+	case f.major == 0 && f.minor == 3, f.major == 2 && f.minor <= 2:
 	case f.major == 2:
-		return nil, errs.At(ErrUnsupported, size-8, "footer", "Lance file format version %d.%d; only 2.0 (footer 0.3) is read", f.major, f.minor)
+		return nil, errs.At(ErrUnsupported, size-8, "footer", "Lance file format version %d.%d; 2.0, 2.1 and 2.2 are read", f.major, f.minor)
 	default:
 		return nil, errs.At(ErrUnsupported, size-8, "footer", "unknown Lance file version %d.%d", f.major, f.minor)
 	}
@@ -202,6 +205,12 @@ func open(r io.ReaderAt, size int64, cfg config, schema *filepb.FileDescriptor) 
 		return nil, errs.At(ErrCorrupt, -1, "schema", "row count %d is impossible", schema.Length)
 	}
 	f.numRows = int64(schema.Length)
+	if f.structural() {
+		if err := f.buildSchema21(); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
 	if err := f.buildSchema(); err != nil {
 		return nil, err
 	}
@@ -271,7 +280,7 @@ func unpackEncoding(e *file2pb.Encoding, want string, off int64, path string) ([
 			return nil, errs.At(ErrProto, off, path, "encoding Any: %v", err)
 		}
 		name := anyName(&a)
-		if name == "lance.encodings21.PageLayout" {
+		if name == pageLayoutName && want != pageLayoutName {
 			return nil, errs.At(ErrUnsupported, off, path, "2.1 page layout in a 2.0 file")
 		}
 		if name != want {
@@ -353,6 +362,17 @@ func (f *File) parseColumn(i int, c bufRange, buf []byte) (*column, error) {
 		}
 		if p.Encoding == nil {
 			return nil, errs.At(ErrProto, c.off, ppath, "page without encoding")
+		}
+		if f.structural() {
+			b, err := unpackEncoding(p.Encoding, pageLayoutName, c.off, ppath)
+			if err != nil {
+				return nil, err
+			}
+			if err := f.parsePage21(col, pg, b, c.off, ppath); err != nil {
+				return nil, err
+			}
+			col.pages = append(col.pages, pg)
+			continue
 		}
 		b, err := unpackEncoding(p.Encoding, "lance.encodings.ArrayEncoding", c.off, ppath)
 		if err != nil {

@@ -22,7 +22,7 @@ type Footer struct {
 
 // Supported reports whether Open reads files with this footer version.
 func (ft Footer) Supported() bool {
-	return ft.Major == 0 && ft.Minor == 3 || ft.Major == 2 && ft.Minor == 0
+	return ft.Major == 0 && ft.Minor == 3 || ft.Major == 2 && ft.Minor <= 2
 }
 
 // String names the version the way lance does.
@@ -30,7 +30,7 @@ func (ft Footer) String() string {
 	switch {
 	case ft.Major == 0 && ft.Minor < 3:
 		return fmt.Sprintf("legacy v1 (footer %d.%d)", ft.Major, ft.Minor)
-	case ft.Supported():
+	case ft.Major == 0 && ft.Minor == 3, ft.Major == 2 && ft.Minor == 0:
 		return fmt.Sprintf("2.0 (footer %d.%d)", ft.Major, ft.Minor)
 	}
 	return fmt.Sprintf("%d.%d", ft.Major, ft.Minor)

@@ -2,6 +2,8 @@ package lance
 
 import (
 	"fmt"
+
+	"github.com/colfmt/colfmt/internal/errs"
 	"io"
 	"strings"
 
@@ -12,8 +14,12 @@ import (
 // its pages with row ranges, buffers and encoding trees.
 func (f *File) Describe(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Lance file format 2.0 (footer version %d.%d), %d bytes, %d rows, %d columns, %d global buffers\n",
-		f.major, f.minor, f.size, f.numRows, len(f.columns), len(f.globals))
+	ver := "2.0"
+	if f.structural() {
+		ver = fmt.Sprintf("%d.%d", f.major, f.minor)
+	}
+	fmt.Fprintf(&b, "Lance file format %s (footer version %d.%d), %d bytes, %d rows, %d columns, %d global buffers\n",
+		ver, f.major, f.minor, f.size, f.numRows, len(f.columns), len(f.globals))
 	b.WriteString("schema:\n")
 	var walk func(ns []*fieldNode, indent string)
 	walk = func(ns []*fieldNode, indent string) {
@@ -26,8 +32,17 @@ func (f *File) Describe(w io.Writer) error {
 			if n.legacyList {
 				extra = ", 0.13 List+u8 layout"
 			}
-			fmt.Fprintf(&b, "%s%s: %s%s (lance %q, column %d%s)\n", indent, n.name, n.dt, null, n.pb.LogicalType, n.col, extra)
-			walk(n.children, indent+"  ")
+			col := fmt.Sprintf("column %d", n.col)
+			if n.col < 0 {
+				col = "levels in its leaves"
+			}
+			if n.packed {
+				extra += ", packed"
+			}
+			fmt.Fprintf(&b, "%s%s: %s%s (lance %q, id %d, %s%s)\n", indent, errs.Quote(n.name), n.dt, null, n.pb.LogicalType, n.pb.Id, col, extra)
+			if !n.packed {
+				walk(n.children, indent+"  ")
+			}
 		}
 	}
 	walk(f.fields, "  ")
@@ -42,11 +57,20 @@ func (f *File) Describe(w io.Writer) error {
 			fmt.Fprintf(&b, "    zone index: %d rows per zone, map in %s\n", c.zone.RowsPerZone, bufString(c.zone.ZoneMapBuffer))
 		}
 		for _, p := range c.pages {
-			fmt.Fprintf(&b, "    page %d: rows %d..%d, buffers %s\n      %s\n", p.index, p.rowStart, p.rowStart+p.length, ranges(p.buffers), encodingString(p.enc))
+			fmt.Fprintf(&b, "    page %d: rows %d..%d, buffers %s\n      %s\n", p.index, p.rowStart, p.rowStart+p.length, ranges(p.buffers), pageEncoding(p))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// pageEncoding renders a page's encoding: the 2.0 tree or the 2.1/2.2
+// layout.
+func pageEncoding(p *page) string {
+	if p.layout != nil {
+		return p.layout.describe()
+	}
+	return encodingString(p.enc)
 }
 
 func ranges(rs []bufRange) string {

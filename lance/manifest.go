@@ -54,36 +54,44 @@ func flagName(b int) string {
 // decodeManifest parses a manifest file's bytes: the trailer, the length
 // prefix and the Manifest protobuf. where names the file in errors.
 func decodeManifest(b []byte, where string, maxSize int64) (*tablepb.Manifest, error) {
+	m, _, err := decodeManifestAt(b, where, maxSize)
+	return m, err
+}
+
+// decodeManifestAt is decodeManifest that also returns the protobuf's
+// offset in the file, where errors about its fields are located.
+func decodeManifestAt(b []byte, where string, maxSize int64) (*tablepb.Manifest, int64, error) {
 	size := int64(len(b))
 	if size < 4+manifestTrailer {
-		return nil, errs.At(ErrCorrupt, 0, where, "manifest of %d bytes is shorter than its %d-byte frame", size, 4+manifestTrailer)
+		return nil, 0, errs.At(ErrCorrupt, 0, where, "manifest of %d bytes is shorter than its %d-byte frame", size, 4+manifestTrailer)
 	}
 	t := b[size-manifestTrailer:]
 	if string(t[12:]) != magic {
-		return nil, errs.At(ErrCorrupt, size-4, where, "manifest lacks the LANC magic")
+		return nil, 0, errs.At(ErrCorrupt, size-4, where, "manifest lacks the LANC magic")
 	}
 	pos := binary.LittleEndian.Uint64(t)
 	if pos > uint64(size-manifestTrailer-4) {
-		return nil, errs.At(ErrBufferRange, size-manifestTrailer, where, "manifest position %d is past the %d bytes before the trailer", pos, size-manifestTrailer-4)
+		return nil, 0, errs.At(ErrBufferRange, size-manifestTrailer, where, "manifest position %d is past the %d bytes before the trailer", pos, size-manifestTrailer-4)
 	}
 	n := binary.LittleEndian.Uint32(b[pos:])
 	if want := uint64(size-manifestTrailer) - pos - 4; uint64(n) != want {
-		return nil, errs.At(ErrCorrupt, int64(pos), where, "manifest length %d, but %d bytes lie between the prefix and the trailer", n, want)
+		return nil, 0, errs.At(ErrCorrupt, int64(pos), where, "manifest length %d, but %d bytes lie between the prefix and the trailer", n, want)
 	}
 	if int64(n) > maxSize {
-		return nil, errs.TooLarge(ErrTooLarge, int64(pos), where, "manifest", uint64(n), maxSize)
+		return nil, 0, errs.TooLarge(ErrTooLarge, int64(pos), where, "manifest", uint64(n), maxSize)
 	}
 	m := &tablepb.Manifest{}
 	if err := (proto.UnmarshalOptions{RecursionLimit: 32}).Unmarshal(b[pos+4:pos+4+uint64(n)], m); err != nil {
-		return nil, errs.At(ErrProto, int64(pos)+4, where, "Manifest: %v", err)
+		return nil, 0, errs.At(ErrProto, int64(pos)+4, where, "Manifest: %v", err)
 	}
-	return m, nil
+	return m, int64(pos) + 4, nil
 }
 
 // checkManifest validates every manifest field a reader uses, before use:
 // feature flags, field tree, fragments, data files and deletion files.
-// at is the offset of the protobuf (for error locations).
-func checkManifest(m *tablepb.Manifest, where string, maxColumns int) error {
+// at is the offset of the protobuf in the file, where errors are located
+// (a decoded protobuf keeps no offsets of its fields).
+func checkManifest(m *tablepb.Manifest, where string, at int64, maxColumns int) error {
 	loc := func(p string) string { return where + ": " + p }
 	if f := m.ReaderFeatureFlags &^ handledReaderFlags; f != 0 {
 		var names []string
@@ -92,89 +100,94 @@ func checkManifest(m *tablepb.Manifest, where string, maxColumns int) error {
 				names = append(names, fmt.Sprintf("%s (flag %d)", flagName(b), uint64(1)<<b))
 			}
 		}
-		return errs.At(ErrUnsupported, -1, loc("reader_feature_flags"), "table needs %s", strings.Join(names, ", "))
+		return errs.At(ErrUnsupported, at, loc("reader_feature_flags"), "table needs %s", strings.Join(names, ", "))
 	}
 	if m.Version == 0 {
-		return errs.At(ErrCorrupt, -1, loc("version"), "version 0")
+		return errs.At(ErrCorrupt, at, loc("version"), "version 0")
 	}
 	if m.Version >= detachedVersionBit {
-		return errs.At(ErrUnsupported, -1, loc("version"), "detached version %d", m.Version)
+		return errs.At(ErrUnsupported, at, loc("version"), "detached version %d", m.Version)
 	}
 	if len(m.Fields) > maxColumns {
-		return errs.TooLarge(ErrTooLarge, -1, loc("fields"), "field count", uint64(len(m.Fields)), int64(maxColumns))
+		return errs.TooLarge(ErrTooLarge, at, loc("fields"), "field count", uint64(len(m.Fields)), int64(maxColumns))
 	}
 	if len(m.BasePaths) > 0 {
-		return errs.At(ErrUnsupported, -1, loc("base_paths"), "external base paths (flag %d)", flagBasePaths)
+		return errs.At(ErrUnsupported, at, loc("base_paths"), "external base paths (flag %d)", flagBasePaths)
 	}
 	if df := m.GetDataFormat(); df != nil && df.FileFormat != "" && df.FileFormat != "lance" {
-		return errs.At(ErrUnsupported, -1, loc("data_format"), "data file format %s", errs.Quote(df.FileFormat))
+		return errs.At(ErrUnsupported, at, loc("data_format"), "data file format %s", errs.Quote(df.FileFormat))
 	}
 	ids := map[uint64]bool{}
 	var rows uint64
 	for i, fr := range m.Fragments {
 		p := loc(fmt.Sprintf("fragment %d", i))
 		if ids[fr.Id] {
-			return errs.At(ErrCorrupt, -1, p, "duplicate fragment id %d", fr.Id)
+			return errs.At(ErrCorrupt, at, p, "duplicate fragment id %d", fr.Id)
 		}
 		ids[fr.Id] = true
 		if fr.PhysicalRows > math.MaxInt64/2 || rows+fr.PhysicalRows > math.MaxInt64/2 {
-			return errs.At(ErrCorrupt, -1, p, "physical_rows %d is impossible", fr.PhysicalRows)
+			return errs.At(ErrCorrupt, at, p, "physical_rows %d is impossible", fr.PhysicalRows)
+		}
+		if fr.PhysicalRows > math.MaxUint32 {
+			// Row addresses are fragment<<32 | offset: a fragment holds
+			// at most 2^32 rows, and deletion vectors are u32 offsets.
+			return errs.At(ErrCorrupt, at, p, "physical_rows %d exceeds 2^32", fr.PhysicalRows)
 		}
 		rows += fr.PhysicalRows
 		if len(fr.Overlays) > 0 {
-			return errs.At(ErrUnsupported, -1, p, "data overlay files (flag %d)", flagDataOverlays)
+			return errs.At(ErrUnsupported, at, p, "data overlay files (flag %d)", flagDataOverlays)
 		}
 		if len(fr.Files) == 0 {
-			return errs.At(ErrCorrupt, -1, p, "fragment %d has no data files", fr.Id)
+			return errs.At(ErrCorrupt, at, p, "fragment %d has no data files", fr.Id)
 		}
 		cols := map[int32]bool{}
 		for j, df := range fr.Files {
 			fp := fmt.Sprintf("%s file %d", p, j)
-			if err := checkRelPath(df.Path, fp); err != nil {
+			if err := checkRelPath(df.Path, fp, at); err != nil {
 				return err
 			}
 			if df.BaseId != nil {
-				return errs.At(ErrUnsupported, -1, fp, "data file under external base path %d (flag %d)", *df.BaseId, flagBasePaths)
+				return errs.At(ErrUnsupported, at, fp, "data file under external base path %d (flag %d)", *df.BaseId, flagBasePaths)
 			}
 			if len(df.Fields) != len(df.ColumnIndices) {
-				return errs.At(ErrCorrupt, -1, fp, "%d field ids but %d column indices", len(df.Fields), len(df.ColumnIndices))
+				return errs.At(ErrCorrupt, at, fp, "%d field ids but %d column indices", len(df.Fields), len(df.ColumnIndices))
 			}
 			if len(df.Fields) > maxColumns {
-				return errs.TooLarge(ErrTooLarge, -1, fp, "field id count", uint64(len(df.Fields)), int64(maxColumns))
+				return errs.TooLarge(ErrTooLarge, at, fp, "field id count", uint64(len(df.Fields)), int64(maxColumns))
 			}
 			for k, id := range df.Fields {
 				if id < -2 {
-					return errs.At(ErrCorrupt, -1, fp, "field id %d", id)
+					return errs.At(ErrCorrupt, at, fp, "field id %d", id)
 				}
 				c := df.ColumnIndices[k]
 				if c < -1 {
-					return errs.At(ErrCorrupt, -1, fp, "column index %d", c)
+					return errs.At(ErrCorrupt, at, fp, "column index %d", c)
 				}
 			}
 			clear(cols)
 			for _, c := range df.ColumnIndices {
 				if c >= 0 && cols[c] {
-					return errs.At(ErrCorrupt, -1, fp, "column index %d listed twice", c)
+					return errs.At(ErrCorrupt, at, fp, "column index %d listed twice", c)
 				}
 				cols[c] = true
 			}
 			if _, err := dataFileVersion(df.FileMajorVersion, df.FileMinorVersion); err != nil {
-				return errs.Locate(err, -1, fp)
+				return errs.Locate(err, at, fp)
 			}
 			if df.FileSizeBytes > math.MaxInt64 {
-				return errs.At(ErrCorrupt, -1, fp, "file_size_bytes %d is impossible", df.FileSizeBytes)
+				return errs.At(ErrCorrupt, at, fp, "file_size_bytes %d is impossible", df.FileSizeBytes)
 			}
 		}
 		if d := fr.DeletionFile; d != nil {
 			dp := p + " deletion file"
 			if d.BaseId != nil {
-				return errs.At(ErrUnsupported, -1, dp, "deletion file under external base path %d (flag %d)", *d.BaseId, flagBasePaths)
+				return errs.At(ErrUnsupported, at, dp, "deletion file under external base path %d (flag %d)", *d.BaseId, flagBasePaths)
 			}
 			if d.FileType != tablepb.DeletionFile_ARROW_ARRAY && d.FileType != tablepb.DeletionFile_BITMAP {
-				return errs.At(ErrUnsupported, -1, dp, "deletion file type %d", int32(d.FileType))
+				return errs.At(ErrUnsupported, at, dp, "deletion file type %d", int32(d.FileType))
 			}
 			if fr.PhysicalRows > 0 && d.NumDeletedRows > fr.PhysicalRows {
-				return errs.At(ErrCorrupt, -1, dp, "%d deleted rows of %d", d.NumDeletedRows, fr.PhysicalRows)
+				return errs.At(ErrCorrupt, at, dp, "%d deleted rows of %d", d.NumDeletedRows, fr.PhysicalRows)
 			}
 		}
 	}
@@ -183,9 +196,9 @@ func checkManifest(m *tablepb.Manifest, where string, maxColumns int) error {
 
 // checkRelPath refuses a path read from a manifest that is empty, absolute
 // or escapes its directory: it must be a valid io/fs path of its own.
-func checkRelPath(p, where string) error {
+func checkRelPath(p, where string, at int64) error {
 	if p == "" || !isLocalPath(p) {
-		return errs.At(ErrCorrupt, -1, where, "path %s escapes the table directory", errs.Quote(p))
+		return errs.At(ErrCorrupt, at, where, "path %s escapes the table directory", errs.Quote(p))
 	}
 	return nil
 }

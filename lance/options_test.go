@@ -75,7 +75,7 @@ func TestVersions(t *testing.T) {
 		major, minor uint16
 		ok           bool
 		text         string
-	}{{0, 3, true, ""}, {2, 0, true, ""}, {2, 1, false, "version 2.1"}, {2, 3, false, "version 2.3"},
+	}{{0, 3, true, ""}, {2, 0, true, ""}, {2, 1, false, "lance.encodings21.PageLayout"}, {2, 3, false, "version 2.3"},
 		{0, 1, false, "version 0.1"}, {7, 9, false, "version 7.9"}} {
 		c := append([]byte(nil), b...)
 		c[len(c)-8], c[len(c)-7] = byte(v.major), 0
@@ -208,7 +208,7 @@ func TestReadFooter(t *testing.T) {
 		ft, err := ReadFooter(bytes.NewReader(b), int64(len(b)))
 		require.NoError(t, err)
 		require.Equal(t, want, ft.String(), name)
-		require.Equal(t, name == "v2_0_alltypes_5rows.lance", ft.Supported())
+		require.Equal(t, name != "v0_2_legacy_alltypes_5rows.lance", ft.Supported())
 		if name == "v2_0_alltypes_5rows.lance" {
 			// notes §2: column_meta_start 1847, cmo 3561, gbo 3801, 1 global buffer, 15 columns.
 			require.Equal(t, Footer{1847, 3561, 3801, 1, 15, 0, 3}, ft)

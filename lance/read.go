@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -17,8 +18,9 @@ import (
 
 // ReadOptions selects what Read and Records return.
 type ReadOptions struct {
-	// Columns names the top-level fields to read, in output order; nil
-	// reads all. Only these fields' pages are read from the file.
+	// Columns names the fields to read, in output order; nil reads all.
+	// A name is a top-level field or the dotted path of a field nested in
+	// structs ("info.city"). Only these fields' pages are read.
 	Columns []string
 	// Offset is the first row; Limit the number of rows (<= 0: to the end).
 	Offset, Limit int64
@@ -30,6 +32,11 @@ type ReadOptions struct {
 	// estimate comes from the fixed widths of the selected columns and the
 	// stored bytes per row of the others; a batch is never below one row.
 	BatchBytes int64
+	// FieldIDs selects fields by their Lance field id (File.Fields), in
+	// output order, instead of by name; a nested field (inside structs
+	// only) comes out as a column named by its dotted path. This is how
+	// a table maps its schema onto the data files of a fragment.
+	FieldIDs []int32
 }
 
 // reader decodes one request; it caches the last decoded page of each
@@ -70,16 +77,42 @@ func (r *reader) release() {
 func (f *File) selection(o ReadOptions) ([]*fieldNode, *arrow.Schema, int64, int64, error) {
 	nodes := f.fields
 	schema := f.schema
-	if o.Columns != nil {
+	if o.Columns != nil && o.FieldIDs != nil {
+		return nil, nil, 0, 0, errs.Wrap(ErrInvalidArgument, "ReadOptions: Columns and FieldIDs both set")
+	}
+	if o.Columns != nil || o.FieldIDs != nil {
 		nodes = nil
 		var fs []arrow.Field
+		add := func(n *fieldNode, name string) {
+			nodes = append(nodes, n)
+			af := n.arrowField()
+			af.Name = name
+			fs = append(fs, af)
+		}
 		for _, name := range o.Columns {
-			idx := f.schema.FieldIndices(name)
-			if len(idx) == 0 {
-				return nil, nil, 0, 0, errs.Wrap(ErrInvalidArgument, "no column %s", errs.Quote(name))
+			if idx := f.schema.FieldIndices(name); len(idx) > 0 {
+				add(f.fields[idx[0]], name)
+				continue
 			}
-			nodes = append(nodes, f.fields[idx[0]])
-			fs = append(fs, f.schema.Field(idx[0]))
+			n, err := f.fieldByPath(name)
+			if err != nil {
+				return nil, nil, 0, 0, err
+			}
+			add(n, name)
+		}
+		for _, id := range o.FieldIDs {
+			n := f.byID[id]
+			if n == nil {
+				return nil, nil, 0, 0, errs.Wrap(ErrInvalidArgument, "no field with id %d", id)
+			}
+			if err := f.rowAligned(n); err != nil {
+				return nil, nil, 0, 0, err
+			}
+			name := n.name
+			if n.parent != nil {
+				name = n.path
+			}
+			add(n, name)
 		}
 		md := f.schema.Metadata()
 		schema = arrow.NewSchema(fs, &md)
@@ -92,6 +125,41 @@ func (f *File) selection(o ReadOptions) ([]*fieldNode, *arrow.Schema, int64, int
 		end = o.Offset + o.Limit
 	}
 	return nodes, schema, o.Offset, end, nil
+}
+
+// fieldByPath finds a nested field by its dotted path ("info.city"). The
+// path may cross structs only: a field under a list has no value per row.
+func (f *File) fieldByPath(p string) (*fieldNode, error) {
+	var walk func(ns []*fieldNode) *fieldNode
+	walk = func(ns []*fieldNode) *fieldNode {
+		for _, n := range ns {
+			if n.path == p {
+				return n
+			}
+			if strings.HasPrefix(p, n.path+".") {
+				if x := walk(n.children); x != nil {
+					return x
+				}
+			}
+		}
+		return nil
+	}
+	n := walk(f.fields)
+	if n == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "no column %s", errs.Quote(p))
+	}
+	return n, f.rowAligned(n)
+}
+
+// rowAligned checks that a field has one value per row: no list or map
+// above it.
+func (f *File) rowAligned(n *fieldNode) error {
+	for p := n.parent; p != nil; p = p.parent {
+		if _, ok := p.dt.(*arrow.StructType); !ok || p.packed {
+			return errs.Wrap(ErrInvalidArgument, "field %s is inside %s %s: select the enclosing field", errs.Quote(n.path), p.dt, errs.Quote(p.path))
+		}
+	}
+	return nil
 }
 
 // Read returns the selected rows of the selected columns as one record.
@@ -159,6 +227,9 @@ func (f *File) records(ctx context.Context, o ReadOptions, strict bool) iter.Seq
 
 func (r *reader) record(nodes []*fieldNode, schema *arrow.Schema, a, b int64) (arrow.RecordBatch, error) {
 	r.mem = memBudget{limit: r.f.cfg.memLimit}
+	if r.f.structural() {
+		return r.record21(nodes, schema, a, b)
+	}
 	cols := make([]arrow.Array, len(nodes))
 	for i, n := range nodes {
 		c, err := r.field(n, a, b, 0)

@@ -23,6 +23,10 @@ type fieldNode struct {
 	col int
 	// legacyList marks a 0.13 string/binary stored as List + u8 items.
 	legacyList bool
+	// 2.1+: the parent field, and packed marks a struct stored as one
+	// column.
+	parent *fieldNode
+	packed bool
 }
 
 func (n *fieldNode) arrowField() arrow.Field {
@@ -65,6 +69,7 @@ func (f *File) buildSchema() error {
 			}
 			depth[p.Id] = depth[p.ParentId] + 1
 			n.path = parent.path + "." + p.Name
+			n.parent = parent
 			parent.children = append(parent.children, n)
 		}
 		if _, dup := byID[p.Id]; dup {
@@ -72,6 +77,7 @@ func (f *File) buildSchema() error {
 		}
 		byID[p.Id] = n
 	}
+	f.byID = byID
 	next := 0
 	for _, n := range f.fields {
 		if err := f.mapField(n, &next, 0); err != nil {

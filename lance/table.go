@@ -1,6 +1,7 @@
 package lance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ import (
 )
 
 // errTableArgument is the sentinel of caller mistakes in OpenTable.
-var errTableArgument = ErrInvalidOption
+var errTableArgument = ErrInvalidArgument
 
 // Table is one version of a Lance table (a LanceDB dataset directory):
 // its schema from the manifest and its fragments, each a set of data files
@@ -32,9 +33,12 @@ type Table struct {
 	dir  string
 	cfg  config
 
-	v2       bool // manifest naming scheme
+	v2       bool              // manifest naming scheme
+	lastAt   int64             // protobuf offset of the manifest readManifest read last
+	names    map[uint64]string // manifest file name per version, as listed
 	versions []uint64
 	manifest *tablepb.Manifest
+	manAt    int64 // offset of the manifest protobuf, where its errors sit
 	version  Version
 	fields   []*tableField // top level
 	byID     map[int32]*tableField
@@ -121,7 +125,33 @@ func bytesMetadata(m map[string][]byte) arrow.Metadata {
 // need a feature this package does not read (data overlays, external base
 // paths, unknown reader feature flags) fail with ErrUnsupported naming it.
 // Only io/fs is used, so any fs.FS (os.DirFS, an object store adapter)
-// works; files that implement io.ReaderAt are read in ranges.
+// works; files that implement io.ReaderAt are read in ranges, others whole
+// (within WithMaxBufferSize). A store that cannot list directories is read
+// through _versions/latest_version_hint.json.
+//
+// What is read: manifests in both naming schemes (V2 u64::MAX-N, V1 N);
+// reader feature flags deletion files, stable row ids, table config, no
+// transaction file; data files of format 2.0, 2.1 and 2.2; Arrow IPC and
+// roaring deletion files. Detached versions (d<N>.manifest), indices,
+// _refs, transactions and row id sequences are not needed for a scan and
+// are ignored. Where lance's protos and the files LanceDB writes disagree
+// (an Arrow deletion column is UInt32 in the files, Int32 in the proto),
+// both are accepted.
+//
+// # Security
+//
+// Every manifest field is checked before use: feature flags, field ids and
+// parents (at most WithMaxColumns fields, WithMaxDepth deep), fragment ids
+// and row counts (at most 2^32 per fragment), data file paths (relative,
+// no "..", no absolute or backslash paths), field/column index lists,
+// file versions and sizes, deletion counts. Manifest files are limited to
+// 4×WithMaxMetadataSize bytes and their protobuf to WithMaxMetadataSize;
+// deletion files to WithMaxBufferSize. Arrow IPC deletion files have their
+// footer's flatbuffer vectors bounds-checked before arrow-go reads them
+// (it sizes slices from those counts unchecked) and its allocations are
+// capped; a panic inside arrow-go or roaring on hostile bytes becomes
+// ErrCorrupt. Errors are located: the file (manifest, deletion or data
+// file path) and, for manifest fields, the protobuf's offset.
 func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -146,14 +176,14 @@ func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	if cfg.table.hasVersion {
 		want = cfg.table.version
 		if _, found := slices.BinarySearch(t.versions, want); !found {
-			return nil, fmt.Errorf("lance: table %s has no version %d (latest %d): %w", errs.Quote(dir), want, t.versions[len(t.versions)-1], fs.ErrNotExist)
+			return nil, fmt.Errorf("lance: table has no version %d (latest %d): %w", want, t.versions[len(t.versions)-1], fs.ErrNotExist)
 		}
 	}
 	m, where, err := t.readManifest(want)
 	if err != nil {
 		return nil, err
 	}
-	t.manifest = m
+	t.manifest, t.manAt = m, t.lastAt
 	if err := t.buildSchema(where); err != nil {
 		return nil, err
 	}
@@ -173,6 +203,11 @@ func (t *Table) listVersions() error {
 	vdir := path.Join(t.dir, "_versions")
 	ents, err := fs.ReadDir(t.fsys, vdir)
 	if err != nil {
+		// A store that cannot list: latest_version_hint.json names the
+		// latest version ({"version":N}); older ones are found by name.
+		if hint, herr := t.versionHint(); herr == nil {
+			return t.probeVersions(hint)
+		}
 		return fmt.Errorf("lance: table %s: %w", errs.Quote(t.dir), err)
 	}
 	var v1, v2 int
@@ -189,6 +224,10 @@ func (t *Table) listVersions() error {
 		} else {
 			v1++
 		}
+		if t.names == nil {
+			t.names = map[uint64]string{}
+		}
+		t.names[n] = e.Name()
 		t.versions = append(t.versions, n)
 	}
 	if len(t.versions) == 0 {
@@ -207,36 +246,67 @@ func (t *Table) listVersions() error {
 	return nil
 }
 
+// versionHint reads _versions/latest_version_hint.json.
+func (t *Table) versionHint() (uint64, error) {
+	b, err := readWhole(t.fsys, path.Join(t.dir, "_versions", "latest_version_hint.json"), "_versions/latest_version_hint.json", 1<<10)
+	if err != nil {
+		return 0, err
+	}
+	var h struct {
+		Version uint64 `json:"version"`
+	}
+	if err := json.Unmarshal(b, &h); err != nil || h.Version == 0 || h.Version >= detachedVersionBit {
+		return 0, errs.At(ErrCorrupt, -1, "_versions/latest_version_hint.json", "no version in the hint")
+	}
+	return h.Version, nil
+}
+
+// probeVersions finds versions 1..hint by opening their manifest names
+// (V2 first), for a store that cannot list _versions/.
+func (t *Table) probeVersions(hint uint64) error {
+	exists := func(n uint64, v2 bool) bool {
+		_, err := fs.Stat(t.fsys, path.Join(t.dir, "_versions", manifestFileName(n, v2)))
+		return err == nil
+	}
+	switch {
+	case exists(hint, true):
+		t.v2 = true
+	case exists(hint, false):
+	default:
+		return fmt.Errorf("lance: table %s: version hint %d names no manifest: %w", errs.Quote(t.dir), hint, fs.ErrNotExist)
+	}
+	for n := max(hint, 1024) - 1023; n <= hint; n++ { // the last 1024 at most
+		if n == hint || exists(n, t.v2) {
+			t.versions = append(t.versions, n)
+		}
+	}
+	return nil
+}
+
 // readManifest reads and checks version n's manifest.
 func (t *Table) readManifest(n uint64) (*tablepb.Manifest, string, error) {
 	name := manifestFileName(n, t.v2)
-	where := "_versions/" + name
-	if !t.v2 {
-		// V1 names may carry leading zeros: find the listed spelling.
-		if ents, err := fs.ReadDir(t.fsys, path.Join(t.dir, "_versions")); err == nil {
-			for _, e := range ents {
-				if v, _, ok := manifestName(e.Name()); ok && v == n {
-					name, where = e.Name(), "_versions/"+e.Name()
-				}
-			}
-		}
+	if listed, ok := t.names[n]; ok {
+		name = listed // V1 names may carry leading zeros
 	}
+	where := "_versions/" + name
 	// The file holds the manifest and optionally the transaction and index
 	// sections before it.
 	b, err := readWhole(t.fsys, path.Join(t.dir, "_versions", name), where, 4*t.cfg.maxMetadata)
 	if err != nil {
 		return nil, where, err
 	}
-	m, err := decodeManifest(b, where, t.cfg.maxMetadata)
+	m, at, err := decodeManifestAt(b, where, t.cfg.maxMetadata)
 	if err != nil {
 		return nil, where, err
 	}
 	if m.Version != n {
-		return nil, where, errs.At(ErrCorrupt, -1, where, "manifest says version %d", m.Version)
+		return nil, where, errs.At(ErrCorrupt, at, where, "manifest says version %d", m.Version)
 	}
-	if err := checkManifest(m, where, t.cfg.maxColumns); err != nil {
+	if err := checkManifest(m, where, at, t.cfg.maxColumns); err != nil {
 		return nil, where, err
 	}
+	t.lastAt = at
 	return m, where, nil
 }
 
@@ -248,10 +318,10 @@ func (t *Table) buildSchema(where string) error {
 	for i, p := range t.manifest.Fields {
 		loc := fmt.Sprintf("%s: field %d (%s)", where, i, errs.Quote(p.Name))
 		if p.Id < 0 {
-			return errs.At(ErrCorrupt, -1, loc, "field id %d", p.Id)
+			return errs.At(ErrCorrupt, t.manAt, loc, "field id %d", p.Id)
 		}
 		if _, dup := t.byID[p.Id]; dup {
-			return errs.At(ErrCorrupt, -1, loc, "duplicate field id %d", p.Id)
+			return errs.At(ErrCorrupt, t.manAt, loc, "duplicate field id %d", p.Id)
 		}
 		n := &tableField{pb: p}
 		if p.ParentId == -1 {
@@ -261,10 +331,10 @@ func (t *Table) buildSchema(where string) error {
 		} else {
 			parent, ok := t.byID[p.ParentId]
 			if !ok {
-				return errs.At(ErrCorrupt, -1, loc, "parent id %d is not defined before the field", p.ParentId)
+				return errs.At(ErrCorrupt, t.manAt, loc, "parent id %d is not defined before the field", p.ParentId)
 			}
 			if depth[p.ParentId] >= t.cfg.maxDepth {
-				return errs.At(ErrTooLarge, -1, loc, "schema nested deeper than %d", t.cfg.maxDepth)
+				return errs.At(ErrTooLarge, t.manAt, loc, "schema nested deeper than %d", t.cfg.maxDepth)
 			}
 			depth[p.Id] = depth[p.ParentId] + 1
 			n.path, n.top = parent.path+"."+p.Name, parent.top
@@ -274,7 +344,7 @@ func (t *Table) buildSchema(where string) error {
 	}
 	fields := make([]arrow.Field, len(t.fields))
 	for i, n := range t.fields {
-		if err := n.setType(where); err != nil {
+		if err := n.setType(where, t.manAt); err != nil {
 			return err
 		}
 		fields[i] = n.arrowField()
@@ -286,17 +356,17 @@ func (t *Table) buildSchema(where string) error {
 
 // setType derives the Arrow type of n and its children from the Lance
 // logical types.
-func (n *tableField) setType(where string) error {
+func (n *tableField) setType(where string, at int64) error {
 	lt := n.pb.LogicalType
 	loc := where + ": " + errs.Quote(n.path)
 	for _, c := range n.children {
-		if err := c.setType(where); err != nil {
+		if err := c.setType(where, at); err != nil {
 			return err
 		}
 	}
 	one := func() error {
 		if len(n.children) != 1 {
-			return errs.At(ErrCorrupt, -1, loc, "%s field has %d children, want 1", lt, len(n.children))
+			return errs.At(ErrCorrupt, at, loc, "%s field has %d children, want 1", lt, len(n.children))
 		}
 		return nil
 	}
@@ -323,19 +393,21 @@ func (n *tableField) setType(where string) error {
 		}
 		e := n.children[0]
 		if e.pb.LogicalType != "struct" || len(e.children) != 2 {
-			return errs.At(ErrCorrupt, -1, loc, "map entries must be a struct of key and value")
+			return errs.At(ErrCorrupt, at, loc, "map entries must be a struct of key and value")
 		}
 		mt := arrow.MapOfWithMetadata(e.children[0].dt, e.children[0].arrowField().Metadata, e.children[1].dt, e.children[1].arrowField().Metadata)
 		mt.SetItemNullable(e.children[1].pb.Nullable)
 		mt.KeysSorted = strings.HasSuffix(lt, ":true")
 		n.dt = mt
+	case lt == "blob" || metaTrue(n.pb.Metadata["lance-encoding:blob"]) || string(n.pb.Metadata["ARROW:extension:name"]) == "lance.blob.v2":
+		return errs.At(ErrUnsupported, at, loc, "blob column (blob v2 files are not read)")
 	default:
 		dt, err := parseLogicalType(lt, 0)
 		if err != nil {
-			return errs.Locate(err, -1, loc)
+			return errs.Locate(err, at, loc)
 		}
 		if len(n.children) > 0 {
-			return errs.At(ErrUnsupported, -1, loc, "children under %s", errs.Quote(lt))
+			return errs.At(ErrUnsupported, at, loc, "children under %s", errs.Quote(lt))
 		}
 		n.dt = dt
 	}
@@ -350,8 +422,10 @@ func (t *Table) buildFragments(where string) error {
 		f := Fragment{ID: fr.Id, PhysicalRows: int64(fr.PhysicalRows), pb: fr}
 		for _, df := range fr.Files {
 			v, _ := dataFileVersion(df.FileMajorVersion, df.FileMinorVersion) // checked
-			if want := t.manifest.GetDataFormat().GetVersion(); want != "" && normalizeVersion(want) != v {
-				return errs.At(ErrCorrupt, -1, loc, "data file %s has version %s, the table %s", errs.Quote(df.Path), v, errs.Quote(want))
+			// Aliases ("stable", "next") name different versions in different
+			// lance releases: only explicit versions are compared.
+			if want := t.manifest.GetDataFormat().GetVersion(); strings.Contains(want, ".") && normalizeVersion(want) != v {
+				return errs.At(ErrCorrupt, t.manAt, loc, "data file %s has version %s, the table %s", errs.Quote(df.Path), v, errs.Quote(want))
 			}
 			f.Files = append(f.Files, DataFile{
 				Path: path.Join("data", df.Path), FieldIDs: df.Fields, ColumnIndices: df.ColumnIndices,
@@ -377,7 +451,7 @@ func (t *Table) buildFragments(where string) error {
 				f.DeletedRows = int64(bm.GetCardinality())
 			}
 			if f.DeletedRows > f.PhysicalRows {
-				return errs.At(ErrCorrupt, -1, loc, "%d deleted rows of %d", f.DeletedRows, f.PhysicalRows)
+				return errs.At(ErrCorrupt, t.manAt, loc, "%d deleted rows of %d", f.DeletedRows, f.PhysicalRows)
 			}
 		}
 		t.frags = append(t.frags, f)
@@ -390,8 +464,6 @@ func normalizeVersion(s string) string {
 	switch s {
 	case "0.3", "2.0":
 		return "2.0"
-	case "stable":
-		return "2.1"
 	}
 	return s
 }
@@ -505,17 +577,34 @@ func (t *Table) OpenDataFile(df DataFile) (*File, io.Closer, error) {
 			return nil, nil, err
 		}
 		f, err := Open(readerAtBytes(b), int64(len(b)), withConfig(t.cfg))
+		if err == nil {
+			err = checkFileVersion(f, df)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("lance: data file %s: %w", df.Path, err)
 		}
 		return f, io.NopCloser(nil), nil
 	}
 	f, err := Open(ra, st.Size(), withConfig(t.cfg))
+	if err == nil {
+		err = checkFileVersion(f, df)
+	}
 	if err != nil {
 		fh.Close()
 		return nil, nil, fmt.Errorf("lance: data file %s: %w", df.Path, err)
 	}
 	return f, fh, nil
+}
+
+// checkFileVersion: a data file's footer must carry the version the
+// manifest lists for it (lance 12 refuses mixed versions too).
+func checkFileVersion(f *File, df DataFile) error {
+	major, minor := f.Version()
+	v, err := dataFileVersion(uint32(major), uint32(minor))
+	if err != nil || v != df.Version {
+		return errs.At(ErrCorrupt, -1, df.Path, "footer version %d.%d, the manifest says %s", major, minor, df.Version)
+	}
+	return nil
 }
 
 type readerAtBytes []byte

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -120,7 +122,9 @@ func (t *Table) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arr
 	}
 }
 
-// selection resolves column names to top-level table fields.
+// selection resolves column names to table fields: a top-level name, or
+// a dotted path into structs ("info.city"), which comes out as a column
+// named by the path.
 func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) {
 	if names == nil {
 		return t.fields, t.schema, nil
@@ -128,15 +132,42 @@ func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) 
 	var sel []*tableField
 	var fs []arrow.Field
 	for _, name := range names {
-		idx := t.schema.FieldIndices(name)
-		if len(idx) == 0 {
+		n := t.fieldByPath(name)
+		if n == nil {
 			return nil, nil, fmt.Errorf("%w: table has no column %s", errTableArgument, errs.Quote(name))
 		}
-		sel = append(sel, t.fields[idx[0]])
-		fs = append(fs, t.schema.Field(idx[0]))
+		af := n.arrowField()
+		af.Name = name
+		sel = append(sel, n)
+		fs = append(fs, af)
 	}
 	md := t.schema.Metadata()
 	return sel, arrow.NewSchema(fs, &md), nil
+}
+
+// fieldByPath finds a top-level field by name, else a field inside
+// structs by its dotted path.
+func (t *Table) fieldByPath(p string) *tableField {
+	for _, n := range t.fields {
+		if n.pb.Name == p {
+			return n
+		}
+	}
+	var walk func(ns []*tableField) *tableField
+	walk = func(ns []*tableField) *tableField {
+		for _, n := range ns {
+			if n.path == p {
+				return n
+			}
+			if n.pb.LogicalType == "struct" && strings.HasPrefix(p, n.path+".") {
+				if m := walk(n.children); m != nil {
+					return m
+				}
+			}
+		}
+		return nil
+	}
+	return walk(t.fields)
 }
 
 func emptyRecord(schema *arrow.Schema, cfg config) arrow.RecordBatch {
@@ -284,18 +315,13 @@ func (t *Table) fragmentRecords(ctx context.Context, i int, sel []*tableField, s
 				c.Close()
 				return fail(errs.At(ErrCorrupt, -1, df.Path, "data file has %d rows, the fragment %d", f.NumRows(), fr.PhysicalRows))
 			}
-			var names []string
+			var ids []int32
 			for k2, q := range plan {
 				if q.file == p.file {
-					name, err := fileFieldName(f, sel[k2])
-					if err != nil {
-						c.Close()
-						return fail(errs.Locate(err, -1, df.Path))
-					}
-					names = append(names, name)
+					ids = append(ids, sel[k2].pb.Id)
 				}
 			}
-			next, stop := iter.Pull2(f.RecordsContext(ctx, ReadOptions{Columns: names, Offset: start, BatchRows: step}))
+			next, stop := iter.Pull2(f.RecordsContext(ctx, ReadOptions{FieldIDs: ids, Offset: start, BatchRows: step}))
 			s = &fileSource{next: next, stop: stop, c: c}
 			srcs[p.file] = s
 		}
@@ -306,6 +332,18 @@ func (t *Table) fragmentRecords(ctx context.Context, i int, sel []*tableField, s
 			}
 		}
 		cols[k] = n
+	}
+	if len(srcs) == 0 {
+		// Only columns the fragment lacks: its row count still comes from
+		// a data file, not from the manifest alone.
+		f, c, err := t.OpenDataFile(fr.Files[0])
+		if err != nil {
+			return fail(err)
+		}
+		c.Close()
+		if f.NumRows() != fr.PhysicalRows {
+			return fail(errs.At(ErrCorrupt, -1, fr.Files[0].Path, "data file has %d rows, the fragment %d", f.NumRows(), fr.PhysicalRows))
+		}
 	}
 	for pos := start; pos < fr.PhysicalRows && *left > 0; {
 		if err := ctx.Err(); err != nil {
@@ -400,6 +438,10 @@ func physicalOfLive(del *roaring.Bitmap, k int64) int64 {
 	return lo
 }
 
+// filterRuns is the number of kept runs in a batch above which deleted
+// rows are dropped with a filter kernel instead of slices joined.
+var filterRuns = 32
+
 // dropDeleted returns the rows of arrs (physical rows pos..pos+n) that del
 // does not delete, at most limit of them.
 func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, cfg config) ([]arrow.Array, error) {
@@ -420,7 +462,37 @@ func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, c
 		r = e
 	}
 	out := make([]arrow.Array, len(arrs))
+	var mask arrow.Array
+	if len(runs) > filterRuns {
+		// Many short runs: one filter pass beats slicing and joining.
+		b := array.NewBooleanBuilder(cfg.mem)
+		b.Resize(int(n))
+		last := int64(0)
+		for _, r := range runs {
+			for ; last < r.a; last++ {
+				b.UnsafeAppend(false)
+			}
+			for ; last < r.b; last++ {
+				b.UnsafeAppend(true)
+			}
+		}
+		for ; last < n; last++ {
+			b.UnsafeAppend(false)
+		}
+		mask = b.NewArray()
+		b.Release()
+		defer mask.Release()
+	}
 	for k, a := range arrs {
+		if mask != nil {
+			ctx := compute.WithAllocator(context.Background(), cfg.mem)
+			f, err := compute.FilterArray(ctx, a, mask, *compute.DefaultFilterOptions())
+			if err == nil {
+				out[k] = f
+				continue
+			}
+			// A type the filter kernels lack: slice and join below.
+		}
 		if len(runs) == 1 {
 			out[k] = array.NewSlice(a, runs[0].a, runs[0].b)
 			continue
@@ -446,17 +518,6 @@ func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, c
 		}
 	}
 	return out, nil
-}
-
-// fileFieldName finds the data file's top-level field for table field n:
-// the one with the same field id (files keep the table's ids).
-func fileFieldName(f *File, n *tableField) (string, error) {
-	for _, p := range f.desc.GetSchema().GetFields() {
-		if p.ParentId == -1 && p.Id == n.pb.Id {
-			return p.Name, nil
-		}
-	}
-	return "", errs.At(ErrCorrupt, -1, "schema", "data file lacks field id %d (%s)", n.pb.Id, errs.Quote(n.path))
 }
 
 // deletedIn counts the deleted rows in [a, b).

@@ -274,7 +274,7 @@ func TestTableSynthetic(t *testing.T) {
 			require.Equal(t, []string{`{"extra":null,"id":0}`, `{"extra":null,"id":2}`, `{"extra":null,"id":4}`,
 				`{"extra":"101","id":1}`, `{"extra":"102","id":2}`, `{"extra":"103","id":3}`}, got)
 			_, err = latest.Read(ReadOptions{Columns: []string{"cat"}})
-			require.ErrorIs(t, err, ErrInvalidOption)
+			require.ErrorIs(t, err, ErrInvalidArgument)
 			rec, err := latest.Read(ReadOptions{})
 			require.NoError(t, err)
 			require.Equal(t, int64(6), rec.NumRows())
@@ -334,8 +334,17 @@ func TestTableBad(t *testing.T) {
 		{"file version", func(m *tablepb.Manifest) { m.Fragments[0].Files[0].FileMinorVersion = 9 }, nil, ErrUnsupported, "2.9"},
 		{"legacy file", func(m *tablepb.Manifest) { m.Fragments[0].Files[0].FileMajorVersion = 0 }, nil, ErrUnsupported, "legacy"},
 		{"mixed versions", func(m *tablepb.Manifest) { m.DataFormat.Version = "2.1" }, nil, ErrCorrupt, "version 2.0"},
+		{"footer version", func(m *tablepb.Manifest) {
+			m.DataFormat.Version = "2.2"
+			m.Fragments[0].Files[0].FileMinorVersion = 2
+		}, nil, ErrCorrupt, "footer version 0.3, the manifest says 2.2"},
 		{"file size", func(m *tablepb.Manifest) { m.Fragments[0].Files[0].FileSizeBytes++ }, nil, ErrCorrupt, "the manifest says"},
 		{"row count", func(m *tablepb.Manifest) { m.Fragments[0].PhysicalRows = 6 }, nil, ErrCorrupt, "6"},
+		{"row count of a missing column", func(m *tablepb.Manifest) {
+			m.Fragments[0].PhysicalRows = 1 << 31
+			m.Fields = append(m.Fields, &filepb.Field{Name: "extra", Id: 15, ParentId: -1, LogicalType: "int64"})
+		}, nil, ErrCorrupt, "2147483648"},
+		{"huge fragment", func(m *tablepb.Manifest) { m.Fragments[0].PhysicalRows = 1 << 33 }, nil, ErrCorrupt, "exceeds 2^32"},
 		{"no files", func(m *tablepb.Manifest) { m.Fragments[0].Files = nil }, nil, ErrCorrupt, "no data files"},
 		{"duplicate fragment", func(m *tablepb.Manifest) { m.Fragments = append(m.Fragments, m.Fragments[0]) }, nil, ErrCorrupt, "duplicate fragment"},
 		{"duplicate field", func(m *tablepb.Manifest) { m.Fields[1].Id = 0 }, nil, ErrCorrupt, "duplicate field id"},
@@ -369,7 +378,31 @@ func TestTableBad(t *testing.T) {
 			err := open(c.mut, c.fs)
 			require.ErrorIs(t, err, c.want)
 			require.Contains(t, err.Error(), c.msg)
+			var ce *CorruptError
+			require.ErrorAs(t, err, &ce, "located")
+			require.NotEmpty(t, ce.Path)
+			if strings.HasPrefix(ce.Path, "_versions/") {
+				require.Equal(t, int64(4), ce.Offset, "manifest field errors sit at the protobuf")
+			}
 		})
+	}
+	// A projection of only a column the fragment lacks still checks the
+	// fragment's row count against a data file.
+	{
+		m := proto.Clone(s.base).(*tablepb.Manifest)
+		m.Version = 9
+		m.Fragments[0].PhysicalRows = 1 << 31
+		m.Fields = append(m.Fields, &filepb.Field{Name: "extra", Id: 15, ParentId: -1, LogicalType: "int64"})
+		fsys := fstest.MapFS{}
+		for k, v := range s.fsys {
+			fsys[k] = v
+		}
+		fsys["t.lance/_versions/"+manifestFileName(9, true)] = &fstest.MapFile{Data: manifestFile(m)}
+		tb, err := OpenTable(fsys, "t.lance")
+		require.NoError(t, err)
+		_, err = tb.Read(ReadOptions{Columns: []string{"extra"}})
+		require.ErrorIs(t, err, ErrCorrupt)
+		require.Contains(t, err.Error(), "2147483648")
 	}
 	// Missing deletion file.
 	err := open(func(m *tablepb.Manifest) {
@@ -391,7 +424,7 @@ func TestTableBad(t *testing.T) {
 		t.Run("frame "+name, func(t *testing.T) {
 			m, err := decodeManifest(b, "m", DefaultMaxMetadataSize)
 			if err == nil {
-				err = checkManifest(m, "m", DefaultMaxColumns)
+				err = checkManifest(m, "m", 0, DefaultMaxColumns)
 			}
 			require.ErrorIs(t, err, ErrCorrupt)
 			var ce *CorruptError
@@ -410,14 +443,26 @@ func TestTableBad(t *testing.T) {
 	_, err = OpenTable(mixed, "t")
 	require.ErrorIs(t, err, ErrCorrupt)
 	require.Contains(t, err.Error(), "naming schemes")
+	// V1 names with leading zeros are found as listed.
+	m1 := proto.Clone(s.base).(*tablepb.Manifest)
+	m1.Version = 1
+	padded := fstest.MapFS{"t/_versions/0001.manifest": {Data: manifestFile(m1)}}
+	for k, v := range s.fsys {
+		if strings.HasPrefix(k, "t.lance/data/") {
+			padded["t/"+strings.TrimPrefix(k, "t.lance/")] = v
+		}
+	}
+	tb, err := OpenTable(padded, "t")
+	require.NoError(t, err)
+	require.Equal(t, int64(5), tb.NumRows())
 	_, err = OpenTable(fstest.MapFS{"t/_versions/x.txt": {}}, "t")
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	_, err = OpenTable(fstest.MapFS{}, "t")
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	_, err = OpenTable(nil, "t")
-	require.ErrorIs(t, err, ErrInvalidOption)
+	require.ErrorIs(t, err, ErrInvalidArgument)
 	_, err = OpenTable(mixed, "../t")
-	require.ErrorIs(t, err, ErrInvalidOption)
+	require.ErrorIs(t, err, ErrInvalidArgument)
 	_, err = OpenTable(mixed, "t", WithVersion(0))
 	require.ErrorIs(t, err, ErrInvalidOption)
 }
@@ -539,3 +584,90 @@ func TestJSONLanceDBTypes(t *testing.T) {
 func float16Num(bits uint16) float16.Num { return float16.FromBits(bits) }
 
 func decimal128FromInt(v int64) decimal128.Num { return decimal128.FromI64(v) }
+
+// TestDeletionArrowHugeVector: a deletion file whose schema claims 2^28
+// children for its field. arrow-go would size a slice from that count
+// (gigabytes); the footer check refuses it first.
+func TestDeletionArrowHugeVector(t *testing.T) {
+	b := deletionArrow(t, 1, 2)
+	end := len(b) - 10
+	n := int(binary.LittleEndian.Uint32(b[end:]))
+	fb := b[end-n : end]
+	v := fbVerifier{buf: fb, maxDepth: 4}
+	root := v.table(0)
+	sc := v.table(root.Pos + v.field(root, 1))
+	start, cnt := v.vector(sc, 1, 4)
+	require.Equal(t, 1, cnt)
+	fld := v.table(start)
+	o := v.field(fld, 5) // children
+	require.NotZero(t, o, "arrow-go writes an empty children vector")
+	at := fld.Pos + o
+	vec := uint32(at) + binary.LittleEndian.Uint32(fb[at:])
+	binary.LittleEndian.PutUint32(fb[vec:], 1<<28)
+	_, err := decodeDeletionArrow(b, 10, "d", 1<<20)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.Contains(t, err.Error(), "vector length")
+}
+
+// noListFS serves files but cannot list directories nor read at offsets,
+// as a minimal object-store adapter might.
+type noListFS struct{ fsys fs.FS }
+
+type plainFile struct{ f fs.File }
+
+func (p plainFile) Stat() (fs.FileInfo, error) { return p.f.Stat() }
+func (p plainFile) Read(b []byte) (int, error) { return p.f.Read(b) }
+func (p plainFile) Close() error               { return p.f.Close() }
+
+func (n noListFS) Open(name string) (fs.File, error) {
+	f, err := n.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return plainFile{f}, nil
+}
+
+func TestTableWithoutListing(t *testing.T) {
+	for _, v2 := range []bool{false, true} {
+		s := newSynth(t, v2)
+		want := s.buildVersions(t)
+		fsys := noListFS{s.fsys}
+		_, err := OpenTable(fsys, "t.lance")
+		require.ErrorContains(t, err, "readdir") // no hint yet: the listing error
+		s.fsys["t.lance/_versions/latest_version_hint.json"] = &fstest.MapFile{Data: []byte(`{"version":3}`)}
+		tb, err := OpenTable(fsys, "t.lance")
+		require.NoError(t, err)
+		require.Equal(t, want[2], tableLines(t, tb, ReadOptions{}))
+		vs, err := tb.Versions()
+		require.NoError(t, err)
+		require.Len(t, vs, 3)
+		tb, err = OpenTable(fsys, "t.lance", WithVersion(2))
+		require.NoError(t, err)
+		require.Equal(t, want[1], tableLines(t, tb, ReadOptions{}))
+	}
+}
+
+// Stable row ids (reader flag 2) change nothing for a scan; blob columns
+// are refused by name.
+func TestTableStableRowIDsAndBlob(t *testing.T) {
+	s := newSynth(t, true)
+	want := s.buildVersions(t)
+	m := proto.Clone(s.base).(*tablepb.Manifest)
+	m.Version = 4
+	m.ReaderFeatureFlags = flagStableRowIDs
+	m.WriterFeatureFlags = flagStableRowIDs
+	m.NextRowId = 5
+	m.Fragments[0].RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: []byte{0x0a, 0x04, 0x0a, 0x02, 0x00, 0x05}}
+	s.commit(m)
+	tb, err := OpenTable(s.fsys, "t.lance")
+	require.NoError(t, err)
+	require.Equal(t, want[0], tableLines(t, tb, ReadOptions{}))
+
+	m = proto.Clone(m).(*tablepb.Manifest)
+	m.Version = 5
+	m.Fields[4].Metadata = map[string][]byte{"lance-encoding:blob": []byte("true")}
+	s.commit(m)
+	_, err = OpenTable(s.fsys, "t.lance")
+	require.ErrorIs(t, err, ErrUnsupported)
+	require.Contains(t, err.Error(), "blob")
+}

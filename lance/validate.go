@@ -13,7 +13,28 @@ import (
 // null-adjustment rules, dictionary indices are in range, struct headers
 // and list item columns have the row counts their parents imply, and zone
 // maps decode. It returns the first problem found.
+//
+// For 2.1/2.2 files Open has already checked every page layout against
+// the grammar; Validate decodes every page, checks the levels and value
+// counts against the layers and row counts, and reports pages whose
+// layouts this reader refuses.
 func (f *File) Validate() error {
+	if f.structural() {
+		for _, c := range f.columns {
+			for _, p := range c.pages {
+				if p.layout.err != nil {
+					return p.layout.err
+				}
+			}
+		}
+		for rec, err := range f.records(context.Background(), ReadOptions{}, true) {
+			if err != nil {
+				return err
+			}
+			rec.Release()
+		}
+		return nil
+	}
 	for _, n := range f.fields {
 		if err := f.checkLengths(n, f.numRows); err != nil {
 			return err
