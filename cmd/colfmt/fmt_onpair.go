@@ -135,7 +135,7 @@ func onpairOpen(in *input) (*onpair.Column, []byte, error) {
 	}
 	c, err := onpair.ParseColumn(b)
 	if err != nil {
-		return nil, nil, err // the command adds the file name
+		return nil, nil, withFile(in.Name, err) // grep calls this outside fileCommand
 	}
 	return c, b, nil
 }
