@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"time"
 
@@ -76,7 +75,7 @@ func onpairGrep(args []string, stdout, stderr io.Writer) error {
 		return usagef("grep: --contains, --prefix and --equal exclude each other")
 	}
 	pattern, path := []byte(pos[0]), pos[1]
-	in, closeIn, err := openInput(path, os.Stdin, false)
+	in, closeIn, err := openInput(path, cmdStdin, false)
 	if err != nil {
 		return withFile(path, err)
 	}

@@ -23,12 +23,7 @@ const (
 
 // initPending are packages over budget whose owners are making their init
 // lazy; the test logs them instead of failing. Empty it as fixes land.
-var initPending = map[string]string{
-	// 40 KiB, about 0.1 ms of every colfmt start: the encoder's price
-	// tables (lzma.go initLenPrices, rangeenc.go bitPrices) are built at
-	// init, though only encoding at1 with xz needs them (feat/xz).
-	"github.com/colfmt/colfmt/internal/xz": "encoder price tables built at init",
-}
+var initPending = map[string]string{}
 
 // TestStartupInitsAreSmall reruns this test binary with
 // GODEBUG=inittrace=1, which reports each package's init time and
