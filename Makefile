@@ -60,8 +60,10 @@ test-386:
 # encoding/binary there); the tests of $(S390X_PKGS) run under
 # qemu-user's qemu-s390x when it is installed (Debian: apt-get install
 # qemu-user), and are skipped with a message when it is not.
-# S390X_PKGS are the packages whose tests run there (lance is not yet
-# checked), with -short: emulation is 10-20x slower, and the short inputs
+# S390X_PKGS are the packages whose tests run there, with -short. lance is
+# left out until it handles byte order: on s390x it puts little-endian
+# buffers into native Arrow arrays, so values read wrong (1 reads as
+# 16777216; TestV21ExpectedRows, Example fail under qemu-s390x). With -short: emulation is 10-20x slower, and the short inputs
 # exercise every byte-order path all the same (5 min without -short).
 S390X_PKGS ?= ./internal/... ./onpair/... ./at1/... ./csup/...
 QEMU_S390X ?= $(shell command -v qemu-s390x || command -v qemu-s390x-static)
