@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/opt"
 	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
 	"github.com/colfmt/colfmt/lance/internal/tablepb"
 )
@@ -154,13 +155,8 @@ func bytesMetadata(m map[string][]byte) arrow.Metadata {
 // file path) and, for manifest fields, the protobuf's offset.
 func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	cfg := defaultConfig()
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
+	if err := opt.Apply(&cfg, opts); err != nil {
+		return nil, err
 	}
 	if fsys == nil {
 		return nil, fmt.Errorf("%w: OpenTable: nil fs.FS", errTableArgument)

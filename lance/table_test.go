@@ -465,6 +465,10 @@ func TestTableBad(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidArgument)
 	_, err = OpenTable(mixed, "t", WithVersion(0))
 	require.ErrorIs(t, err, ErrInvalidOption)
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	require.Contains(t, err.Error(), "WithVersion(0)")
+	_, err = OpenTable(mixed, "t", nil, WithVersion(1<<63))
+	require.ErrorIs(t, err, ErrInvalidOption)
 }
 
 // manifestGarbage frames bytes that are not a Manifest protobuf.
