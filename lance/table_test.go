@@ -675,3 +675,59 @@ func TestTableStableRowIDsAndBlob(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnsupported)
 	require.Contains(t, err.Error(), "blob")
 }
+
+// ipcFile writes one IPC file of the given columns, one batch per slice
+// of arrays.
+func ipcFile(t testing.TB, sc *arrow.Schema, batches ...[]arrow.Array) []byte {
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(sc))
+	require.NoError(t, err)
+	for _, cols := range batches {
+		rec := array.NewRecordBatch(sc, cols, int64(cols[0].Len()))
+		require.NoError(t, w.Write(rec))
+	}
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+func TestDeletionArrowShapes(t *testing.T) {
+	mem := memory.DefaultAllocator
+	i32 := func(vs []int32, valid []bool) arrow.Array {
+		b := array.NewInt32Builder(mem)
+		b.AppendValues(vs, valid)
+		return b.NewArray()
+	}
+	u32 := func(vs ...uint32) arrow.Array {
+		b := array.NewUint32Builder(mem)
+		b.AppendValues(vs, nil)
+		return b.NewArray()
+	}
+	one := func(dt arrow.DataType) *arrow.Schema {
+		return arrow.NewSchema([]arrow.Field{{Name: "row_id", Type: dt, Nullable: true}}, nil)
+	}
+	// Int32 (what the proto names) and several batches read too.
+	bm, err := decodeDeletionArrow(ipcFile(t, one(arrow.PrimitiveTypes.Int32), []arrow.Array{i32([]int32{4, 0}, nil)}, []arrow.Array{i32([]int32{2}, nil)}), 5, "d", 1<<20)
+	require.NoError(t, err)
+	require.Equal(t, []uint32{0, 2, 4}, bm.ToArray())
+	for name, c := range map[string]struct {
+		b   []byte
+		msg string
+	}{
+		"negative":    {ipcFile(t, one(arrow.PrimitiveTypes.Int32), []arrow.Array{i32([]int32{-1}, nil)}), "deleted row -1"},
+		"null":        {ipcFile(t, one(arrow.PrimitiveTypes.Int32), []arrow.Array{i32([]int32{1, 2}, []bool{true, false})}), "null row offsets"},
+		"type":        {ipcFile(t, one(arrow.PrimitiveTypes.Int64), []arrow.Array{func() arrow.Array { b := array.NewInt64Builder(mem); b.Append(1); return b.NewArray() }()}), "want uint32"},
+		"two columns": {ipcFile(t, arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Uint32}, {Name: "b", Type: arrow.PrimitiveTypes.Uint32}}, nil), []arrow.Array{u32(1), u32(2)}), "2 columns"},
+		"truncated":   {deletionArrow(t, 1, 2)[:40], "Arrow IPC"},
+	} {
+		_, err := decodeDeletionArrow(c.b, 5, "d", 1<<20)
+		require.ErrorIs(t, err, ErrCorrupt, name)
+		require.Contains(t, err.Error(), c.msg, name)
+	}
+	// The allocation cap holds for a legitimate but large file.
+	big := make([]uint32, 100000)
+	for i := range big {
+		big[i] = uint32(i)
+	}
+	_, err = decodeDeletionArrow(deletionArrow(t, big...), 200000, "d", 1000)
+	require.ErrorIs(t, err, ErrTooLarge)
+}
