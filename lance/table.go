@@ -96,6 +96,7 @@ type tableField struct {
 	dt       arrow.DataType
 	children []*tableField
 	top      *tableField // top-level ancestor (itself at top level)
+	parent   *tableField
 }
 
 func (n *tableField) arrowField() arrow.Field {
@@ -333,7 +334,7 @@ func (t *Table) buildSchema(where string) error {
 				return errs.At(ErrTooLarge, t.manAt, loc, "schema nested deeper than %d", t.cfg.maxDepth)
 			}
 			depth[p.Id] = depth[p.ParentId] + 1
-			n.path, n.top = parent.path+"."+p.Name, parent.top
+			n.path, n.top, n.parent = parent.path+"."+p.Name, parent.top, parent
 			parent.children = append(parent.children, n)
 		}
 		t.byID[p.Id] = n

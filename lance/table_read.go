@@ -69,7 +69,9 @@ func (t *Table) ReadContext(ctx context.Context, o ReadOptions) (arrow.RecordBat
 
 // Records yields the rows of the table in LanceDB's scan order: fragments
 // in manifest order, rows of a fragment in file order, deleted rows left
-// out. ReadOptions select top-level columns by name (output in that order),
+// out. ReadOptions select columns by name or dotted path into structs, or
+// by table field id (FieldIDs; a nested field is named by its path), in
+// output order,
 // a row range of the scan (Offset, Limit, counted after deletions) and the
 // most rows per record (BatchRows). Columns a fragment's data files lack
 // read as nulls. The caller releases each record.
@@ -80,7 +82,7 @@ func (t *Table) Records(o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
 // RecordsContext is Records that stops between batches once ctx is done.
 func (t *Table) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		sel, schema, err := t.selection(o.Columns)
+		sel, schema, err := t.selection(o.Columns, o.FieldIDs)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -125,12 +127,25 @@ func (t *Table) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arr
 // selection resolves column names to table fields: a top-level name, or
 // a dotted path into structs ("info.city"), which comes out as a column
 // named by the path.
-func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) {
-	if names == nil {
+func (t *Table) selection(names []string, ids []int32) ([]*tableField, *arrow.Schema, error) {
+	if names != nil && ids != nil {
+		return nil, nil, fmt.Errorf("%w: ReadOptions: Columns and FieldIDs both set", errTableArgument)
+	}
+	if names == nil && ids == nil {
 		return t.fields, t.schema, nil
 	}
 	var sel []*tableField
 	var fs []arrow.Field
+	for _, id := range ids {
+		n := t.byID[id]
+		if n == nil || !structPath(n) {
+			return nil, nil, fmt.Errorf("%w: table has no field id %d outside lists and maps", errTableArgument, id)
+		}
+		af := n.arrowField()
+		af.Name = n.path
+		sel = append(sel, n)
+		fs = append(fs, af)
+	}
 	for _, name := range names {
 		n := t.fieldByPath(name)
 		if n == nil {
@@ -143,6 +158,16 @@ func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) 
 	}
 	md := t.schema.Metadata()
 	return sel, arrow.NewSchema(fs, &md), nil
+}
+
+// structPath: n is top level or reached through structs only.
+func structPath(n *tableField) bool {
+	for p := n.parent; p != nil; p = p.parent {
+		if p.pb.LogicalType != "struct" {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldByPath finds a top-level field by name, else a field inside
