@@ -460,12 +460,25 @@ func manifestDataVersion(b []byte) string {
 		if b[i-2] == 0x7a { // field 15, length-delimited: data_format
 			v, n := varint.Consume(b[i+8:])
 			if n > 0 && v <= 16 && int(v) <= len(b)-i-8-n {
-				return string(b[i+8+n : i+8+n+int(v)])
+				if ver := b[i+8+n : i+8+n+int(v)]; isVersion(ver) {
+					return string(ver)
+				}
 			}
 		}
 		i = bytes.LastIndex(b[:i], []byte("\x0a\x05lance\x12"))
 	}
 	return ""
+}
+
+// isVersion accepts "2.1"-like strings only: the bytes come from the input
+// and end up in messages.
+func isVersion(b []byte) bool {
+	for _, c := range b {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // bsup recognises a Super Binary stream: frames (a code byte with bit 7

@@ -129,7 +129,9 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 	if err != nil {
 		return nil, err
 	}
-	return c.assembleRows(dst, m, rowModes, ss.get("fieldcounts"), ss.get("verbatim"), ss.get("header"), cols, quotes, limit)
+	rows := &columnarRows{m: m, rowModes: rowModes, fieldcounts: ss.get("fieldcounts"), verbatim: ss.get("verbatim"),
+		header: ss.get("header"), cols: cols, quotes: quotes}
+	return c.assembleRows(dst, rows, limit)
 }
 
 // decodeColumns decodes every column of the values stream. upTo(n)
@@ -474,15 +476,15 @@ func appendQuoted(dst, v []byte) []byte {
 // writes the rows without per-item checks. assembleRowsSafe is its
 // checked twin, used when config.safe is set; the fuzz target compares
 // the two.
-func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
-	cols []colVals, quotes []quoting, limit int64) ([]byte, error) {
+func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]byte, error) {
 	if c.safe {
-		return c.assembleRowsSafe(dst, m, rowModes, fieldcounts, verbatim, header, cols, quotes, limit)
+		return c.assembleRowsSafe(dst, rows, limit)
 	}
-	nfs, size, err := c.planRows(m, rowModes, fieldcounts, verbatim, header, cols, quotes)
+	size, err := c.planRows(rows)
 	if err != nil {
 		return nil, err
 	}
+	m, header := rows.m, rows.header
 	if size > limit-int64(len(dst)) {
 		return nil, errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, c.maxDecoded)
 	}
@@ -496,16 +498,16 @@ func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts,
 	// rows before it leave; parts after the first go to their own buffers.
 	parts := min(c.concurrency, m.nrows/assemblePart)
 	if parts <= 1 {
-		dst = c.writeRows(dst, m, rowModes, verbatim, cols, quotes, nfs, 0, m.nrows, 0, make([]int, len(cols)), 0)
+		dst = rows.write(dst, 0, m.nrows, rowCursor{next: make([]int, len(rows.cols))})
 	} else {
 		bufs := make([][]byte, parts)
 		err := parallel(parts, parts, func(k int) error {
 			r0, r1 := m.nrows*k/parts, m.nrows*(k+1)/parts
-			s0, vpos, next := rowState(m, rowModes, verbatim, nfs, r0, len(cols))
+			at := rows.cursorAt(r0)
 			if k == 0 {
-				bufs[0] = c.writeRows(dst, m, rowModes, verbatim, cols, quotes, nfs, r0, r1, s0, next, vpos)
+				bufs[0] = rows.write(dst, r0, r1, at)
 			} else {
-				bufs[k] = c.writeRows(make([]byte, 0, int(size)/parts+1024), m, rowModes, verbatim, cols, quotes, nfs, r0, r1, s0, next, vpos)
+				bufs[k] = rows.write(make([]byte, 0, int(size)/parts+1024), r0, r1, at)
 			}
 			return nil
 		})
@@ -530,10 +532,28 @@ func (c *config) assembleRows(dst []byte, m columnarMeta, rowModes, fieldcounts,
 // assemblePart is the fewest rows worth a goroutine of their own.
 const assemblePart = 32 << 10
 
-// rowState returns, for row r0, the structured rows before it, the
-// offset of its verbatim line and how many values of each column the rows
-// before it use.
-func rowState(m columnarMeta, rowModes, verbatim []byte, nfs []uint32, r0, ncols int) (s0, vpos int, next []int) {
+// columnarRows is the row structure of a columnar stream set: what row
+// assembly reads. nfs (each structured row's field count) is filled in
+// by planRows.
+type columnarRows struct {
+	m                                       columnarMeta
+	rowModes, fieldcounts, verbatim, header []byte
+	cols                                    []colVals
+	quotes                                  []quoting
+	nfs                                     []uint32
+}
+
+// rowCursor is where row writing resumes: the structured rows before it,
+// the offset of the next verbatim line and each column's next value.
+type rowCursor struct {
+	s, vpos int
+	next    []int
+}
+
+// cursorAt returns the cursor for row r0.
+func (rs *columnarRows) cursorAt(r0 int) rowCursor {
+	rowModes, verbatim, nfs, ncols := rs.rowModes, rs.verbatim, rs.nfs, len(rs.cols)
+	var s0, vpos int
 	for r := 0; r < r0; r++ {
 		if rowModes[r] != 0 {
 			s0++
@@ -545,19 +565,20 @@ func rowState(m columnarMeta, rowModes, verbatim []byte, nfs []uint32, r0, ncols
 	for _, nf := range nfs[:s0] {
 		hist[nf]++
 	}
-	next = make([]int, ncols)
+	next := make([]int, ncols)
 	above := 0
 	for i := ncols - 1; i >= 0; i-- {
 		above += hist[i+1]
 		next[i] = above
 	}
-	return s0, vpos, next
+	return rowCursor{s: s0, vpos: vpos, next: next}
 }
 
-// writeRows writes rows r0..r1-1 (validated by planRows); s, next and vpos
-// are the state rowState gives for r0.
-func (c *config) writeRows(dst []byte, m columnarMeta, rowModes, verbatim []byte, cols []colVals, quotes []quoting,
-	nfs []uint32, r0, r1, s int, next []int, vpos int) []byte {
+// write writes rows r0..r1-1 (validated by planRows) from cursor at,
+// the state cursorAt gives for r0.
+func (rs *columnarRows) write(dst []byte, r0, r1 int, at rowCursor) []byte {
+	m, rowModes, verbatim, cols, quotes, nfs := rs.m, rs.rowModes, rs.verbatim, rs.cols, rs.quotes, rs.nfs
+	s, next, vpos := at.s, at.next, at.vpos
 	for r := r0; r < r1; r++ {
 		if r > 0 || m.hasHeader {
 			dst = append(dst, '\n')
@@ -586,10 +607,11 @@ func (c *config) writeRows(dst []byte, m columnarMeta, rowModes, verbatim []byte
 	return dst
 }
 
-// planRows checks everything assembleRows relies on and returns the field
-// count of each structured row and the exact output size.
-func (c *config) planRows(m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
-	cols []colVals, quotes []quoting) ([]uint32, int64, error) {
+// planRows checks everything assembleRows relies on, records the field
+// count of each structured row and returns the exact output size.
+func (c *config) planRows(rs *columnarRows) (int64, error) {
+	m, rowModes, fieldcounts, verbatim, header := rs.m, rs.rowModes, rs.fieldcounts, rs.verbatim, rs.header
+	cols, quotes := rs.cols, rs.quotes
 	var size int64
 	if m.hasHeader {
 		size += int64(len(header))
@@ -611,17 +633,17 @@ func (c *config) planRows(m columnarMeta, rowModes, fieldcounts, verbatim, heade
 		if rowModes[r] == 0 {
 			line, ok := nextVerbatim(verbatim, &vpos)
 			if !ok && c.strict {
-				return nil, 0, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
+				return 0, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
 			}
 			size += int64(len(line))
 			continue
 		}
 		nf, err := fc.uv("field count")
 		if err != nil {
-			return nil, 0, err
+			return 0, err
 		}
 		if nf > uint64(len(cols)) {
-			return nil, 0, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
+			return 0, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
 		}
 		if nfs == nil {
 			nfs = make([]uint32, 0, min(m.nrows, len(fieldcounts)))
@@ -638,7 +660,7 @@ func (c *config) planRows(m columnarMeta, rowModes, fieldcounts, verbatim, heade
 		need += hist[i+1]
 		col := &cols[i]
 		if need > col.count() {
-			return nil, 0, errs.At(ErrCorrupt, -1, "column "+strconv.Itoa(i), "column runs out of values: %d rows need it, it has %d", need, col.count())
+			return 0, errs.At(ErrCorrupt, -1, "column "+strconv.Itoa(i), "column runs out of values: %d rows need it, it has %d", need, col.count())
 		}
 		for j := 0; j < need; j++ {
 			v := col.at(j)
@@ -648,12 +670,14 @@ func (c *config) planRows(m columnarMeta, rowModes, fieldcounts, verbatim, heade
 			}
 		}
 	}
-	return nfs, size, nil
+	rs.nfs = nfs
+	return size, nil
 }
 
 // assembleRowsSafe writes the rows checking each step as it goes.
-func (c *config) assembleRowsSafe(dst []byte, m columnarMeta, rowModes, fieldcounts, verbatim, header []byte,
-	cols []colVals, quotes []quoting, limit int64) ([]byte, error) {
+func (c *config) assembleRowsSafe(dst []byte, rs *columnarRows, limit int64) ([]byte, error) {
+	m, rowModes, fieldcounts, verbatim, header := rs.m, rs.rowModes, rs.fieldcounts, rs.verbatim, rs.header
+	cols, quotes := rs.cols, rs.quotes
 	// Reserve the output once: column text, separators, verbatim lines.
 	est := int64(len(header)+len(verbatim)) + int64(m.nrows)*int64(1+len(m.delim)*max(len(cols)-1, 0))
 	for k := range cols {

@@ -11,7 +11,7 @@ const (
 	// DefaultChunkSize is the input size above which Encode writes a
 	// framed container, and the size of each frame's input; NewWriter
 	// holds about one chunk (plus its compressed forms) in memory.
-	DefaultChunkSize = 32 << 20
+	DefaultChunkSize = 16 << 20
 	// DefaultLevel is the compression effort (1..9) of the backends.
 	DefaultLevel = 6
 	// DefaultBlockSize is the raw size each qcolumnar/qjson column block
@@ -26,6 +26,9 @@ type encConfig struct {
 	level     int
 	verify    bool
 	progress  func(done, total int64)
+	// force keeps the structured encoding even when RAW is smaller
+	// (tests use it to exercise the codecs on any input).
+	force bool
 }
 
 func defaultEncConfig() encConfig {

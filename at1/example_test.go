@@ -65,3 +65,43 @@ func ExampleFile_Query() {
 	// 3: ["" "1003"]
 	// blocks read 2, skipped 2
 }
+
+func ExampleEncode() {
+	var csv strings.Builder
+	csv.WriteString("id,price,side\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&csv, "%d,%d.%02d,%s\n", 5000+i, 100+i%7, i%100, []string{"buy", "sell"}[i%2])
+	}
+	file, err := at1.Encode([]byte(csv.String()))
+	if err != nil {
+		panic(err)
+	}
+	back, err := at1.Decode(file)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(at1.Codec(file[4]), bytes.Equal(back, []byte(csv.String())), len(file) < csv.Len()/20)
+	// Output:
+	// columnar true true
+}
+
+func ExampleNewWriter() {
+	var out bytes.Buffer
+	w, err := at1.NewWriter(&out, at1.WithChunkSize(64<<10))
+	if err != nil {
+		panic(err)
+	}
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(w, "%d\t%d\n", i, i*i)
+	}
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	f, err := at1.Open(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(f.Framed, len(f.Frames) > 1, f.Validate())
+	// Output:
+	// true true <nil>
+}

@@ -1,8 +1,10 @@
 package at1
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -17,7 +19,10 @@ type File struct {
 	src *source
 	cfg *config
 
-	t         *qTable
+	t *qTable
+	// parts are the frames of a framed qcolumnar/qjson file whose frames
+	// are all structured, each opened as a whole-file table, for queries.
+	parts     []*File
 	counts    sync.Once
 	countsErr error  // result of checkCounts
 	blocksOff int64  // file offset of a stored blocks stream, or -1
@@ -43,8 +48,14 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	f := &File{plan: *p, src: src, cfg: c, blocksOff: -1}
-	if !f.Framed && (f.Codec == CodecQColumnar || f.Codec == CodecQJSON) {
-		if err := f.readQTable(); err != nil {
+	if f.Codec == CodecQColumnar || f.Codec == CodecQJSON {
+		var err error
+		if f.Framed {
+			err = f.openParts()
+		} else {
+			err = f.readQTable()
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -185,14 +196,18 @@ type Column struct {
 
 // Columns returns the columns of a qcolumnar or qjson file (nil otherwise).
 func (f *File) Columns() []Column {
-	if f.t == nil {
+	t := f.t
+	if t == nil && f.parts != nil {
+		t = f.parts[0].t // the frames agree on their columns
+	}
+	if t == nil {
 		return nil
 	}
-	cols := make([]Column, f.t.ncols)
+	cols := make([]Column, t.ncols)
 	for i := range cols {
-		cols[i] = Column{Index: i, Type: f.t.coltypes[i]}
-		if i < len(f.t.paths) {
-			cols[i].Path = f.t.paths[i]
+		cols[i] = Column{Index: i, Type: t.coltypes[i]}
+		if i < len(t.paths) {
+			cols[i].Path = t.paths[i]
 		}
 	}
 	return cols
@@ -253,4 +268,37 @@ func (f *File) Validate() error {
 	c.strict = true
 	_, err := c.decodePlan(nil, f.src, &f.plan)
 	return err
+}
+
+// openParts opens each frame of a framed qcolumnar/qjson file as a table,
+// when every frame is structured (a raw frame holds lines no index
+// covers, so such a file is not queryable) and the frames agree on their
+// columns.
+func (f *File) openParts() error {
+	for _, fr := range f.Frames {
+		if fr.Method != methodStructured {
+			f.parts = nil
+			return nil
+		}
+	}
+	for i, fr := range f.Frames {
+		dir, err := f.cfg.parseDirectory(f.src, fr.Offset+1, fr.Offset+fr.Size)
+		if err != nil {
+			return err
+		}
+		p := &File{plan: plan{Codec: f.Codec, Streams: dir, RawBackend: -1, end: fr.Offset + fr.Size}, src: f.src, cfg: f.cfg, blocksOff: -1}
+		if err := p.readQTable(); err != nil {
+			return err
+		}
+		if i > 0 && !sameColumns(f.parts[0].t, p.t) {
+			f.parts = nil
+			return nil
+		}
+		f.parts = append(f.parts, p)
+	}
+	return nil
+}
+
+func sameColumns(a, b *qTable) bool {
+	return a.ncols == b.ncols && bytes.Equal(a.coltypes, b.coltypes) && slices.Equal(a.paths, b.paths) && bytes.Equal(a.delim, b.delim)
 }

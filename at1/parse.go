@@ -36,7 +36,10 @@ func (s *source) read(off, n int64, path, what string) ([]byte, error) {
 	if off < s.base || n < 0 || off > s.end || n > s.end-off {
 		return nil, errs.At(ErrCorrupt, off, path, "%s of %d bytes runs past the end of the input", what, n)
 	}
-	if s.mem != nil || n == 0 {
+	if n == 0 {
+		return []byte{}, nil
+	}
+	if s.mem != nil {
 		i := off - s.base
 		return s.mem[i : i+n : i+n], nil
 	}

@@ -1,7 +1,6 @@
 package at1
 
 import (
-	"fmt"
 	"iter"
 	"math"
 	"strconv"
@@ -56,6 +55,7 @@ type Rows struct {
 	need  []int // distinct columns to read: predicate columns first
 	npred int   // how many of need are predicate columns
 	stats QueryStats
+	subs  []*Rows // one per frame of a framed file
 }
 
 type pred struct {
@@ -71,8 +71,11 @@ type pred struct {
 // and with ErrCorrupt when the meta's n_struct or nrg disagrees with
 // row_modes or the index (a full decode ignores both; a query could not).
 func (f *File) Query(q Query) (*Rows, error) {
+	if f.parts != nil {
+		return f.queryFrames(q)
+	}
 	if f.t == nil {
-		return nil, errs.Wrap(ErrUnsupported, "query needs a whole-file qcolumnar or qjson file, not %s", f.kind())
+		return nil, errs.Wrap(ErrUnsupported, "query needs a qcolumnar or qjson file (framed: every frame structured), not %s", f.kind())
 	}
 	t := f.t
 	if err := f.checkCounts(); err != nil {
@@ -81,7 +84,7 @@ func (f *File) Query(q Query) (*Rows, error) {
 	rs := &Rows{f: f}
 	for _, c := range q.Columns {
 		if c < 0 || c >= t.ncols {
-			return nil, fmt.Errorf("at1: query: column %d out of range (%d columns)", c, t.ncols)
+			return nil, invalidArg("query: column %d out of range (%d columns)", c, t.ncols)
 		}
 		rs.cols = append(rs.cols, c)
 	}
@@ -106,7 +109,7 @@ func (f *File) Query(q Query) (*Rows, error) {
 			}
 		}
 		if c < 0 || c >= t.ncols {
-			return nil, fmt.Errorf("at1: query: predicate column %d out of range (%d columns)", c, t.ncols)
+			return nil, invalidArg("query: predicate column %d out of range (%d columns)", c, t.ncols)
 		}
 		if t.coltypes[c] == QText {
 			return nil, errs.Wrap(ErrUnsupported, "range predicate on text column %d", c)
@@ -115,14 +118,14 @@ func (f *File) Query(q Query) (*Rows, error) {
 		var ok bool
 		if w.Min != "" {
 			if p.lo, ok = parseDecimal([]byte(w.Min)); !ok {
-				return nil, fmt.Errorf("at1: query: bad lower bound %q", w.Min)
+				return nil, invalidArg("query: bad lower bound %q", w.Min)
 			}
 			p.hasLo = true
 			p.loF, _ = strconv.ParseFloat(w.Min, 64)
 		}
 		if w.Max != "" {
 			if p.hi, ok = parseDecimal([]byte(w.Max)); !ok {
-				return nil, fmt.Errorf("at1: query: bad upper bound %q", w.Max)
+				return nil, invalidArg("query: bad upper bound %q", w.Max)
 			}
 			p.hasHi = true
 			p.hiF, _ = strconv.ParseFloat(w.Max, 64)
@@ -160,9 +163,9 @@ func (f *File) columnByPath(p string) (int, error) {
 		}
 	}
 	if f.Codec != CodecQJSON {
-		return 0, fmt.Errorf("at1: query: columns by path need a qjson file")
+		return 0, invalidArg("query: columns by path need a qjson file")
 	}
-	return 0, fmt.Errorf("at1: query: no column with path %q", p)
+	return 0, invalidArg("query: no column with path %q", p)
 }
 
 // Stats returns the counts so far (final once All has finished).
@@ -250,6 +253,9 @@ func (rs *Rows) readBlocks(g int, cols []int, into map[int]*colVals) error {
 // the predicate columns are read first and the remaining columns only if
 // a row matches. Iteration stops at the first error, which it yields.
 func (rs *Rows) All() iter.Seq2[Row, error] {
+	if rs.subs != nil {
+		return rs.allFrames()
+	}
 	return func(yield func(Row, error) bool) {
 		t := rs.f.t
 		rs.stats = QueryStats{Groups: len(t.groups)}

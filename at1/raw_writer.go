@@ -1,12 +1,8 @@
 package at1
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
-
-	"github.com/klauspost/compress/zstd"
-	"github.com/ulikunitz/xz"
 )
 
 // RawAuto asks AppendRaw for the smallest of the three backends.
@@ -53,25 +49,13 @@ func AppendRaw(dst, src []byte, backend byte) ([]byte, error) {
 func rawPayload(src []byte, backend byte) ([]byte, error) {
 	switch backend {
 	case BackendXZ:
-		var buf bytes.Buffer
-		w, err := xz.WriterConfig{CheckSum: xz.CRC64}.NewWriter(&buf)
+		out, err := xzCompress(nil, src, DefaultLevel)
 		if err != nil {
 			return nil, fmt.Errorf("at1: xz: %w", err)
 		}
-		if _, err := w.Write(src); err != nil {
-			return nil, fmt.Errorf("at1: xz: %w", err)
-		}
-		if err := w.Close(); err != nil {
-			return nil, fmt.Errorf("at1: xz: %w", err)
-		}
-		return buf.Bytes(), nil
+		return out, nil
 	case BackendZstd:
-		enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(zstd.SpeedBestCompression))
-		if err != nil {
-			return nil, fmt.Errorf("at1: zstd: %w", err)
-		}
-		defer enc.Close()
-		return enc.EncodeAll(src, nil), nil
+		return zstdCompress(nil, src, 9), nil
 	}
 	return src, nil
 }

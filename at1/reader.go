@@ -157,6 +157,9 @@ func (z *Reader) nextFrame() error {
 		z.br.Discard(TrailerSize)
 		return io.EOF
 	}
+	if err := z.checkTrailerOverlap(nil, tail, err); err != nil {
+		return err
+	}
 	n, err := z.uv("payload_len")
 	if err != nil {
 		return err
@@ -175,6 +178,10 @@ func (z *Reader) nextFrame() error {
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			return errs.At(ErrCorrupt, z.off+int64(len(payload)), path, "frame payload of %d bytes is truncated", n)
 		}
+		return err
+	}
+	tail, perr := z.br.Peek(TrailerSize + 1)
+	if err := z.checkTrailerOverlap(payload, tail, perr); err != nil {
 		return err
 	}
 	fr := FrameInfo{Offset: z.off, Size: int64(n), Method: payload[0]}
@@ -212,4 +219,22 @@ func readPayload(r io.Reader, n int64) ([]byte, error) {
 		}
 	}
 	return buf, nil
+}
+
+// checkTrailerOverlap fails when the file ends, fewer than 36 bytes after
+// the bytes read so far, in the trailer magic: the trailer (which Decode
+// strips before parsing) then starts inside data already read as frames,
+// so those frames are truncated. read is the data just read (the frame
+// payload), tail what follows it (a Peek of up to 37 bytes, peekErr its
+// error).
+func (z *Reader) checkTrailerOverlap(read, tail []byte, peekErr error) error {
+	if peekErr != io.EOF || len(tail) >= TrailerSize {
+		return nil
+	}
+	end := append(append([]byte{}, read[max(0, len(read)-4):]...), tail...)
+	size := z.off + int64(len(read)) + int64(len(tail)) // the file's size
+	if size < TrailerSize || !bytes.HasSuffix(end, trailerMagic) {
+		return nil
+	}
+	return errs.At(ErrCorrupt, size-TrailerSize, "trailer", "the integrity trailer starts inside frame %d", z.frame)
 }

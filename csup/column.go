@@ -19,6 +19,8 @@ const (
 	nodeUnion                   // tags + members
 	nodeNulls                   // presence runs + elem (present values only)
 	nodeAllNull                 // no data: every value is a null of typ
+	nodeDict                    // one index byte per value into dict (VNG v4)
+	nodeConst                   // count copies of cval (VNG v4)
 )
 
 // node is a column as the reassembly metadata describes it. It holds no
@@ -33,10 +35,16 @@ type node struct {
 	elem    *node
 	val     *node
 	members []*node
+	dict    []bsup.Value // nodeDict entries
+	cval    bsup.Value   // nodeConst value
+	count   int64        // nodeConst count
+	// VNG v4 Primitive statistics.
+	min, max bsup.Value
+	hasStats bool
 }
 
 func (n *node) kindName() string {
-	return [...]string{"primitive", "record", "array", "map", "union", "nulls", "all-null"}[n.kind]
+	return [...]string{"primitive", "record", "array", "map", "union", "nulls", "all-null", "dict", "const"}[n.kind]
 }
 
 // cursor is the read state of a node; a projection prunes record fields.
@@ -117,18 +125,23 @@ func (s *slab) get(n int) []bsup.Value {
 }
 
 // resize returns e with length n, reusing its storage when it can.
-func (c *cursor) resize(e []bsup.Value, n int) []bsup.Value {
+func (c *cursor) resize(e []bsup.Value, n int) []bsup.Value { return c.slab.resize(e, n) }
+
+func (s *slab) resize(e []bsup.Value, n int) []bsup.Value {
 	if cap(e) >= n {
 		return e[:n]
 	}
-	return c.slab.get(n)
+	return s.get(n)
 }
 
 // newCursor builds the read state for n. proj, when not nil, selects the
 // record fields to keep (a nil entry keeps a field whole).
 func newCursor(f *fileInfo, n *node, proj *projection, sl *slab) *cursor {
 	c := &cursor{n: n, typ: n.typ, maxElem: f.cfg.maxElements, pk: bsup.PayloadKind(n.typ), slab: sl}
-	if n.kind != nodeRecord && n.kind != nodeAllNull && n.kind != nodeNulls {
+	if n.kind == nodeConst {
+		c.left = n.count
+	}
+	if n.kind != nodeRecord && n.kind != nodeAllNull && n.kind != nodeNulls && n.kind != nodeConst {
 		c.st = newStream(f, n.segs, n.path, sl.mem)
 	}
 	switch n.kind {
@@ -203,6 +216,25 @@ func (c *cursor) read(dst *bsup.Value) error {
 		return nil
 	case nodeAllNull:
 		*dst = bsup.Value{Type: c.typ, Null: true, Elems: dst.Elems[:0]}
+		return nil
+	case nodeConst:
+		if c.left <= 0 {
+			return errs.At(ErrCorrupt, -1, n.path, "Const of count %d has fewer values than its parent needs", n.count)
+		}
+		c.left--
+		copyValue(dst, n.cval)
+		dst.Type = c.typ
+		return nil
+	case nodeDict:
+		ix, err := c.st.byte()
+		if err != nil {
+			return err
+		}
+		if int(ix) >= len(n.dict) {
+			return errs.At(ErrCorrupt, c.st.segOff, n.path, "dictionary index %d of %d entries", ix, len(n.dict))
+		}
+		copyValue(dst, n.dict[ix])
+		dst.Type = c.typ
 		return nil
 	case nodeNulls:
 		for c.left == 0 {
@@ -295,8 +327,8 @@ func (c *cursor) finished() (string, bool) {
 	if c.st != nil && !c.st.done() {
 		return c.st.path, false
 	}
-	if c.n.kind == nodeNulls && c.left != 0 {
-		return c.st.path, false
+	if (c.n.kind == nodeNulls || c.n.kind == nodeConst) && c.left != 0 {
+		return c.n.path, false
 	}
 	for _, s := range append(append(append([]*cursor{}, c.fields...), c.members...), c.elem, c.val) {
 		if s == nil {

@@ -13,8 +13,25 @@
 //
 // # Generations
 //
-// Open recognises the layout from the trailer's type and version:
+// Open recognises the generation from the bytes — a header magic first
+// (CSUP, VNG), else the trailer's type and version — and reads all of them
+// through one API:
 //
+//   - CSUP version 16 (super v0.3.0, `super -f csup`): a sequence of
+//     objects, each a 36-byte header ("CSUP", version, MetaSize, TypeSize,
+//     DataSize, Root), a Super Binary version 2 stream of metadata nodes
+//     (node ID = position; a DAG) and a data section. Nodes: Record, Array,
+//     Set, Map, Union, Dynamic (the top-level variants), Int, Uint, Float,
+//     Bytes, Primitive, Const, Dict, Named, Error. Offsets, lengths, tags and
+//     integers are intcomp streams (csup/internal/intcomp, our own decoder),
+//     other data LZ4 blocks when that was smaller. Nulls are values of type
+//     null (a Const null or a Dynamic variant), not presence runs. Fusion
+//     nodes, a non-empty types section and optional record fields are
+//     refused with ErrUnsupported; no file seen has them.
+//   - VNG version 4 (zed v1.13–v1.18): a 16-byte "VNG\0" header, one
+//     Super Binary (version 0) metadata tree, data; VNG v3's nodes with one
+//     Segment per column, plus Dict (one index byte per value), Const and a
+//     top-level Variant.
 //   - the spec layout ("csup", version 1 — the spec assigns no value; no
 //     released tool writes it): 2N+1 reassembly values (N typed nulls, the
 //     super column's segmap, N reassembly records) and 4-field segmaps
@@ -26,21 +43,35 @@
 //     marshaled Go structs (Record, Field, Primitive, Array, Set, Map, Union,
 //     Named, Nulls, Segment), LZ4 segments, nulls inline or as Nulls{Runs}.
 //
-// VNG version 4 and later and CSUP files (super v0.2+) start with a header
-// magic; Open refuses them with ErrUnsupported naming the version, as it
-// does ZST version 3.
+// Other versions are refused with ErrUnsupported naming the version: CSUP
+// other than 16 (14 is super v0.2.0, 17 and later super's main branch), VNG
+// 5–12 (super pre-releases) and ZST version 3.
+//
+// CSUP v16 as the files show it, where the notes or docs say otherwise or
+// nothing: Int/Uint Location and every intcomp segment (offsets, tags,
+// lengths) give the decoded size in Length and the stored size in MemLength,
+// while Float, Bytes and Primitive segments give the stored size in Length;
+// array, set, map and bytes columns store n+1 offsets, not lengths; a
+// Bytes node's Count is 2^32−1 when it is empty (the offsets decide);
+// a BSUP v2 record typedef puts each field's type before its optional flag.
 //
 // # Entry points
 //
-// Open(r, size, opts...) reads the trailer and the reassembly section and
-// returns a *File; column data is read only as values are.
-// File.Values iterates every value in order; File.Project(fields...)
-// iterates projections that read only the segments of the named columns
-// (and of the super column); File.NewReader gives a Reader whose Read
-// reuses one Value's storage for allocation-free scans. File.Count reads
-// only the super column. File.Validate
-// reads everything and checks that every column is used up exactly.
-// File.Columns and File.SuperColumn describe the layout. NewWriter(w,
+// Open(r, size, opts...) reads the structure and returns a *File; column
+// data is read only as values are. File.Values iterates every value in
+// order; File.Project(fields...) iterates projections that read only the
+// segments of the named columns (dotted paths for nested fields);
+// File.NewReader gives a Reader whose Read and ReadInto have the shapes of
+// bsup.Reader's (ReadInto reuses one Value's storage for allocation-free
+// scans). File.Count counts values (CSUP v16, VNG v4: from the metadata).
+// File.Validate reads everything and checks that every column is used up
+// exactly. File.Columns and File.SuperColumn describe the layout.
+// File.Stats(path) returns the min/max statistics CSUP v16 stores per
+// object (VNG v4: for its one object), and File.Query(Query{Columns, Where:
+// []Range}) uses them to skip whole objects that cannot match a range
+// predicate, then filters rows by value (QueryStats says how many objects
+// were skipped); older generations have no statistics and are filtered
+// row by row. NewWriter(w,
 // opts...) writes values in the spec layout.
 //
 // Values are bsup.Value trees typed by *bsup.Type; bsup.AppendJSON renders
@@ -87,7 +118,27 @@
 //
 // # Writer
 //
-// The writer buffers each column stream and cuts a segment when a buffer
+// NewWriter writes the spec layout by default; WithLayout(LayoutCSUP16)
+// writes CSUP version 16, which super v0.3.0 reads (`colfmt pack --format
+// csup` writes it by default). The CSUP v16 writer reproduces what super
+// v0.3.0 wrote for every sample byte for byte (tested on all ten, and on
+// `pack` of mixed.json): values are buffered per object (WithObjectRows,
+// default 120 000, as super cuts objects) in typed column buffers; at the
+// end of an object each column becomes nodes — metadata IDs in post-order,
+// data in pre-order — with super's choices: a leaf column with one distinct
+// value is a Const, with 2–255 distinct values fewer than its rows a Dict
+// (except int8, uint8 and bool), else Int/Uint (intcomp), Float (float64,
+// LZ4 if smaller), Bytes (LZ4 if smaller, intcomp offsets) or Primitive;
+// a set is written as an unreferenced Array node followed by the Set node
+// over the same data; empty Bytes and Primitive columns have untyped null
+// Min/Max and a Bytes Count of 2^32−1. Typed nulls have no encoding in
+// CSUP v16 as super v0.3.0 writes it (its input syntax has only untyped
+// nulls, which become separate top-level types): a column whose values are
+// all null becomes a Const null, and nulls mixed with values fail with
+// ErrUnsupported naming the column. Dictionary columns follow the notes
+// (no sample has one), so their bytes are not verified against super.
+//
+// The spec-layout writer buffers each column stream and cuts a segment when a buffer
 // reaches the segment threshold (WithSegmentThreshold, default 5 MiB, zq's
 // -coltresh); when all buffers together pass the skew threshold
 // (WithSkewThreshold, default 25 MiB, zq's -skewtresh) every column is flushed,
@@ -101,7 +152,7 @@
 // Open and the readers are meant for untrusted input. Every size read from
 // the file is checked, overflow-safe, against the bytes that exist and
 // against a limit before anything is allocated for it, and bad input gives
-// an error wrapping ErrCorrupt, ErrTooLarge or ErrUnsupported , located by a
+// an error wrapping ErrCorrupt, ErrTooLarge or ErrUnsupported, located by a
 // *CorruptError with a file offset and a column path — never a panic.
 // The limits and their defaults:
 //
@@ -127,7 +178,17 @@
 // boundary so that errors.Is(err, csup.ErrCorrupt) holds (and bsup's
 // sentinel still matches). Field names read from the file appear in column
 // paths quoted when they are not plain printable text.
+// CSUP v16 and VNG v4 sizes are checked the same way: each object's header
+// sizes against the bytes that remain, every segment against its data
+// section and the limits, every intcomp count and block length against the
+// words that exist (the public decoder hangs or panics on bad ones), node
+// IDs against the node count; the node DAG is checked for cycles and its
+// expansion bounded. Decoded offsets must be monotonic and inside their
+// bytes, dictionary indexes inside the dictionary. A Const or a row count
+// can make a small file yield many (identical) values; memory stays
+// bounded, time is linear in the values.
+//
 // Memory while scanning is one decompressed segment per column being read
-// plus the values being built; Reader.Read reuses storage. The trailer scan
+// (for CSUP v16, the segments of one object) plus the values being built; Reader.Read reuses storage. The trailer scan
 // reads at most the last 4096 bytes.
 package csup

@@ -71,3 +71,46 @@ func ExampleNewWriter() {
 	// {"a":"hello","n":1}
 	// {"a":"world","n":null}
 }
+
+// Reading a file super v0.3.0 wrote (CSUP version 16), projecting one
+// column and using the min/max statistics to skip objects.
+func ExampleFile_Query() {
+	b, err := os.ReadFile("testdata/csup-v16_super-v0.3.0/primitives.csup")
+	if err != nil {
+		panic(err)
+	}
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(f.Generation)
+	for v, err := range f.Project("s") {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s\n", bsup.AppendJSON(nil, v, bsup.JSONSuper))
+	}
+	st := f.Stats("i")[0]
+	fmt.Println("i in", st.Min.Int, "..", st.Max.Int)
+	lo := bsup.NewInt(bsup.TypeInt64, 0)
+	hi := bsup.NewInt(bsup.TypeInt64, 100)
+	rows, err := f.Query(csup.Query{Columns: []string{"s"}, Where: []csup.Range{{Path: "i", Min: &lo, Max: &hi}}})
+	if err != nil {
+		panic(err)
+	}
+	for v, err := range rows.All() {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s\n", bsup.AppendJSON(nil, v, bsup.JSONSuper))
+	}
+	fmt.Printf("%+v\n", rows.Stats())
+	// Output:
+	// CSUP version 16 (super v0.3.0)
+	// {"s":"alpha"}
+	// {"s":""}
+	// {"s":"gamma"}
+	// i in -1 .. 9223372036854775807
+	// {"s":"alpha","i":1}
+	// {Objects:1 ObjectsSkipped:0 Rows:1}
+}

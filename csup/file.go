@@ -23,12 +23,15 @@ type File struct {
 	types      []*bsup.Type
 	super      []Segment // super column (int32 super IDs, or VNG int64 indexes)
 	cols       []*node
+	v16        []*v16Object // CSUP version 16 objects
+	rootRows   int64        // VNG v4 without a Variant: rows of the single column; else -1
 }
 
 // Open reads the structure of a Super Columnar file of size bytes. It
-// recognises the layout from the trailer: the spec layout, ZST v2 and VNG
-// v3. VNG v4 and CSUP files are refused with ErrUnsupported naming the
-// version.
+// recognises the generation from the bytes: CSUP version 16 and VNG
+// version 4 by their header, the spec layout, ZST v2 and VNG v3 by their
+// trailer. Other versions are refused with ErrUnsupported naming the
+// version; a nil r or a negative size is ErrInvalidArgument.
 func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	f, err := open(r, size, opts)
 	return f, boundary(err)
@@ -45,8 +48,19 @@ func open(r io.ReaderAt, size int64, opts []Option) (*File, error) {
 	if size < 0 {
 		return nil, errs.Wrap(ErrInvalidArgument, "negative size %d", size)
 	}
-	if err := checkMagic(r, size); err != nil {
+	if gen, ok, err := checkMagic(r, size); err != nil {
 		return nil, err
+	} else if ok {
+		f := &File{info: fileInfo{r: r, dataSize: size, cfg: cfg}, size: size, Generation: gen, rootRows: -1}
+		if gen == GenVNGv4 {
+			err = openVNG4(f, r, size, cfg)
+		} else {
+			err = openV16(f, r, size, cfg)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
 	}
 	tr, err := readTrailer(r, size, cfg)
 	if err != nil {
@@ -66,7 +80,7 @@ func open(r io.ReaderAt, size int64, opts []Option) (*File, error) {
 	if reasm > cfg.maxReassemblySize {
 		return nil, errs.TooLarge(ErrTooLarge, data, "reassembly", "reassembly section", uint64(reasm), cfg.maxReassemblySize)
 	}
-	f := &File{info: fileInfo{r: r, dataSize: data, cfg: cfg}, size: size, Trailer: *tr, Generation: gen}
+	f := &File{info: fileInfo{r: r, dataSize: data, cfg: cfg}, size: size, Trailer: *tr, Generation: gen, rootRows: -1}
 	buf := make([]byte, reasm)
 	if _, err := r.ReadAt(buf, data); err != nil && !(errors.Is(err, io.EOF) && reasm == 0) {
 		if errors.Is(err, io.EOF) {
@@ -121,7 +135,12 @@ func readStream(b []byte, base int64, cfg config) ([]bsup.Value, error) {
 }
 
 // SuperTypes returns the top-level types in super-ID order.
-func (f *File) SuperTypes() []*bsup.Type { return f.types }
+func (f *File) SuperTypes() []*bsup.Type {
+	if f.v16 != nil {
+		return f.v16Types()
+	}
+	return f.types
+}
 
 // Size returns the file size given to Open.
 func (f *File) Size() int64 { return f.size }
@@ -147,6 +166,16 @@ func (f *File) Count() (int64, error) {
 }
 
 func (f *File) count() (int64, error) {
+	if f.v16 != nil {
+		var n int64
+		for _, o := range f.v16 {
+			n += o.rows
+		}
+		return n, nil
+	}
+	if f.rootRows >= 0 {
+		return f.rootRows, nil
+	}
 	st := newStream(&f.info, f.super, "super", &budget{limit: f.info.cfg.memoryLimit})
 	var n int64
 	for !st.done() {
@@ -172,6 +201,7 @@ type Reader struct {
 	err     error
 	slab    slab
 	mem     budget
+	v16     *v16Reader
 }
 
 // NewReader returns a Reader of all values, or of the given fields (see
@@ -181,6 +211,9 @@ func (f *File) NewReader(fields ...string) *Reader {
 	r.mem.limit = f.info.cfg.memoryLimit
 	r.slab.mem = &r.mem
 	r.super = newStream(&f.info, f.super, "super", &r.mem)
+	if f.v16 != nil {
+		r.v16 = &v16Reader{f: f, proj: r.proj, mem: &r.mem, slab: &r.slab}
+	}
 	return r
 }
 
@@ -216,12 +249,22 @@ func (r *Reader) ReadInto(dst *bsup.Value) error {
 }
 
 func (r *Reader) next(v *bsup.Value) (skip bool, err error) {
-	if r.super.done() {
-		return false, io.EOF
+	if r.v16 != nil {
+		return r.v16.next(v)
 	}
-	id, err := r.super.int()
-	if err != nil {
-		return false, errs.Locate(err, -1, "super")
+	var id int64
+	if r.f.rootRows >= 0 {
+		if r.row >= r.f.rootRows {
+			return false, io.EOF
+		}
+	} else {
+		if r.super.done() {
+			return false, io.EOF
+		}
+		var err error
+		if id, err = r.super.int(); err != nil {
+			return false, errs.Locate(err, -1, "super")
+		}
 	}
 	if id < 0 || id >= int64(len(r.cursors)) {
 		return false, errs.At(ErrCorrupt, r.super.segOff, "super", "row %d: super ID %d out of range (%d super types)", r.row, id, len(r.cursors))
@@ -260,6 +303,9 @@ func (f *File) Validate() error { return boundary(f.validate()) }
 
 func (f *File) validate() error {
 	r := f.NewReader()
+	if r.v16 != nil {
+		r.v16.validate = true
+	}
 	var v bsup.Value
 	for {
 		err := r.ReadInto(&v)
@@ -269,6 +315,15 @@ func (f *File) validate() error {
 		if err != nil {
 			return err
 		}
+	}
+	if r.v16 != nil {
+		if r.v16.root == nil || r.v16.root.n == nil {
+			return nil
+		}
+		if p, ok := r.v16.root.finished(); !ok {
+			return errs.At(ErrCorrupt, -1, p, "node has values left over after the last row")
+		}
+		return nil
 	}
 	for i, c := range r.cursors {
 		if c == nil {

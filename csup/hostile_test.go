@@ -70,3 +70,19 @@ func TestHostileColumnErrorTyping(t *testing.T) {
 		require.Contains(t, err.Error(), "bsup: ")
 	}
 }
+
+// Field names read from a file reach error messages quoted: raw bytes
+// such as 0xff and ESC never do.
+func TestErrorPathsQuoteNames(t *testing.T) {
+	name := "x\xff\x1b[31m"
+	rt := bsup.NewRecord([]bsup.Field{{Name: name, Type: bsup.NewArray(bsup.TypeInt64)}})
+	arr := bsup.Value{Type: rt.Fields[0].Type, Elems: []bsup.Value{bsup.NewInt(bsup.TypeInt64, 1), bsup.NewInt(bsup.TypeInt64, 2)}}
+	b := writeCSUP(t, []bsup.Value{bsup.NewRecordValue(rt, arr)})
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)), csup.WithMaxElements(1))
+	require.NoError(t, err)
+	err = f.Validate()
+	require.ErrorIs(t, err, csup.ErrTooLarge)
+	require.NotContains(t, err.Error(), "\xff")
+	require.NotContains(t, err.Error(), "\x1b")
+	require.Contains(t, err.Error(), `"x\xff\x1b[31m"`)
+}

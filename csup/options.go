@@ -17,6 +17,10 @@ const (
 	// Validate, one Count): decoded segment bytes plus the elements of the
 	// values built, each element charged as ElementCost bytes.
 	DefaultMemoryLimit = 1 << 30
+	// DefaultObjectRows is how many values the CSUP v16 writer puts in one
+	// object before it starts the next (super cuts objects at about
+	// 120 000 values, brimdata/super#5507).
+	DefaultObjectRows = 120000
 	// ElementCost is what one decoded element (a value slot, even a null
 	// one) is charged against the memory limit.
 	ElementCost = 64
@@ -31,6 +35,8 @@ type config struct {
 	skewThresh        int
 	compress          bool
 	memoryLimit       int64
+	layout            Layout
+	objectRows        int
 }
 
 func defaultConfig() config {
@@ -43,6 +49,7 @@ func defaultConfig() config {
 		skewThresh:        DefaultSkewThreshold,
 		compress:          true,
 		memoryLimit:       DefaultMemoryLimit,
+		objectRows:        DefaultObjectRows,
 	}
 }
 
@@ -142,6 +149,41 @@ func WithMemoryLimit(n int64) Option {
 			return opt.Invalid(ErrInvalidOption, "WithMemoryLimit", n, "must be at least 1")
 		}
 		c.memoryLimit = n
+		return nil
+	}
+}
+
+// Layout selects what NewWriter writes.
+type Layout int
+
+const (
+	// LayoutSpec is the layout of the Super Columnar spec (trailer type
+	// "csup", version 1); no released tool reads it.
+	LayoutSpec Layout = iota
+	// LayoutCSUP16 is CSUP version 16, what super v0.3.0 writes and reads.
+	LayoutCSUP16
+)
+
+// WithLayout selects the layout NewWriter writes (default LayoutSpec).
+func WithLayout(l Layout) Option {
+	return func(c *config) error {
+		if l != LayoutSpec && l != LayoutCSUP16 {
+			return opt.Invalid(ErrInvalidOption, "WithLayout", int(l), "unknown layout")
+		}
+		c.layout = l
+		return nil
+	}
+}
+
+// WithObjectRows sets how many values the CSUP v16 writer puts in one
+// object (default DefaultObjectRows); the writer's memory is bounded by
+// one object's values.
+func WithObjectRows(n int) Option {
+	return func(c *config) error {
+		if n < 1 || int64(n) > 1<<31-1 {
+			return opt.Invalid(ErrInvalidOption, "WithObjectRows", n, "must be in 1..1<<31-1")
+		}
+		c.objectRows = n
 		return nil
 	}
 }

@@ -179,6 +179,29 @@ func (s *stream) value() (body []byte, null bool, err error) {
 	return body, null, nil
 }
 
+// byte reads the next raw byte (VNG v4 dictionary indexes).
+func (s *stream) byte() (byte, error) {
+	for s.pos >= len(s.buf) {
+		if s.next >= len(s.segs) {
+			return 0, errs.At(ErrCorrupt, -1, s.path, "column has fewer values than its parent needs")
+		}
+		seg := s.segs[s.next]
+		s.next++
+		if err := s.mem.swapSegment(int64(len(s.buf)), seg.MemLength, seg.Offset, s.path); err != nil {
+			return 0, err
+		}
+		var err error
+		if s.buf, s.scratch, err = s.f.readSegment(seg, nil, s.scratch, s.path); err != nil {
+			return 0, err
+		}
+		s.pos, s.segOff = 0, seg.Offset
+		s.loads++
+	}
+	b := s.buf[s.pos]
+	s.pos++
+	return b, nil
+}
+
 // int reads the next value as a tag-encoded signed integer (super IDs,
 // presence runs, lengths and tags are all of this form).
 func (s *stream) int() (int64, error) {

@@ -37,9 +37,11 @@ type Generation int
 
 // Generations this package reads.
 const (
-	GenSpec  Generation = iota // the spec layout (this package's writer)
-	GenZSTv2                   // ZST version 2, zed v1.0.0-v1.2.0
-	GenVNGv3                   // VNG version 3, zed v1.4.0-v1.12
+	GenSpec    Generation = iota // the spec layout (this package's writer)
+	GenZSTv2                     // ZST version 2, zed v1.0.0-v1.2.0
+	GenVNGv3                     // VNG version 3, zed v1.4.0-v1.12
+	GenCSUPv16                   // CSUP version 16, super v0.3.0
+	GenVNGv4                     // VNG version 4, zed v1.13-v1.18
 )
 
 func (g Generation) String() string {
@@ -50,22 +52,27 @@ func (g Generation) String() string {
 		return "ZST version 2 (zed v1.2)"
 	case GenVNGv3:
 		return "VNG version 3 (zed v1.6)"
+	case GenCSUPv16:
+		return "CSUP version 16 (super v0.3.0)"
+	case GenVNGv4:
+		return "VNG version 4 (zed v1.18)"
 	}
 	return "unknown"
 }
 
 const trailerScan = 4096
 
-// checkMagic refuses the generations with a header magic (VNG v4+, CSUP),
-// trusting a magic only when the header's sizes fit the file.
-func checkMagic(r io.ReaderAt, size int64) error {
+// checkMagic recognises the generations with a header magic (VNG v4+,
+// CSUP), trusting a magic only when the header's sizes fit the file. It
+// returns ok=false when the file has no such header (the trailer decides).
+func checkMagic(r io.ReaderAt, size int64) (gen Generation, ok bool, err error) {
 	if size < 16 {
-		return nil
+		return 0, false, nil
 	}
 	var head [36]byte
 	n, err := r.ReadAt(head[:min(size, 36)], 0)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return err
+		return 0, false, err
 	}
 	le := binary.LittleEndian
 	v := le.Uint32(head[4:])
@@ -75,15 +82,21 @@ func checkMagic(r io.ReaderAt, size int64) error {
 		for _, off := range []int{8, 16, 24} {
 			total += min(le.Uint64(head[off:]), 1<<62)
 		}
-		if total <= uint64(size) {
-			return errs.At(ErrUnsupported, 0, "header", "CSUP version %d (super v0.2+) is not supported; this package reads ZST v2, VNG v3 and the spec layout", v)
+		if v == 16 {
+			// Sizes are checked object by object.
+			return GenCSUPv16, true, nil
 		}
+		if total <= uint64(size) {
+			return 0, false, errs.At(ErrUnsupported, 0, "header", "CSUP version %d is not supported; this package reads CSUP version 16 (super v0.3.0), VNG v3, ZST v2 and the spec layout", v)
+		}
+	case bytes.Equal(head[:4], []byte("VNG\x00")) && v == 4:
+		return GenVNGv4, true, nil
 	case bytes.Equal(head[:3], []byte("VNG")):
 		if 16+uint64(le.Uint32(head[8:]))+uint64(le.Uint32(head[12:])) <= uint64(size) {
-			return errs.At(ErrUnsupported, 0, "header", "VNG version %d (zed v1.13+, super pre-releases) is not supported; this package reads ZST v2, VNG v3 and the spec layout", v)
+			return 0, false, errs.At(ErrUnsupported, 0, "header", "VNG version %d is not supported; this package reads CSUP version 16, VNG v3, ZST v2 and the spec layout", v)
 		}
 	}
-	return nil
+	return 0, false, nil
 }
 
 // readTrailer finds the trailer by scanning backward from the end for a

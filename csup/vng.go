@@ -31,12 +31,31 @@ func buildVNG(f *fileInfo, vals []bsup.Value) (types []*bsup.Type, root []Segmen
 	return types, root, cols, nil
 }
 
-type vngBuilder struct{ f *fileInfo }
+type vngBuilder struct {
+	f    *fileInfo
+	v4   bool  // VNG version 4: one Segment per column, Dict, Const, Variant
+	base int64 // file offset of the data section (v4 segments are relative)
+}
 
 func (b *vngBuilder) segmap(v bsup.Value, name, path string) ([]Segment, error) {
 	sv, ok := field(v, name)
 	if !ok {
 		return nil, errs.At(ErrCorrupt, -1, path, "VNG node lacks %s", name)
+	}
+	if b.v4 && isRecord(sv) {
+		// A single Segment, its offset relative to the data section.
+		wrapped := bsup.Value{Type: bsup.NewArray(sv.Type), Elems: []bsup.Value{sv}}
+		segs, err := parseSegmap(wrapped, &fileInfo{dataSize: b.f.dataSize - b.base, cfg: b.f.cfg}, path)
+		if err != nil {
+			return nil, err
+		}
+		for i := range segs {
+			segs[i].Offset += b.base
+		}
+		if len(segs) == 1 && segs[0].Length == 0 && segs[0].MemLength == 0 {
+			return nil, nil
+		}
+		return segs, nil
 	}
 	return parseSegmap(sv, b.f, path)
 }
@@ -70,16 +89,60 @@ func (b *vngBuilder) node(v bsup.Value, path string, depth int) (*node, error) {
 		if err != nil {
 			return nil, errs.Locate(err, -1, path)
 		}
+		var dict []bsup.Value
 		if d, ok := field(v, "dict"); ok {
-			if l, _ := elems(d); len(l) > 0 {
+			l, _ := elems(d)
+			if len(l) > 0 && !b.v4 {
 				return nil, errs.At(ErrUnsupported, -1, path, "VNG dictionary columns (zed v1.9+)")
 			}
+			if len(l) > 256 {
+				return nil, errs.At(ErrCorrupt, -1, path, "dictionary of %d entries (a byte indexes it)", len(l))
+			}
+			for _, e := range l {
+				ev, ok := rawField(unwrap(e), "Value")
+				if !ok {
+					return nil, errs.At(ErrCorrupt, -1, path, "dictionary entry lacks its Value")
+				}
+				dict = append(dict, ev)
+			}
 		}
-		segs, err := b.segmap(v, "segmap", path)
+		loc := "segmap"
+		if b.v4 {
+			loc = "location"
+		}
+		segs, err := b.segmap(v, loc, path)
 		if err != nil {
 			return nil, err
 		}
-		return &node{kind: nodePrim, typ: t, path: path, segs: segs}, nil
+		n := &node{kind: nodePrim, typ: t, path: path, segs: segs}
+		if dict != nil {
+			n.kind, n.dict = nodeDict, dict
+		}
+		if b.v4 {
+			mn, ok1 := rawField(v, "Min")
+			mx, ok2 := rawField(v, "Max")
+			n.min, n.max, n.hasStats = mn, mx, ok1 && ok2 && !mn.Null && !mx.Null
+		}
+		return n, nil
+	case "Const":
+		if !b.v4 {
+			return nil, errs.At(ErrUnsupported, -1, path, "VNG Const node (zed v1.9+)")
+		}
+		cv, ok := rawField(v, "Value")
+		cnt, ok2 := field(v, "count")
+		n, ok3 := asInt(cnt)
+		if !ok || !ok2 || !ok3 || n < 0 {
+			return nil, errs.At(ErrCorrupt, -1, path, "VNG Const lacks its Value or Count")
+		}
+		return &node{kind: nodeConst, typ: cv.Type, path: path, cval: cv, count: n}, nil
+	case "Error":
+		c, err := b.child(v, "values", path, depth)
+		if err != nil {
+			return nil, err
+		}
+		e := *c
+		e.typ = bsup.NewError(c.typ)
+		return &e, nil
 	case "Record":
 		fv, ok := field(v, "fields")
 		list, ok2 := elems(fv)

@@ -29,6 +29,7 @@ type Writer struct {
 	cbuf     []byte
 	err      error
 	closed   bool
+	obj      *obj16 // CSUP v16 layout: the object being built
 }
 
 // NewWriter returns a Writer to w. Options: WithSegmentThreshold,
@@ -44,11 +45,17 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	wr := &Writer{w: w, cfg: cfg, supers: map[*bsup.Type]int{}, keys: map[int]int{},
 		canon: typeInterner{ids: map[*bsup.Type]int{}, sigs: map[string]int{}}}
 	wr.super = wr.newStream()
+	if cfg.layout == LayoutCSUP16 {
+		wr.obj = &obj16{keys: map[string]int{}}
+	}
 	return wr, nil
 }
 
-// Write adds one value.
-func (w *Writer) Write(v bsup.Value) error {
+// Write adds one value. Errors wrap this package's sentinels (those that
+// package bsup reports are re-wrapped).
+func (w *Writer) Write(v bsup.Value) error { return boundary(w.write(v)) }
+
+func (w *Writer) write(v bsup.Value) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -57,6 +64,9 @@ func (w *Writer) Write(v bsup.Value) error {
 	}
 	if v.Type == nil {
 		return errs.Wrap(ErrCorrupt, "value has no type")
+	}
+	if w.obj != nil {
+		return w.write16(v)
 	}
 	id, ok := w.supers[v.Type]
 	if !ok {
@@ -86,12 +96,20 @@ func (w *Writer) Write(v bsup.Value) error {
 
 // Close flushes every column, writes the reassembly section and the
 // trailer. It does not close the underlying writer.
-func (w *Writer) Close() error {
+func (w *Writer) Close() error { return boundary(w.close()) }
+
+func (w *Writer) close() error {
 	if w.closed {
 		return w.err
 	}
 	w.closed = true
 	if w.err != nil {
+		return w.err
+	}
+	if w.obj != nil {
+		if w.obj.rows > 0 {
+			w.err = w.flush16()
+		}
 		return w.err
 	}
 	// Presence streams are flushed by their column's meta, which first

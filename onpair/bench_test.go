@@ -1,6 +1,7 @@
 package onpair
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -164,35 +165,56 @@ func BenchmarkPairedDecode(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			bc := getBenchCol(b, name)
 			n := bc.col.DecodedLen()
+			p := bc.col.Parts()
+			packed := PackCodes(p.Codes, p.Bits)
+			d, err := NewDecoder(p)
+			if err != nil {
+				b.Fatal(err)
+			}
 			buf := make([]byte, 0, n+MaxTokenSize)
 			exact := make([]byte, n)
-			p := bc.col.Parts()
 			src, dst := make([]byte, n), make([]byte, n)
-			defer lockThread()()
-			// Thread CPU time, so time the scheduler gave to other jobs
-			// on the shared machine is not counted against either side.
-			// "exact" is DecompressInto on the bare Parts: it validates and
-			// lays out the dictionary on every call.
-			var tDec, tExact, tCopy time.Duration
-			for b.Loop() {
-				t0 := threadCPU()
-				buf = bc.col.AppendAll(buf[:0])
-				t1 := threadCPU()
-				copy(dst, src)
-				t2 := threadCPU()
-				if _, err := DecompressInto(exact, p); err != nil {
-					b.Fatal(err)
-				}
-				tExact += threadCPU() - t2
-				tCopy += t2 - t1
-				tDec += t1 - t0
+			// Every path decodes the whole column once per round, in the
+			// same rounds, timed by thread CPU time (so time the scheduler
+			// gave to other jobs is not counted against any of them).
+			paths := []struct {
+				name string
+				run  func() error
+			}{
+				{"copy", func() error { copy(dst, src); return nil }},
+				{"all", func() error { buf = bc.col.AppendAll(buf[:0]); return nil }},
+				{"decoder", func() error { _, err := d.DecodeInto(exact, p.Codes); return err }},
+				{"oneshot", func() error { _, err := DecompressInto(exact, p); return err }},
+				{"decoder-packed", func() error {
+					var err error
+					buf, err = d.AppendDecodePacked(buf[:0], packed, len(p.Codes))
+					return err
+				}},
+				{"oneshot-packed", func() error {
+					var err error
+					buf, err = AppendDecompressPacked(buf[:0], p, packed, len(p.Codes))
+					return err
+				}},
 			}
-			gbps := func(d time.Duration) float64 { return float64(n) * float64(b.N) / d.Seconds() / 1e9 }
-			b.ReportMetric(gbps(tDec), "GB/s")
-			b.ReportMetric(gbps(tCopy), "copy-GB/s")
-			b.ReportMetric(float64(tDec)/float64(tCopy), "x-copy-time")
-			b.ReportMetric(float64(tExact)/float64(tCopy), "exact-x-copy-time")
-			b.ReportMetric(float64(tDec.Nanoseconds())/float64(b.N*len(bc.col.Parts().Codes)), "ns/code")
+			times := make([]time.Duration, len(paths))
+			defer lockThread()()
+			for b.Loop() {
+				for k, path := range paths {
+					t0 := threadCPU()
+					if err := path.run(); err != nil {
+						b.Fatal(err)
+					}
+					times[k] += threadCPU() - t0
+				}
+			}
+			for k, path := range paths {
+				if k == 0 {
+					b.ReportMetric(float64(n)*float64(b.N)/times[0].Seconds()/1e9, "copy-GB/s")
+					continue
+				}
+				b.ReportMetric(float64(n)*float64(b.N)/times[k].Seconds()/1e9, path.name+"-GB/s")
+				b.ReportMetric(float64(times[k])/float64(times[0]), path.name+"-x-copy")
+			}
 			b.ReportMetric(0, "ns/op")
 		})
 	}
@@ -230,6 +252,65 @@ func BenchmarkPairedRow(b *testing.B) {
 			b.ReportMetric(float64(tRow.Nanoseconds())/rows, "ns/row")
 			b.ReportMetric(float64(tStr.Nanoseconds())/rows, "strings-ns/row")
 			b.ReportMetric(float64(tRow)/float64(tStr), "x-strings")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// BenchmarkPairedSearch times each predicate against its baseline in the
+// same rounds: decode the whole column (AppendArrow, the fastest way to get
+// every row) and compare each row. Needles come from row 7 of each file: the
+// whole value (Equal), its first half (HasPrefix) and three bytes from its
+// middle (Contains), plus "qzx" (Contains of a needle found in few rows or
+// none: the pure scan).
+func BenchmarkPairedSearch(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			row := []byte(bc.values[7])
+			mid := len(row) / 2
+			preds := []struct {
+				name   string
+				needle []byte
+				fast   func(*Column, []byte) RowSet
+				slow   func([]byte, []byte) bool
+			}{
+				{"equal", row, (*Column).Equal, bytes.Equal},
+				{"prefix", row[:max(mid, 1)], (*Column).HasPrefix, bytes.HasPrefix},
+				{"contains", row[max(mid-1, 0):min(mid+2, len(row))], (*Column).Contains, bytes.Contains},
+				{"contains-rare", []byte("qzx"), (*Column).Contains, bytes.Contains},
+			}
+			var data []byte
+			var ends []uint64
+			bc.col.Contains([]byte{0}) // build the side tables outside the timing
+			bc.col.HasPrefix([]byte{0})
+			times := make([][2]time.Duration, len(preds))
+			defer lockThread()()
+			for b.Loop() {
+				for k, p := range preds {
+					t0 := threadCPU()
+					got := p.fast(bc.col, p.needle)
+					t1 := threadCPU()
+					data, ends = bc.col.AppendArrow(data[:0], ends[:0])
+					want := newRowSet(bc.col.Len())
+					start := uint64(0)
+					for r, end := range ends {
+						if p.slow(data[start:end], p.needle) {
+							want.add(r)
+						}
+						start = end
+					}
+					t2 := threadCPU()
+					times[k][0] += t1 - t0
+					times[k][1] += t2 - t1
+					if got.Count() != want.Count() {
+						b.Fatalf("%s: %d rows, decode-and-compare %d", p.name, got.Count(), want.Count())
+					}
+				}
+			}
+			for k, p := range preds {
+				b.ReportMetric(float64(times[k][1])/float64(times[k][0]), p.name+"-speedup")
+			}
 			b.ReportMetric(0, "ns/op")
 		})
 	}

@@ -17,6 +17,7 @@ type Column struct {
 	rows       []uint32
 	dec        fatTable // by value: one pointer hop less per row
 	decodedLen int
+	search     *search // the predicates' lazily built side table
 }
 
 // NewColumn validates p (Validate) and the row offsets (start at 0,
@@ -32,6 +33,12 @@ func NewColumn(p Parts, rowOffsets []uint32, opts ...Option) (*Column, error) {
 }
 
 func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
+	return newColumnWith(p, rows, cfg, nil)
+}
+
+// newColumnWith is newColumn with the dictionary's table already laid out
+// (and so validated) when t is not nil.
+func newColumnWith(p Parts, rows []uint32, cfg *config, t *fatTable) (*Column, error) {
 	if int64(len(p.Codes)) > cfg.maxCodes {
 		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "code count", uint64(len(p.Codes)), cfg.maxCodes)
 	}
@@ -41,24 +48,31 @@ func newColumn(p Parts, rows []uint32, cfg *config) (*Column, error) {
 		}
 		return nil, errs.TooLarge(ErrTooLarge, -1, "code_offsets", "row count", uint64(len(rows)-1), cfg.maxRows)
 	}
-	if err := p.Validate(); err != nil {
+	if t == nil {
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+	} else if err := p.checkBits(); err != nil {
 		return nil, err
 	}
 	if err := checkRowOffsets(rows, len(p.Codes)); err != nil {
 		return nil, err
 	}
-	d, err := newFatTable(p)
-	if err != nil {
-		return nil, err
+	d := t
+	if d == nil {
+		var err error
+		if d, err = newFatTable(p); err != nil {
+			return nil, err
+		}
 	}
-	n, err := d.decodedLen(p.Codes, 0)
+	n, err := d.decodedLen(p.Codes, 0) // checks every code
 	if err != nil {
 		return nil, err
 	}
 	if int64(n) > cfg.maxDecodedSize {
 		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "decoded size", uint64(n), cfg.maxDecodedSize)
 	}
-	return &Column{parts: p, rows: rows, dec: *d, decodedLen: n}, nil
+	return &Column{parts: p, rows: rows, dec: *d, decodedLen: n, search: new(search)}, nil
 }
 
 func checkRowOffsets(rows []uint32, m int) error {
@@ -106,7 +120,7 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 		return c.appendRowLong(dst, codes), nil
 	}
 	// Short rows (most rows of short-string columns) copy inline: a call
-	// and Gather16's setup would cost more than the few codes. The other
+	// and the unrolled kernel's setup would cost more than the few codes. The other
 	// paths are tail calls, so nothing is spilled here. 16 bytes of room
 	// per code: every store is in bounds, no tail needed.
 	out, fat, lens := dst[l:cap(dst)], c.dec.rows, c.dec.lens
@@ -120,7 +134,7 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	return dst[:l+w], nil
 }
 
-// shortRow is the most codes AppendRow decodes inline; Gather16's
+// shortRow is the most codes AppendRow decodes inline; gatherRoomy's
 // unrolled loop only starts paying off beyond eight.
 const shortRow = 8
 
@@ -144,8 +158,7 @@ func (c *Column) appendRowLong(dst []byte, codes []uint16) []byte {
 		// fast path from now on.
 		dst = grow(dst, MaxTokenSize*len(codes))
 	}
-	w, _, _ := c.dec.decode(dst[l:cap(dst)], codes)
-	return dst[:l+w]
+	return dst[:l+c.dec.gatherRoomy(dst[l:cap(dst)], codes)]
 }
 
 // Row returns row i in a new slice.
@@ -166,8 +179,12 @@ func (c *Column) AppendArrow(data []byte, offsets []uint64) ([]byte, []uint64) {
 	for r := 0; r+1 < len(c.rows); r++ {
 		codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
 		l := len(data)
-		w, _, _ := c.dec.decode(data[l:cap(data)], codes)
-		data = data[:l+w]
+		if cap(data)-l >= MaxTokenSize*len(codes) {
+			data = data[:l+c.dec.gatherRoomy(data[l:cap(data)], codes)]
+		} else { // the last rows: the room left is the exact size + 15
+			w, _, _ := c.dec.decode(data[l:cap(data)], codes)
+			data = data[:l+w]
+		}
 		offsets = append(offsets, uint64(len(data)-base))
 	}
 	return data, offsets

@@ -5,6 +5,15 @@ package onpair
 // c at DictBytes[o[c]:o[c+1]], read 16 bytes at a time), checking codes as
 // they go, so no table proportional to the dictionary is built per call.
 // Decoder is the prepared form for many calls with one dictionary.
+//
+// When the codes outnumber the tokens by fatRatio or more, laying out the
+// fat table (pooled) costs at most a small fraction of the decode and its
+// single load per code beats the spec layout's dependent pair, so the
+// one-shot decoders switch to it: either way the per-call work is
+// proportional to the codes plus the dictionary check.
+const fatRatio = 8
+
+func useFat(p Parts) bool { return len(p.Codes) >= fatRatio*len(p.DictOffsets) }
 
 // grow returns dst with room for at least n more bytes (len unchanged).
 func grow(dst []byte, n int) []byte {
@@ -68,6 +77,14 @@ func AppendDecompress(dst []byte, p Parts) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
+	if useFat(p) {
+		t, err := acquireTable(p, 1)
+		if err != nil {
+			return dst, err
+		}
+		defer tablePool.Put(t)
+		return t.appendValid(dst, p.Codes, n), nil
+	}
 	l := len(dst)
 	dst = grow(dst, n+MaxTokenSize-1)
 	out := dst[l:cap(dst)]
@@ -83,11 +100,25 @@ func AppendDecompress(dst []byte, p Parts) ([]byte, error) {
 // the codes, checked as they are decoded; on error dst's contents are
 // unspecified.
 func DecompressInto(dst []byte, p Parts) (int, error) {
-	if err := p.ValidateDictionary(); err != nil {
-		return 0, err
+	var w, i int
+	if useFat(p) {
+		t, err := acquireTable(p, 1)
+		if err != nil {
+			return 0, err
+		}
+		var bad uint8
+		w, i, bad = t.decode(dst, p.Codes)
+		tablePool.Put(t)
+		if bad >= 0x80 {
+			return 0, checkCodes(p.Codes, p.NumTokens(), 0)
+		}
+	} else {
+		if err := p.ValidateDictionary(); err != nil {
+			return 0, err
+		}
+		w, i = gatherSpec(dst, 0, p.DictBytes, p.DictOffsets, p.Codes, 0)
+		w, i = specTail(dst, w, p, i)
 	}
-	w, i := gatherSpec(dst, 0, p.DictBytes, p.DictOffsets, p.Codes, 0)
-	w, i = specTail(dst, w, p, i)
 	if i < len(p.Codes) {
 		n, err := specLen(p) // an out-of-range code, or dst too short
 		if err != nil {

@@ -34,7 +34,7 @@ func TestTableRefillForgetsLargerDictionary(t *testing.T) {
 
 	small := dictOf([]string{"x", "yy", "zzz"}, []uint16{2, 1, 0})
 	for round := 0; round < 2; round++ {
-		d.fill(small)
+		d.fill(small, 1)
 		require.Equal(t, 3, d.n)
 		require.Equal(t, uint16(3), d.mask)
 		n, err := d.decodedLen(small.Codes, 0)
@@ -54,7 +54,7 @@ func TestTableRefillForgetsLargerDictionary(t *testing.T) {
 	require.Equal(t, "zzzyyx", string(out[:6]))
 
 	// Growing again reuses nothing stale either.
-	d.fill(dictOf(big, nil))
+	d.fill(dictOf(big, nil), 1)
 	n, err := d.decodedLen([]uint16{299, 0}, 0)
 	require.NoError(t, err)
 	require.Equal(t, 4, n)
@@ -99,4 +99,28 @@ func TestOneShotEntryPointsAcrossDictionaries(t *testing.T) {
 			require.Equal(t, want, gotP)
 		}
 	}
+}
+
+// Columns made by one Decoder share its table and decode like columns made
+// from their own Parts; their codes are still checked.
+func TestDecoderColumns(t *testing.T) {
+	c, err := CompressStrings([]string{"alpha beta", "gamma", "", "alpha gamma beta"}, WithBits(9))
+	require.NoError(t, err)
+	p := c.Parts()
+	d, err := NewDecoder(p)
+	require.NoError(t, err)
+	for _, rows := range [][]uint32{c.RowOffsets(), {0, uint32(len(p.Codes))}} {
+		col, err := d.NewColumn(p.Codes, rows)
+		require.NoError(t, err)
+		require.Equal(t, c.AppendAll(nil), col.AppendAll(nil))
+		require.Equal(t, len(rows)-1, col.Len())
+		checkPredicates(t, col, []byte("gam"))
+		checkPredicates(t, col, []byte("a b"))
+	}
+	_, err = d.NewColumn([]uint16{0, uint16(p.NumTokens())}, []uint32{0, 2})
+	require.ErrorIs(t, err, ErrCodeOutOfRange)
+	_, err = d.NewColumn(p.Codes, []uint32{0, 1})
+	require.ErrorIs(t, err, ErrBadRowOffsets)
+	_, err = d.NewColumn(p.Codes, c.RowOffsets(), WithMaxRows(1))
+	require.ErrorIs(t, err, ErrTooLarge)
 }

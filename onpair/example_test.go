@@ -83,3 +83,51 @@ func ExampleParseColumn() {
 	fmt.Println(string(blob[:5]), back.Len())
 	// Output: OPCOL 2
 }
+
+// Search a column without decoding it: the predicates run on the codes and
+// return the matching rows as a bitset.
+func ExampleColumn_Contains() {
+	c, err := onpair.CompressStrings([]string{"alice@example.com", "bob@example.org", "carol@example.com", "dave@test.net"})
+	if err != nil {
+		panic(err)
+	}
+	for r := range c.Contains([]byte("example")).All() {
+		row, _ := c.Row(r)
+		fmt.Println(r, string(row))
+	}
+	fmt.Println(c.HasPrefix([]byte("bob")).Count(), c.Equal([]byte("dave@test.net")).Count())
+	// Output:
+	// 0 alice@example.com
+	// 1 bob@example.org
+	// 2 carol@example.com
+	// 1 1
+}
+
+// A Decoder validates and lays out a dictionary once, then decodes any
+// number of code blocks with it, from []uint16 or straight from the packed
+// form.
+func ExampleDecoder() {
+	c, err := onpair.CompressStrings([]string{"hello world", "hello there"})
+	if err != nil {
+		panic(err)
+	}
+	p := c.Parts()
+	d, err := onpair.NewDecoder(p)
+	if err != nil {
+		panic(err)
+	}
+	out, err := d.AppendDecode(nil, p.Codes)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
+	packed := onpair.PackCodes(p.Codes, p.Bits)
+	out, err = d.AppendDecodePacked(out[:0], packed, len(p.Codes))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// hello worldhello there
+	// hello worldhello there
+}

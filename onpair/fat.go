@@ -35,11 +35,13 @@ func newFatTable(p Parts) (*fatTable, error) {
 		return nil, err
 	}
 	t := &fatTable{lens: new([MaxTokens]uint8)}
-	t.fill(p)
+	t.fill(p, 1)
 	return t, nil
 }
 
-func acquireTable(p Parts) (*fatTable, error) {
+// acquireTable is newFatTable for use within one call, with at least
+// minSlots slots; the caller hands it back with tablePool.Put.
+func acquireTable(p Parts, minSlots int) (*fatTable, error) {
 	if err := p.ValidateDictionary(); err != nil {
 		return nil, err
 	}
@@ -47,17 +49,19 @@ func acquireTable(p Parts) (*fatTable, error) {
 	if t == nil {
 		t = &fatTable{lens: new([MaxTokens]uint8)}
 	}
-	t.fill(p)
+	t.fill(p, minSlots)
 	return t, nil
 }
 
-// fill lays out p's validated dictionary in t, reusing t's storage.
-func (t *fatTable) fill(p Parts) {
+// fill lays out p's validated dictionary in t, reusing t's storage, with
+// at least minSlots (a power of two <= 65536) slots: the packed decoders ask
+// for one per code the width can express, so codes need no mask there.
+func (t *fatTable) fill(p Parts, minSlots int) {
 	n := p.NumTokens()
 	if t.n > n {
 		clear(t.lens[n:t.n]) // keep lens[c] == 0 for every c >= n
 	}
-	slots := 1 << bits.Len(uint(max(n, 1)-1))
+	slots := max(1<<bits.Len(uint(max(n, 1)-1)), minSlots)
 	size := slots * MaxTokenSize
 	if cap(t.rows) >= size {
 		t.rows = t.rows[:size]
@@ -182,23 +186,26 @@ func (t *fatTable) packedTail(out []byte, w int, packed []byte, width uint, m, i
 // decodes as far as the room goes.
 func (t *fatTable) appendPacked(dst []byte, packed []byte, width uint, m int) ([]byte, error) {
 	var bad uint8
-	i := 0
+	i, start := 0, len(dst)
 	for i < m {
 		perCode := t.mean
 		if i > 0 {
-			perCode = (len(dst)+i-1)/i + 1
+			perCode = (len(dst)-start+i-1)/i + 1
 		}
-		need := min((m-i)*perCode, (m-i)*MaxTokenSize) + 8*MaxTokenSize
-		dst = grow(dst, need)
+		dst = grow(dst, min((m-i)*perCode, (m-i)*MaxTokenSize)+8*MaxTokenSize)
 		l := len(dst)
-		out := dst[l:cap(dst)]
-		w, j, b1 := t.gatherFatPacked(out, 0, packed, width, m, i)
-		w, j, b2 := t.packedTail(out, w, packed, width, m, j)
-		dst, i, bad = dst[:l+w], j, bad|b1|b2
-		if bad >= 0x80 {
-			break
+		w, j, b := t.gatherFatPacked(dst[l:cap(dst)], 0, packed, width, m, i)
+		dst, i, bad = dst[:l+w], j, bad|b
+		if cap(dst)-len(dst) >= 8*MaxTokenSize {
+			break // the kernel stopped short of the end of the codes, not of room
 		}
 	}
+	// The last codes (fewer than 8, or whose block load would pass the end
+	// of packed): exact reads, room for all of them.
+	dst = grow(dst, (m-i)*MaxTokenSize)
+	l := len(dst)
+	w, _, b := t.packedTail(dst[l:cap(dst)], 0, packed, width, m, i)
+	dst, bad = dst[:l+w], bad|b
 	if bad >= 0x80 {
 		for k := 0; k < m; k++ {
 			if c := bitpack.Get(packed, width, k); int(c) >= t.n {
@@ -229,16 +236,38 @@ func (t *fatTable) checkPackedWidth(packed []byte, bits uint32, m int) error {
 type Decoder struct {
 	t    fatTable
 	bits uint32
+	dict Parts // the dictionary's spec buffers, for the columns it makes
 }
 
 // NewDecoder validates p's dictionary (ValidateDictionary) and lays it
 // out. p.Codes is ignored; p.Bits is the width the packed methods read.
 func NewDecoder(p Parts) (*Decoder, error) {
-	t, err := newFatTable(p)
+	if err := p.ValidateDictionary(); err != nil {
+		return nil, err
+	}
+	t := fatTable{lens: new([MaxTokens]uint8)}
+	minSlots := 1
+	if p.Bits >= 8 && p.Bits <= 16 {
+		minSlots = 1 << p.Bits
+	}
+	t.fill(p, minSlots)
+	return &Decoder{t: t, bits: p.Bits, dict: Parts{DictBytes: p.DictBytes, DictOffsets: p.DictOffsets, Bits: p.Bits}}, nil
+}
+
+// NewColumn makes a Column of codes (in this Decoder's dictionary) and
+// rowOffsets, as NewColumn does, but sharing the Decoder's table: the
+// dictionary is neither validated nor laid out again, so holding many
+// columns of one dictionary costs only their codes and rows. It checks
+// Bits (8..16, N <= 2^Bits), every code, the row offsets and the options'
+// limits, and keeps references to codes and rowOffsets.
+func (d *Decoder) NewColumn(codes []uint16, rowOffsets []uint32, opts ...Option) (*Column, error) {
+	cfg, err := buildConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Decoder{t: *t, bits: p.Bits}, nil
+	p := d.dict
+	p.Codes = codes
+	return newColumnWith(p, rowOffsets, &cfg, &d.t)
 }
 
 // NumTokens returns the dictionary's token count N.

@@ -32,7 +32,10 @@ func partsFromSpecBuffers(data []byte) (p Parts, packed []byte, m int, ok bool) 
 	return p, packed, m, true
 }
 
-func FuzzDecompress(f *testing.F) {
+// FuzzDiffDecompress reads the spec's buffers from arbitrary bytes (so
+// validation sees every kind of bad input) and compares the one-shot
+// decoders, from unpacked and packed codes, with the exact twin.
+func FuzzDiffDecompress(f *testing.F) {
 	ex, _ := workedExample()
 	seed := []byte{9, 5, byte(len(ex.DictBytes)), 2}
 	for _, o := range ex.DictOffsets {
@@ -143,7 +146,7 @@ func FuzzDiffFastSafe(f *testing.F) {
 		}
 		// Rows: split the codes into rows of 0..20 codes (the code bytes
 		// pick the lengths), so AppendRow's inline short-row path, its
-		// Gather16 path and its growing path all meet the safe decoder.
+		// roomy-kernel path and its growing path all meet the safe decoder.
 		rows := []uint32{0}
 		for k := 0; int(rows[len(rows)-1]) < len(codes); k++ {
 			step := 0
@@ -269,6 +272,29 @@ func FuzzDiffDecoder(f *testing.F) {
 		check("AppendDecode", got[1:], err)
 		got, err = AppendDecompress(nil, p)
 		check("AppendDecompress", got, err)
+		// A column sharing the Decoder's table, rows of 0..6 codes.
+		rows := []uint32{0}
+		for k := 0; int(rows[len(rows)-1]) < len(codes); k++ {
+			rows = append(rows, uint32(min(int(rows[len(rows)-1])+k%7, len(codes))))
+		}
+		col, err := d.NewColumn(codes, rows)
+		if width == 8 && n > 256 {
+			if !errors.Is(err, ErrTooManyTokens) {
+				t.Fatalf("NewColumn with %d tokens at 8 bits: %v", n, err)
+			}
+		} else if serr != nil {
+			check("NewColumn", nil, err)
+		} else {
+			if err != nil {
+				t.Fatalf("NewColumn: %v", err)
+			}
+			check("Column.AppendAll", col.AppendAll(nil), nil)
+			var all []byte
+			for _, row := range col.All() {
+				all = append(all, row...)
+			}
+			check("Column.All", all, nil)
+		}
 		if n > 1<<width {
 			return
 		}

@@ -8,8 +8,6 @@ import "encoding/binary"
 // on every architecture not known to be little-endian with cheap unaligned
 // loads. Same contracts, same results; Go's bounds checks stay in.
 
-const kernelUnsafe = false
-
 func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int, uint8) {
 	lim := len(out) - 8*MaxTokenSize
 	rows, lens, mask := t.rows, t.lens, t.mask
@@ -29,15 +27,25 @@ func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int
 
 func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
 	lim := len(out) - 8*MaxTokenSize
-	maxBP := 8*(len(packed)-8) - 7*int(width)
+	if i%8 != 0 || width < 8 || width > 16 || int(t.mask) < 1<<width-1 {
+		return w, i, 0
+	}
+	h := 4 * width >> 3
+	hs := (4 * width) & 7
+	maxBase := len(packed) - 8 - int(h)
 	rows, lens, mask := t.rows, t.lens, t.mask
 	wm := uint64(1)<<width - 1
-	bp := uint(i) * width
+	base := i / 8 * int(width)
 	var bad uint8
-	for i+8 <= m && w <= lim && int(bp) <= maxBP {
-		for k := 0; k < 8; k++ {
-			c := uint16(binary.LittleEndian.Uint64(packed[bp>>3:]) >> (bp & 7) & wm)
-			bp += width
+	for i+8 <= m && w <= lim && base <= maxBase {
+		v0 := binary.LittleEndian.Uint64(packed[base:])
+		v1 := binary.LittleEndian.Uint64(packed[base+int(h):]) >> hs
+		for k := uint(0); k < 8; k++ {
+			v := v0
+			if k >= 4 {
+				v = v1
+			}
+			c := uint16(v >> (k % 4 * width) & wm)
 			l := lens[c]
 			bad |= l - 1
 			s := int(c&mask) << 4
@@ -45,6 +53,7 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 			w += int(l)
 		}
 		i += 8
+		base += int(width)
 	}
 	return w, i, bad
 }
@@ -65,4 +74,15 @@ func gatherSpec(out []byte, w int, dict []byte, offs []uint32, codes []uint16, i
 		i += 8
 	}
 	return w, i
+}
+
+func (t *fatTable) gatherRoomy(out []byte, codes []uint16) int {
+	rows, lens := t.rows, t.lens
+	w := 0
+	for _, c := range codes {
+		s := int(c) << 4
+		copy(out[w:w+MaxTokenSize], rows[s:s+MaxTokenSize])
+		w += int(lens[c])
+	}
+	return w
 }

@@ -13,9 +13,6 @@ import "unsafe"
 // packed. The callers finish the remaining codes with the exact, checked
 // tail (tail.go), which keeps the exact-size guarantee.
 
-// kernelUnsafe reports which twin is built (tests print it).
-const kernelUnsafe = true
-
 // gatherFat decodes codes[i:] from the fat table t into out[w:], in blocks
 // of 8, while a whole block fits. Any uint16 code is safe: lens is indexed
 // by the code itself (65536 entries, 0 for codes >= n) and rows by
@@ -77,75 +74,143 @@ func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int
 	return w, i, bad
 }
 
-// gatherFatPacked is gatherFat reading codes i.. of a stream packed at
-// width bits (8..16) straight from packed: each code is one unaligned
-// 8-byte load, a shift and a mask, so no []uint16 is materialised.
+// gatherFatPacked is gatherFat reading codes i.. (i a multiple of 8) of
+// a stream packed at width bits (8..16) straight from packed. A block of 8
+// codes starts on a byte boundary (8*width bits) and takes two unaligned
+// 8-byte loads: codes 0..3 from the first (4*width <= 64 bits), codes 4..7
+// from the second at byte 4*width/8, shifted by the half byte when width
+// is odd (4+4*width <= 64 for width <= 15). Each code is then a mask and a
+// shift by width, so no []uint16 is materialised. The table has a slot
+// for every width-bit code (fill's minSlots), so codes index it unmasked. One loop per width parity keep the loop's state in registers (the
+// shifts all use width, which stays in the shift-count register).
 func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
-	lim := len(out) - 8*MaxTokenSize
-	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || w < 0 || i < 0 || width > 16 {
+	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || int(t.mask) < 1<<width-1 || w < 0 || i < 0 || i%8 != 0 || width < 8 || width > 16 {
 		return w, i, 0
 	}
-	// A block starting at bit bp loads up to byte (bp+7*width)>>3 + 8.
-	maxBP := 8*(len(packed)-8) - 7*int(width)
-	d := unsafe.Pointer(unsafe.SliceData(out))
-	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
-	p := unsafe.Pointer(unsafe.SliceData(packed))
-	lens, mask := t.lens, t.mask
-	wm := uint64(1)<<width - 1
-	bp := uint(i) * width
-	var bad uint8
-	for i+8 <= m && w <= lim && int(bp) <= maxBP {
-		c0 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n0 := lens[c0]
-		bad |= n0 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c0&mask)<<4))
-		w += int(n0)
-		c1 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n1 := lens[c1]
-		bad |= n1 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c1&mask)<<4))
-		w += int(n1)
-		c2 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n2 := lens[c2]
-		bad |= n2 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c2&mask)<<4))
-		w += int(n2)
-		c3 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n3 := lens[c3]
-		bad |= n3 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c3&mask)<<4))
-		w += int(n3)
-		c4 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n4 := lens[c4]
-		bad |= n4 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c4&mask)<<4))
-		w += int(n4)
-		c5 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n5 := lens[c5]
-		bad |= n5 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c5&mask)<<4))
-		w += int(n5)
-		c6 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n6 := lens[c6]
-		bad |= n6 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c6&mask)<<4))
-		w += int(n6)
-		c7 := uint16(*(*uint64)(unsafe.Add(p, bp>>3)) >> (bp & 7) & wm)
-		bp += width
-		n7 := lens[c7]
-		bad |= n7 - 1
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c7&mask)<<4))
-		w += int(n7)
-		i += 8
+	h := int(4 * width >> 3) // byte offset of code 4 in a block
+	// Blocks from i/8 up to the last one that is whole (8 codes <= m), has
+	// its second load within packed, and has 128 bytes of out (checked in
+	// the loop).
+	base := i / 8 * int(width)
+	last := min((m/8-1)*int(width), len(packed)-8-h)
+	if base > last || w > len(out)-8*MaxTokenSize {
+		return w, i, 0
 	}
-	return w, i, bad
+	d0 := unsafe.Pointer(unsafe.SliceData(out))
+	wEnd := len(out) - 8*MaxTokenSize
+	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
+	p0 := unsafe.Pointer(unsafe.SliceData(packed))
+	q := base
+	lens := t.lens
+	wm := uint64(1)<<width - 1
+	width &= 63 // lets the compiler drop its shift-count check
+	var bad uint8
+	if width&1 != 0 {
+		for q <= last && w <= wEnd {
+			v0 := *(*uint64)(unsafe.Add(p0, q))
+			v1 := *(*uint64)(unsafe.Add(p0, q+h)) >> 4
+			c0 := uint16(v0 & wm)
+			v0 >>= width
+			n0 := int(lens[c0])
+			bad |= uint8(n0) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c0)<<4))
+			w += n0
+			c1 := uint16(v0 & wm)
+			v0 >>= width
+			n1 := int(lens[c1])
+			bad |= uint8(n1) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c1)<<4))
+			w += n1
+			c2 := uint16(v0 & wm)
+			v0 >>= width
+			n2 := int(lens[c2])
+			bad |= uint8(n2) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c2)<<4))
+			w += n2
+			c3 := uint16(v0 & wm)
+			n3 := int(lens[c3])
+			bad |= uint8(n3) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c3)<<4))
+			w += n3
+			c4 := uint16(v1 & wm)
+			v1 >>= width
+			n4 := int(lens[c4])
+			bad |= uint8(n4) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c4)<<4))
+			w += n4
+			c5 := uint16(v1 & wm)
+			v1 >>= width
+			n5 := int(lens[c5])
+			bad |= uint8(n5) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c5)<<4))
+			w += n5
+			c6 := uint16(v1 & wm)
+			v1 >>= width
+			n6 := int(lens[c6])
+			bad |= uint8(n6) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c6)<<4))
+			w += n6
+			c7 := uint16(v1 & wm)
+			n7 := int(lens[c7])
+			bad |= uint8(n7) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c7)<<4))
+			w += n7
+			q += int(width)
+		}
+	} else {
+		for q <= last && w <= wEnd {
+			v0 := *(*uint64)(unsafe.Add(p0, q))
+			v1 := *(*uint64)(unsafe.Add(p0, q+h))
+			c0 := uint16(v0 & wm)
+			v0 >>= width
+			n0 := int(lens[c0])
+			bad |= uint8(n0) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c0)<<4))
+			w += n0
+			c1 := uint16(v0 & wm)
+			v0 >>= width
+			n1 := int(lens[c1])
+			bad |= uint8(n1) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c1)<<4))
+			w += n1
+			c2 := uint16(v0 & wm)
+			v0 >>= width
+			n2 := int(lens[c2])
+			bad |= uint8(n2) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c2)<<4))
+			w += n2
+			c3 := uint16(v0 & wm)
+			n3 := int(lens[c3])
+			bad |= uint8(n3) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c3)<<4))
+			w += n3
+			c4 := uint16(v1 & wm)
+			v1 >>= width
+			n4 := int(lens[c4])
+			bad |= uint8(n4) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c4)<<4))
+			w += n4
+			c5 := uint16(v1 & wm)
+			v1 >>= width
+			n5 := int(lens[c5])
+			bad |= uint8(n5) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c5)<<4))
+			w += n5
+			c6 := uint16(v1 & wm)
+			v1 >>= width
+			n6 := int(lens[c6])
+			bad |= uint8(n6) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c6)<<4))
+			w += n6
+			c7 := uint16(v1 & wm)
+			n7 := int(lens[c7])
+			bad |= uint8(n7) - 1
+			*(*[16]byte)(unsafe.Add(d0, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c7)<<4))
+			w += n7
+			q += int(width)
+		}
+	}
+	return w, i + 8*(q-base)/int(width), bad
 }
 
 // gatherSpec decodes codes[i:] straight from the spec layout of a
@@ -203,4 +268,37 @@ func gatherSpec(out []byte, w int, dict []byte, offs []uint32, codes []uint16, i
 		i += 8
 	}
 	return w, i
+}
+
+// gatherRoomy decodes validated codes (every code < n) into out, which has
+// 16 bytes of room per code, so every store is in bounds without a check:
+// the row decoder, where rows are too short for 8-code blocks to pay.
+// Unrolled by four.
+func (t *fatTable) gatherRoomy(out []byte, codes []uint16) int {
+	if len(out) < MaxTokenSize*len(codes) || len(t.rows) < (int(t.mask)+1)*MaxTokenSize { // never taken
+		return 0
+	}
+	d := unsafe.Pointer(unsafe.SliceData(out))
+	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
+	lens := t.lens
+	w, i := 0, 0
+	for ; i+4 <= len(codes); i += 4 {
+		c := (*[4]uint16)(codes[i : i+4])
+		c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+		n0, n1, n2, n3 := int(lens[c0]), int(lens[c1]), int(lens[c2]), int(lens[c3])
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c0)<<4))
+		w += n0
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c1)<<4))
+		w += n1
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c2)<<4))
+		w += n2
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c3)<<4))
+		w += n3
+	}
+	for ; i < len(codes); i++ {
+		c := codes[i]
+		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(rows, uintptr(c)<<4))
+		w += int(lens[c])
+	}
+	return w
 }

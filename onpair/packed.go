@@ -56,7 +56,10 @@ func DecompressPacked(p Parts, packed []byte, m int) ([]byte, error) {
 // AppendDecompressPacked is DecompressPacked appending to dst; it may use
 // dst's spare capacity beyond the returned length as scratch.
 func AppendDecompressPacked(dst []byte, p Parts, packed []byte, m int) ([]byte, error) {
-	t, err := acquireTable(p)
+	if p.Bits < 8 || p.Bits > 16 {
+		return dst, errs.At(ErrBadBits, -1, "bits", "bits = %d", p.Bits)
+	}
+	t, err := acquireTable(p, 1<<p.Bits)
 	if err != nil {
 		return dst, err
 	}

@@ -80,14 +80,21 @@ func (p Parts) Validate() error {
 	if err := p.ValidateDictionary(); err != nil {
 		return err
 	}
+	if err := p.checkBits(); err != nil {
+		return err
+	}
+	return checkCodes(p.Codes, p.NumTokens(), 0)
+}
+
+// checkBits checks Bits is in 8..16 and N <= 2^Bits.
+func (p Parts) checkBits() error {
 	if p.Bits < 8 || p.Bits > 16 {
 		return errs.At(ErrBadBits, -1, "bits", "bits = %d", p.Bits)
 	}
-	n := p.NumTokens()
-	if n > 1<<p.Bits {
+	if n := p.NumTokens(); n > 1<<p.Bits {
 		return errs.At(ErrTooManyTokens, -1, "dict_offsets", "%d tokens do not fit %d-bit codes", n, p.Bits)
 	}
-	return checkCodes(p.Codes, n, 0)
+	return nil
 }
 
 // ValidateConformant checks, beyond Validate, the rules of the later

@@ -128,6 +128,14 @@ func TestPackHelpListsWritableFormats(t *testing.T) {
 	require.NotContains(t, stderr, "lance")
 }
 
+func TestCatHelpSaysWhatColumnsSelect(t *testing.T) {
+	code, _, stderr := runCLI(t, "cat", "--help")
+	require.Equal(t, 0, code)
+	require.Contains(t, stderr, "--columns selects, per format:")
+	require.Contains(t, stderr, "csup     "+formats["csup"].Columns)
+	require.Contains(t, stderr, "onpair   (no columns)")
+}
+
 func TestCatColumns(t *testing.T) {
 	files := sampleFiles(t)
 	code, out, stderr := runCLI(t, "cat", files["csup"], "--columns", "user.addr.city,id")

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -44,18 +46,51 @@ func init() {
 	})
 }
 
-// at1PackFlags writes a RAW (codec 255) file: the columnar and query
-// encoders are a later issue.
+// at1PackFlags encodes with at1.Encode (codec chosen from the input
+// unless --codec says otherwise); --backend writes a RAW file with that
+// backend instead.
 func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
-	backend := fs.String("backend", "auto", "RAW payload backend: xz, zstd, stored or auto (smallest)")
+	codec := fs.String("codec", "auto", "codec: auto, columnar, qcolumnar, qjson or raw")
+	backend := fs.String("backend", "", "write a RAW file with this payload backend: xz, zstd, stored or auto (smallest)")
+	level := fs.Int("level", at1.DefaultLevel, "compression effort, 1 (fast) .. 9 (small)")
+	rowGroup := fs.Int("row-group", 0, "qcolumnar/qjson lines per row group (0: automatic)")
+	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed")
+	noVerify := fs.Bool("no-verify", false, "skip decoding the output to check it")
 	return func(w io.Writer, data []byte) error {
-		ids := map[string]byte{"xz": at1.BackendXZ, "zstd": at1.BackendZstd, "stored": at1.BackendStored, "auto": at1.RawAuto}
-		b, ok := ids[*backend]
-		if !ok {
-			return usagef("--backend %q: want xz, zstd, stored or auto", *backend)
+		if *backend != "" {
+			ids := map[string]byte{"xz": at1.BackendXZ, "zstd": at1.BackendZstd, "stored": at1.BackendStored, "auto": at1.RawAuto}
+			b, ok := ids[*backend]
+			if !ok {
+				return usagef("--backend %q: want xz, zstd, stored or auto", *backend)
+			}
+			out, err := at1.AppendRaw(nil, data, b)
+			if err != nil {
+				return err
+			}
+			_, err = w.Write(out)
+			return err
 		}
-		out, err := at1.AppendRaw(nil, data, b)
+		codecs := map[string]at1.Codec{"auto": at1.CodecAuto, "columnar": at1.CodecColumnar,
+			"qcolumnar": at1.CodecQColumnar, "qjson": at1.CodecQJSON, "raw": at1.CodecRaw}
+		cd, ok := codecs[*codec]
+		if !ok {
+			return usagef("--codec %q: want auto, columnar, qcolumnar, qjson or raw", *codec)
+		}
+		opts := []at1.Option{at1.WithCodec(cd), at1.WithLevel(*level), at1.WithRowGroupSize(*rowGroup),
+			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify)}
+		if len(data) >= 16<<20 {
+			// Progress on stderr for large inputs, one line rewritten.
+			start := time.Now()
+			opts = append(opts, at1.WithProgress(func(done, total int64) {
+				fmt.Fprintf(os.Stderr, "\rcolfmt: at1: %d / %d MB encoded (%.0fs)", done>>20, total>>20, time.Since(start).Seconds())
+			}))
+			defer fmt.Fprintln(os.Stderr)
+		}
+		out, err := at1.Encode(data, opts...)
 		if err != nil {
+			if errors.Is(err, at1.ErrInvalidOption) {
+				return usagef("%v", err)
+			}
 			return err
 		}
 		_, err = w.Write(out)

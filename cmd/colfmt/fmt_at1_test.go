@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,5 +135,29 @@ func TestAT1PackRaw(t *testing.T) {
 		require.Contains(t, stdout, "codec 255 (raw)")
 	}
 	code, _, _ := runCLI(t, "pack", "--format", "at1", "--backend", "lz4", in)
+	require.Equal(t, 2, code)
+}
+
+func TestAT1PackCodecs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,price,sym\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, "%d,%d.%02d,%s\n", 1000+i, i%50, i%100, []string{"AAA", "BB", "\"C,C\""}[i%3])
+	}
+	src := b.String()
+	in := writeTemp(t, "in.csv", []byte(src))
+	for _, codec := range []string{"auto", "columnar", "raw"} {
+		out := filepath.Join(t.TempDir(), "x.at1")
+		code, _, stderr := runCLI(t, "pack", "--format", "at1", "--codec", codec, "--level", "3", "--out", out, in)
+		require.Equal(t, 0, code, stderr)
+		code, stdout, stderr := runCLI(t, "cat", out)
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, src, stdout)
+		code, _, stderr = runCLI(t, "validate", out)
+		require.Equal(t, 0, code, stderr)
+	}
+	code, _, _ := runCLI(t, "pack", "--format", "at1", "--codec", "lz4", in)
+	require.Equal(t, 2, code)
+	code, _, _ = runCLI(t, "pack", "--format", "at1", "--level", "12", in)
 	require.Equal(t, 2, code)
 }

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 func init() {
 	register(&format{
 		Name:      "csup",
-		Summary:   "Super Columnar: spec layout (read+write), ZST v2 and VNG v3 (read)",
+		Summary:   "Super Columnar: CSUP v16, VNG v4, VNG v3, ZST v2 (read), spec layout (read+write)",
 		Detect:    detectCSUP,
 		Inspect:   inspectCSUP,
 		Cat:       catCSUP,
@@ -24,6 +26,16 @@ func init() {
 		Columns:   "record fields; dotted paths select nested fields (a.b.c)",
 		PackFlags: packCSUPFlags,
 		Demo:      demoCSUP,
+		Commands: []command{{
+			Name:    "csup-query",
+			Summary: "query a CSUP v16 / VNG v4 file by its min/max statistics: csup-query FILE [--cols a,b.c] [--where P>=X ...]",
+			Run:     csupQueryCommand,
+		}},
+	})
+	register(&format{
+		Name:      "bsup",
+		Summary:   "Super Binary stream, version 0 (write; what zq reads)",
+		PackFlags: packBSUPFlags,
 	})
 }
 
@@ -46,69 +58,7 @@ func inspectCSUP(w io.Writer, in *input) error {
 	if err != nil {
 		return err
 	}
-	tr := f.Trailer
-	fmt.Fprintf(w, "format: Super Columnar, %s\n", f.Generation)
-	fmt.Fprintf(w, "trailer: magic %q type %q version %d at offset %d (%d bytes)\n", tr.Magic, tr.Type, tr.Version, tr.Offset, tr.Length)
-	fmt.Fprintf(w, "sections: data %d bytes, reassembly %d bytes\n", tr.Sections[0], tr.Sections[1])
-	fmt.Fprintf(w, "meta: skew_thresh %d, segment_thresh %d\n", tr.SkewThresh, tr.SegmentThresh)
-	fmt.Fprintf(w, "super column: %s\n", segmentsText(f.SuperColumn()))
-	rows, err := f.Count()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "values: %d\n", rows)
-	fmt.Fprintf(w, "super types: %d\n", len(f.SuperTypes()))
-	for i, t := range f.SuperTypes() {
-		fmt.Fprintf(w, "  %d: %s\n", i, clip(t.String(), 400))
-	}
-	fmt.Fprintln(w, "columns:")
-	for _, c := range f.Columns() {
-		printColumn(w, c, 1)
-	}
-	return nil
-}
-
-func printColumn(w io.Writer, c csup.Column, depth int) {
-	indent := strings.Repeat("  ", depth)
-	line := fmt.Sprintf("%s%s  %s  %s", indent, c.Path, c.Kind, clip(c.Type.String(), 120))
-	if c.Kind != "record" && c.Kind != "all-null" {
-		what := map[string]string{"primitive": "data", "array": "lengths", "map": "lengths", "union": "tags", "nulls": "presence"}[c.Kind]
-		line += fmt.Sprintf("  %s: %s", what, segmentsText(c.Segments))
-	}
-	fmt.Fprintln(w, line)
-	for _, ch := range c.Children {
-		printColumn(w, ch, depth+1)
-	}
-}
-
-func segmentsText(segs []csup.Segment) string {
-	if len(segs) == 0 {
-		return "none"
-	}
-	var stored, mem int64
-	var parts []string
-	for i, s := range segs {
-		stored += s.Length
-		mem += s.MemLength
-		if i < 4 {
-			comp := "raw"
-			if s.Compression == csup.CompressionLZ4 {
-				comp = "lz4"
-			}
-			parts = append(parts, fmt.Sprintf("[%d+%d %s %d]", s.Offset, s.Length, comp, s.MemLength))
-		}
-	}
-	if len(segs) > 4 {
-		parts = append(parts, fmt.Sprintf("... (%d more)", len(segs)-4))
-	}
-	return fmt.Sprintf("%d segment(s), %d bytes stored, %d in memory %s", len(segs), stored, mem, strings.Join(parts, " "))
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return f.Describe(w)
 }
 
 func catCSUP(w io.Writer, in *input, o catOptions) error {
@@ -117,6 +67,10 @@ func catCSUP(w io.Writer, in *input, o catOptions) error {
 		return err
 	}
 	style := bsup.JSONZed
+	if f.Generation == csup.GenCSUPv16 || f.Generation == csup.GenVNGv4 {
+		// super and zed v1.18 print maps as objects.
+		style = bsup.JSONSuper
+	}
 	if o.Raw {
 		style |= bsup.JSONRawTime
 	}
@@ -146,17 +100,54 @@ func validateCSUP(in *input) error {
 }
 
 func packCSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
-	seg := fs.Int("segment-thresh", csup.DefaultSegmentThreshold, "csup: bytes a column buffers before it becomes a segment")
-	skew := fs.Int("skew-thresh", csup.DefaultSkewThreshold, "csup: bytes all columns buffer before every column is flushed")
+	layout := fs.String("layout", "csup16", "csup: csup16 (CSUP version 16, what super v0.3.0 reads) or spec (the spec's layout)")
+	rows := fs.Int("object-rows", csup.DefaultObjectRows, "csup: values per object (csup16 layout)")
+	seg := fs.Int("segment-thresh", csup.DefaultSegmentThreshold, "csup: bytes a column buffers before it becomes a segment (spec layout)")
+	skew := fs.Int("skew-thresh", csup.DefaultSkewThreshold, "csup: bytes all columns buffer before every column is flushed (spec layout)")
 	compress := fs.Bool("compress", true, "csup: LZ4-compress segments when that makes them smaller")
 	return func(w io.Writer, data []byte) error {
-		_, err := packCSUP(w, data, csup.WithSegmentThreshold(*seg), csup.WithSkewThreshold(*skew), csup.WithCompression(*compress))
+		opts := []csup.Option{csup.WithCompression(*compress)}
+		switch *layout {
+		case "csup16", "csup", "v16":
+			opts = append(opts, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(*rows))
+		case "spec":
+			opts = append(opts, csup.WithSegmentThreshold(*seg), csup.WithSkewThreshold(*skew))
+		default:
+			return fmt.Errorf("csup: pack: --layout %q: want csup16 or spec", *layout)
+		}
+		_, err := packCSUP(w, data, opts...)
 		return err
 	}
 }
 
-// packCSUP reads JSON values (JSON Lines/NDJSON) and writes them as a
-// spec-layout file; it returns the number of values.
+// packBSUPFlags writes a Super Binary (version 0) stream, what zq and
+// super v0.2 and older read.
+func packBSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+	compress := fs.Bool("compress", true, "bsup: LZ4-compress frames when that makes them smaller")
+	return func(w io.Writer, data []byte) error {
+		bw, err := bsup.NewWriter(w, bsup.WithCompression(*compress))
+		if err != nil {
+			return err
+		}
+		jr := bsup.NewJSONReader(bytes.NewReader(data), 0)
+		for {
+			v, err := jr.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("bsup: pack: %w", err)
+			}
+			if err := bw.Write(v); err != nil {
+				return err
+			}
+		}
+		return bw.Close()
+	}
+}
+
+// packCSUP reads JSON values (JSON Lines/NDJSON) and writes them in the
+// layout the options select; it returns the number of values.
 func packCSUP(w io.Writer, data []byte, opts ...csup.Option) (int, error) {
 	cw, err := csup.NewWriter(w, opts...)
 	if err != nil {
@@ -225,4 +216,133 @@ func demoCSUP() (demoRow, error) {
 	mb := float64(in.Len()) / 1e6
 	return demoRow{Format: "csup", Input: "20k JSON rows (generated)", InputBytes: in.Len(), EncodedBytes: out.Len(),
 		EncodeMBps: mb / max(encSecs, 1e-9), DecodeMBps: mb / max(decSecs, 1e-9)}, nil
+}
+
+func csupQueryCommand(args []string, stdout, stderr io.Writer) int {
+	return report(csupQuery(args, stdout, stderr), stderr)
+}
+
+// csupQuery prints the rows (as JSON lines) whose columns satisfy every
+// --where range; objects whose statistics rule a range out are not read.
+func csupQuery(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("csup-query", stderr, "csup-query FILE [--cols a,b.c] [--where P>=X] [--where P<=Y] [--where P=X] [--where P=X..Y] [--stats]\n"+
+		"  P is a dotted field path; X and Y are integers, floats or (otherwise) strings.")
+	cols := fs.String("cols", "", "columns to print, comma-separated dotted paths (default all)")
+	stats := fs.Bool("stats", false, "print objects read/skipped to stderr")
+	var where multiFlag
+	fs.Var(&where, "where", "range predicate (repeatable)")
+	var files []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return usagef("csup-query takes exactly one FILE")
+	}
+	var q csup.Query
+	if *cols != "" {
+		for _, c := range strings.Split(*cols, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				return usagef("--cols %q: empty column", *cols)
+			}
+			q.Columns = append(q.Columns, c)
+		}
+	}
+	for _, w := range where {
+		cr, err := csupParseWhere(w)
+		if err != nil {
+			return err
+		}
+		q.Where = append(q.Where, cr)
+	}
+	fh, err := os.Open(files[0])
+	if err != nil {
+		return fmt.Errorf("colfmt: %w", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return fmt.Errorf("colfmt: %w", err)
+	}
+	f, err := csup.Open(fh, st.Size())
+	if err != nil {
+		return err
+	}
+	rs, err := f.Query(q)
+	if err != nil {
+		return err
+	}
+	style := bsup.JSONZed
+	if f.Generation == csup.GenCSUPv16 || f.Generation == csup.GenVNGv4 {
+		style = bsup.JSONSuper
+	}
+	var line []byte
+	for v, err := range rs.All() {
+		if err != nil {
+			return err
+		}
+		line = append(bsup.AppendJSON(line[:0], v, style), '\n')
+		if _, err := stdout.Write(line); err != nil {
+			return err
+		}
+	}
+	if *stats {
+		s := rs.Stats()
+		fmt.Fprintf(stderr, "csup query: %d rows; objects %d, skipped %d\n", s.Rows, s.Objects, s.ObjectsSkipped)
+	}
+	return nil
+}
+
+// csupParseWhere reads P>=X, P<=Y, P=X or P=X..Y.
+func csupParseWhere(s string) (csup.Range, error) {
+	var path, lo, hi string
+	switch {
+	case strings.Contains(s, ">="):
+		path, lo, _ = strings.Cut(s, ">=")
+	case strings.Contains(s, "<="):
+		path, hi, _ = strings.Cut(s, "<=")
+	case strings.Contains(s, "="):
+		var val string
+		path, val, _ = strings.Cut(s, "=")
+		var ok bool
+		if lo, hi, ok = strings.Cut(val, ".."); !ok {
+			lo, hi = val, val
+		}
+	default:
+		return csup.Range{}, usagef("--where %q: want P>=X, P<=Y, P=X or P=X..Y", s)
+	}
+	path, lo, hi = strings.TrimSpace(path), strings.TrimSpace(lo), strings.TrimSpace(hi)
+	if path == "" || strings.ContainsAny(path, "<>=") {
+		return csup.Range{}, usagef("--where %q: want one path and one comparison", s)
+	}
+	if lo == "" && hi == "" {
+		return csup.Range{}, usagef("--where %q: no bound", s)
+	}
+	r := csup.Range{Path: path}
+	if lo != "" {
+		v := csupBound(lo)
+		r.Min = &v
+	}
+	if hi != "" {
+		v := csupBound(hi)
+		r.Max = &v
+	}
+	return r, nil
+}
+
+// csupBound reads a --where bound: an integer, else a float, else a string.
+func csupBound(s string) bsup.Value {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return bsup.NewInt(bsup.TypeInt64, i)
+	}
+	if x, err := strconv.ParseFloat(s, 64); err == nil {
+		return bsup.NewFloat(bsup.TypeFloat64, x)
+	}
+	return bsup.NewString(strings.Trim(s, `"`))
 }

@@ -26,15 +26,16 @@ func jsonLines(t *testing.T, s string) []any {
 }
 
 func TestCSUPRealFilesCLI(t *testing.T) {
-	for _, dir := range []string{"zst-v2_zed-v1.2.0", "vng-v3_zed-v1.6.0"} {
-		files, _ := filepath.Glob(filepath.Join("../../csup/testdata", dir, "*.expected.json"))
+	for dir, ext := range map[string]string{
+		"../../csup/testdata/zst-v2_zed-v1.2.0":             ".zst",
+		"../../csup/testdata/vng-v3_zed-v1.6.0":             ".vng",
+		shareddata.Path(t, "csup", "vng-v4_zed-v1.18.0"):    ".vng",
+		shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"): ".csup",
+	} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
 		require.NotEmpty(t, files)
 		for _, exp := range files {
-			base := strings.TrimSuffix(exp, ".expected.json")
-			p := base + ".zst"
-			if strings.HasPrefix(dir, "vng") {
-				p = base + ".vng"
-			}
+			p := strings.TrimSuffix(exp, ".expected.json") + ext
 			code, stdout, stderr := runCLI(t, "cat", p)
 			require.Equal(t, 0, code, stderr)
 			want, _ := os.ReadFile(exp)
@@ -52,10 +53,18 @@ func TestCSUPRealFilesCLI(t *testing.T) {
 }
 
 func TestCSUPRefusesNewerVersions(t *testing.T) {
-	for _, p := range []string{
-		filepath.Join(shareddata.Path(t, "csup", "vng-v4_zed-v1.18.0"), "hello.vng"),
-		filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "hello.csup"),
+	for _, c := range []struct {
+		src string
+		ver byte
+	}{
+		{filepath.Join(shareddata.Path(t, "csup", "vng-v4_zed-v1.18.0"), "hello.vng"), 5},
+		{filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "hello.csup"), 17},
 	} {
+		b, err := os.ReadFile(c.src)
+		require.NoError(t, err)
+		b[4] = c.ver
+		p := filepath.Join(t.TempDir(), filepath.Base(c.src))
+		require.NoError(t, os.WriteFile(p, b, 0o644))
 		code, _, stderr := runCLI(t, "cat", p)
 		require.Equal(t, 1, code)
 		require.Contains(t, stderr, "csup: unsupported")
@@ -82,9 +91,25 @@ func TestCSUPPackCat(t *testing.T) {
 	require.Equal(t, jsonLines(t, string(want)), jsonLines(t, stdout))
 	code, stdout, _ = runCLI(t, "inspect", out)
 	require.Equal(t, 0, code)
-	require.Contains(t, stdout, "spec layout")
+	require.Contains(t, stdout, "CSUP version 16")
 	require.Contains(t, stdout, "super types: 4")
 	require.Contains(t, stdout, "values: 4")
+	// What super v0.3.0 wrote for the same input, byte for byte.
+	super, err := os.ReadFile(filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "mixed.csup"))
+	require.NoError(t, err)
+	require.Equal(t, super, data)
+	// --layout spec writes the spec's layout.
+	code, _, stderr = runCLI(t, "pack", "--format", "csup", "--layout", "spec", "--out", out+".spec", in)
+	require.Equal(t, 0, code, stderr)
+	code, stdout, _ = runCLI(t, "inspect", out+".spec")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "spec layout")
+	// --format bsup writes a Super Binary stream.
+	code, _, stderr = runCLI(t, "pack", "--format", "bsup", "--out", out+".bsup", in)
+	require.Equal(t, 0, code, stderr)
+	bs, err := os.ReadFile(out + ".bsup")
+	require.NoError(t, err)
+	require.Equal(t, byte(0xff), bs[len(bs)-1])
 
 	bad := writeTemp(t, "bad.json", []byte(`{"a":1}`+"\n"+`{"a":`))
 	code, _, stderr = runCLI(t, "pack", "--format", "csup", "--out", out+"2", bad)
@@ -112,4 +137,20 @@ func TestCSUPCatRaw(t *testing.T) {
 	code, stdout, _ = runCLI(t, "cat", "--raw", p)
 	require.Equal(t, 0, code)
 	require.Contains(t, stdout, `"t":1672531200000000000,"d":1000000000`)
+}
+
+// csup-query uses the statistics: an out-of-range predicate skips the
+// object, an overlapping one filters rows; flags may follow the file.
+func TestCSUPQueryCLI(t *testing.T) {
+	p := filepath.Join(shareddata.Path(t, "csup", "csup-v16_super-v0.3.0"), "primitives.csup")
+	code, stdout, stderr := runCLI(t, "csup-query", p, "--cols", "s", "--where", "i=0..100", "--stats")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, `{"s":"alpha","i":1}`+"\n", stdout)
+	require.Contains(t, stderr, "1 rows; objects 1, skipped 0")
+	code, stdout, stderr = runCLI(t, "csup-query", "--where", "i<=-2", "--stats", p)
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stdout)
+	require.Contains(t, stderr, "skipped 1")
+	code, _, _ = runCLI(t, "csup-query", "--where", "i", p)
+	require.Equal(t, 2, code)
 }

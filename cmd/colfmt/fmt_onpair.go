@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/colfmt/colfmt/onpair"
@@ -27,7 +29,100 @@ func init() {
 		Validate:  func(in *input) error { _, _, err := onpairOpen(in); return err },
 		PackFlags: onpairPackFlags,
 		Demo:      onpairDemo,
+		Commands: []command{{
+			Name:    "grep",
+			Summary: "print OnPair rows matching PATTERN (searched on the codes)",
+			Run: func(args []string, stdout, stderr io.Writer) int {
+				return report(onpairGrep(args, stdout, stderr), stderr)
+			},
+		}},
 	})
+}
+
+// onpairGrep runs `colfmt grep [--contains|--prefix|--equal] [--count]
+// PATTERN FILE`: it prints each matching row as ROW<TAB>VALUE (rows from
+// 0), or with --count only the number of matching rows. The match runs on
+// the compressed codes (onpair.Column.Contains, HasPrefix, Equal). FILE
+// may be - for standard input.
+func onpairGrep(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("grep", stderr, "grep [--contains|--prefix|--equal] [--count] PATTERN FILE\n"+
+		"  PATTERN is matched as bytes (no regular expressions); --contains is the default.")
+	contains := fs.Bool("contains", false, "rows containing PATTERN (the default)")
+	prefix := fs.Bool("prefix", false, "rows starting with PATTERN")
+	equal := fs.Bool("equal", false, "rows equal to PATTERN")
+	count := fs.Bool("count", false, "print only the number of matching rows")
+	// Flags are accepted before or after PATTERN and FILE.
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) != 2 {
+		return usagef("grep takes PATTERN and FILE")
+	}
+	modes := 0
+	for _, m := range []bool{*contains, *prefix, *equal} {
+		if m {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usagef("grep: --contains, --prefix and --equal exclude each other")
+	}
+	pattern, path := []byte(pos[0]), pos[1]
+	var in *input
+	if path == "-" {
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, onpairMaxFile+1))
+		if err != nil {
+			return fmt.Errorf("colfmt: standard input: %w", err)
+		}
+		in = &input{Name: "standard input", R: bytes.NewReader(b), Size: int64(len(b))}
+	} else {
+		fh, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("colfmt: %w", err)
+		}
+		defer fh.Close()
+		st, err := fh.Stat()
+		if err != nil {
+			return fmt.Errorf("colfmt: %w", err)
+		}
+		in = &input{Name: path, R: fh, Size: st.Size()}
+	}
+	c, _, err := onpairOpen(in)
+	if err != nil {
+		return err
+	}
+	var set onpair.RowSet
+	switch {
+	case *prefix:
+		set = c.HasPrefix(pattern)
+	case *equal:
+		set = c.Equal(pattern)
+	default:
+		set = c.Contains(pattern)
+	}
+	if *count {
+		_, err := fmt.Fprintln(stdout, set.Count())
+		return err
+	}
+	var line, row []byte
+	for r := range set.All() {
+		row, _ = c.AppendRow(row[:0], r) // r < c.Len()
+		line = strconv.AppendInt(line[:0], int64(r), 10)
+		line = append(line, '\t')
+		line = append(append(line, row...), '\n')
+		if _, err := stdout.Write(line); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func onpairOpen(in *input) (*onpair.Column, []byte, error) {
@@ -40,7 +135,7 @@ func onpairOpen(in *input) (*onpair.Column, []byte, error) {
 	}
 	c, err := onpair.ParseColumn(b)
 	if err != nil {
-		return nil, nil, err // the command adds the file name
+		return nil, nil, withFile(in.Name, err) // grep calls this outside fileCommand
 	}
 	return c, b, nil
 }

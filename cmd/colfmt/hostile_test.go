@@ -36,19 +36,14 @@ var hostileChecked = map[string]struct {
 	"at1_columnar_9streams_250MiB_zeros.at1": {message: "exceed the memory limit"},
 	// Frames stream through one buffer: valid, 500 MiB of zeros.
 	"at1_framed_raw_2x250MiB_zeros.at1": {ok: true},
+	// lance charges all-null pages to its read budget (feat/lance-file).
+	"lance_allnull_4x_fsl1024_250krows.lance": {ok: true},
 }
 
-// hostilePending are the reproducers that still fail under the cap on this
-// branch ("fatal error: out of memory", exit 2), for the lead to move into
-// hostileChecked once the package fixes land:
-//
-//   - lance_allnull_4x_fsl1024_250krows.lance: with main of 09:30 UTC merged,
-//     cat passes (10.5 MB out) but validate still dies with about 800 MB in
-//     use (16 MiB blocks for all-null fixed_size_list pages); expected
-//     {ok: true} or a limit error once lance's validate charges its budget.
-var hostilePending = []string{
-	"lance_allnull_4x_fsl1024_250krows.lance",
-}
+// hostilePending are reproducers that still fail under the cap, for the
+// lead to move into hostileChecked once the package fixes land. Every file
+// of the folder passes with main of 10:05 UTC merged.
+var hostilePending = []string{}
 
 // TestHostileFilesUnderAddressSpaceCap runs the built command on each
 // checked reproducer in a subprocess under `prlimit --as=2147483648`: no

@@ -283,6 +283,18 @@ func fileCommand(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 	if cmd == "cat" {
 		fs.BoolVar(&raw, "raw", false, "print temporal and decimal values as their stored integers")
 		fs.StringVar(&columns, "columns", "", "write only these columns, comma-separated; dotted paths (a.b) select nested fields where the format has them")
+		fs.Usage = func() {
+			fmt.Fprintf(stderr, "Usage: colfmt %s\n", help)
+			fs.PrintDefaults()
+			fmt.Fprintln(stderr, "\n--columns selects, per format:")
+			for _, n := range formatNames() {
+				if f, ok := formats[n]; ok && f.Columns != "" {
+					fmt.Fprintf(stderr, "  %-8s %s\n", n, f.Columns)
+				} else if ok {
+					fmt.Fprintf(stderr, "  %-8s (no columns)\n", n)
+				}
+			}
+		}
 	}
 	files, err := parseArgs(fs, args)
 	if err != nil {

@@ -16,6 +16,7 @@ type config struct {
 	maxDepth       int
 	frameThreshold int
 	compress       bool
+	version        int
 }
 
 func defaultConfig() config {
@@ -74,6 +75,20 @@ func WithFrameThreshold(n int) Option {
 			return opt.Invalid(ErrInvalidOption, "WithFrameThreshold", n, "must be at least 1")
 		}
 		c.frameThreshold = n
+		return nil
+	}
+}
+
+// WithVersion selects the Super Binary version a Writer writes: 0 (the
+// default, zed v1.x and Super Columnar trailers) or 2 (the metadata of CSUP
+// version 16 files: a version byte before every frame, typedef IDs from 31,
+// an optional-field flag after each record field's type).
+func WithVersion(v int) Option {
+	return func(c *config) error {
+		if v != 0 && v != 2 {
+			return opt.Invalid(ErrInvalidOption, "WithVersion", v, "must be 0 or 2")
+		}
+		c.version = v
 		return nil
 	}
 }

@@ -44,6 +44,9 @@ func (w *Writer) resetTypes() {
 	w.ids = map[*Type]uint64{}
 	w.sigs = map[string]uint64{}
 	w.next = IDFirstUser
+	if w.cfg.version == 2 {
+		w.next++ // 30 is none
+	}
 }
 
 // Written returns the number of bytes written to the underlying writer.
@@ -101,6 +104,9 @@ func (w *Writer) typeID(t *Type, depth int) (uint64, error) {
 			def = appendName(def, f.Name)
 			if err = ref(f.Type); err != nil {
 				return 0, err
+			}
+			if w.cfg.version == 2 {
+				def = append(def, 0) // not optional
 			}
 		}
 	case KindArray, KindSet, KindError:
@@ -195,7 +201,10 @@ func (w *Writer) frame(typ byte, payload []byte) error {
 		}
 	}
 	length := uint64(len(payload))
-	hdr := make([]byte, 0, 1+varint.MaxLen)
+	hdr := make([]byte, 0, 2+varint.MaxLen)
+	if w.cfg.version == 2 {
+		hdr = append(hdr, 0x80|2)
+	}
 	hdr = append(hdr, code|byte(length&0x0f))
 	hdr = varint.Append(hdr, length>>4)
 	if err := w.write(hdr); err != nil {

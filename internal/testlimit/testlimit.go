@@ -5,7 +5,9 @@
 //
 // The count covers every goroutine of the process, so a test that uses it
 // must not run in parallel with others (no t.Parallel) and should give
-// budgets with headroom for the runtime's own small allocations.
+// budgets with headroom for the runtime's and the testing package's own
+// small allocations meanwhile (a few KiB; allow 64 KiB). It is meant for
+// budgets where a bug costs megabytes, not for counting bytes exactly.
 package testlimit
 
 import (

@@ -35,20 +35,22 @@ type encoder struct {
 	opts []optimal
 }
 
-func newEncoder(p params, buf []byte) *encoder {
-	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf)}
+func newEncoder(p params, buf []byte, s *scratch) *encoder {
+	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf, s)}
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
-		e.opts = make([]optimal, optsSize)
+		// The parser's offsets never pass the end of the block.
+		e.opts = make([]optimal, min(optsSize, len(buf)+2))
 	}
-	e.matchLen.table = p.nice + 1 - matchLenMin
-	e.repLen.table = p.nice + 1 - matchLenMin
-	if e.matchLen.table < matchLenMax+1-matchLenMin && !p.fast {
-		// The optimal parser prices lengths up to nice only, but a match
-		// continuing a literal may be longer; price the full range.
-		e.matchLen.table = matchLenMax + 1 - matchLenMin
-		e.repLen.table = matchLenMax + 1 - matchLenMin
+	// The optimal parser prices lengths up to nice only, but a match
+	// continuing a literal may be longer; price the full range. No length
+	// passes the block's size.
+	table := min(matchLenMax+1-matchLenMin, max(1, len(buf)-1))
+	if p.fast {
+		table = 0 // the fast parser reads no prices
 	}
+	e.matchLen.table = table
+	e.repLen.table = table
 	e.resetState()
 	return e
 }

@@ -1,5 +1,7 @@
 package xz
 
+import "math/bits"
+
 // The LZMA model with lc=3, lp=0, pb=2 (the values every xz preset uses).
 const (
 	lc             = 3
@@ -71,10 +73,7 @@ func distSlot(d uint32) uint32 {
 	if d < distModelStart {
 		return d
 	}
-	n := uint32(31)
-	for d>>n == 0 {
-		n--
-	}
+	n := uint32(bits.Len32(d)) - 1
 	return n<<1 | (d>>(n-1))&1
 }
 
@@ -96,10 +95,27 @@ func (le *lenEncoder) reset() {
 		initProbs(le.mid[i][:])
 	}
 	initProbs(le.high[:])
+	// With every probability at its initial value the tables are the same
+	// for every posState and every stream: copy them.
 	for ps := range le.counter {
-		le.updatePrices(uint32(ps))
+		copy(le.prices[ps][:le.table], initLenPrices[:le.table])
+		le.counter[ps] = le.table
 	}
 }
+
+// initLenPrices is a length coder's price table right after a reset.
+var initLenPrices = func() [lenSymbols]uint32 {
+	var le lenEncoder
+	le.choice, le.choice2 = probInit, probInit
+	for i := range le.low {
+		initProbs(le.low[i][:])
+		initProbs(le.mid[i][:])
+	}
+	initProbs(le.high[:])
+	le.table = lenSymbols
+	le.updatePrices(0)
+	return le.prices[0]
+}()
 
 func (le *lenEncoder) encode(rc *rangeEncoder, l uint32, ps uint32, updatePrices bool) {
 	l -= matchLenMin

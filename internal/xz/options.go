@@ -2,6 +2,7 @@ package xz
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/opt"
@@ -47,7 +48,7 @@ const (
 	MinBlockSize = 4 << 10
 	// MaxBlockSize is the largest block size WithBlockSize accepts (the
 	// match finders index positions with uint32).
-	MaxBlockSize = 1 << 31
+	MaxBlockSize = 1<<31 - 1
 	// MaxConcurrency bounds WithConcurrency.
 	MaxConcurrency = 256
 )
@@ -111,7 +112,9 @@ func WithCheck(check Check) Option {
 // The output depends on the block size but never on the concurrency. The
 // default is three times the preset's dictionary size, at least 1 MiB, the
 // figure xz -T uses; AppendEncode of an input shorter than that writes one
-// block.
+// block. Every block starts with an empty dictionary, so fewer, larger
+// blocks compress better: WithBlockSize(max(len(src), MinBlockSize))
+// gives AppendEncode one block, as single-threaded xz writes.
 func WithBlockSize(n int) Option {
 	return func(c *config) error {
 		if n < MinBlockSize || n > MaxBlockSize {
@@ -138,7 +141,8 @@ func WithConcurrency(n int) Option {
 type mfKind uint8
 
 const (
-	mfHC4 mfKind = iota
+	mfHC3 mfKind = iota
+	mfHC4
 	mfBT4
 )
 
@@ -158,7 +162,10 @@ func presetParams(level int, extreme bool) params {
 	p := params{dictSize: 1 << dictPow2[level]}
 	if level <= 3 {
 		p.fast = true
-		p.mf = mfHC4 // liblzma uses hc3 at level 0; hc4 here.
+		p.mf = mfHC4
+		if level == 0 {
+			p.mf = mfHC3
+		}
 		if level <= 1 {
 			p.nice = 128
 		} else {
@@ -210,4 +217,19 @@ func (c *config) effBlockSize() int {
 		n = 1 << 20
 	}
 	return n
+}
+
+// ParsePreset reads a preset the way xz's command line writes it: a digit
+// 0..9, optionally followed by "e" for extreme ("6", "9e"). A leading "-"
+// is accepted ("-9e").
+func ParsePreset(s string) (level int, extreme bool, err error) {
+	t := strings.TrimPrefix(s, "-")
+	if strings.HasSuffix(t, "e") {
+		extreme = true
+		t = t[:len(t)-1]
+	}
+	if len(t) != 1 || t[0] < '0' || t[0] > '9' {
+		return 0, false, errs.Wrap(ErrInvalidArgument, "preset %s: want 0..9, optionally followed by e", errs.Quote(s))
+	}
+	return int(t[0] - '0'), extreme, nil
 }

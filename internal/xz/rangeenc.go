@@ -1,7 +1,5 @@
 package xz
 
-import "math"
-
 // LZMA's adaptive binary range coder: 11-bit probabilities that move by
 // 1/32 of the distance to the bound after every bit.
 const (
@@ -112,11 +110,21 @@ func (rc *rangeEncoder) reverseTree(probs []prob, n int, v uint32) {
 	}
 }
 
-// bitPrices[p>>moveReduce] is -log2(p/2048) in 1/16 bit.
+// bitPrices[p>>moveReduce] is about -log2(p/2048) in 1/16 bit, computed
+// as liblzma does (an integer log2 by repeated squaring), which rounds up:
+// the parser's ties then fall the same way as xz's.
 var bitPrices = func() (t [(1 << probBits) >> moveReduce]uint32) {
-	for i := range t {
-		p := float64(i<<moveReduce) + float64(1<<moveReduce)/2
-		t[i] = uint32(math.Round(-math.Log2(p/(1<<probBits)) * (1 << priceShift)))
+	for i := uint32(1<<moveReduce) / 2; i < 1<<probBits; i += 1 << moveReduce {
+		w, bitCount := i, uint32(0)
+		for j := 0; j < priceShift; j++ {
+			w *= w
+			bitCount <<= 1
+			for w >= 1<<16 {
+				w >>= 1
+				bitCount++
+			}
+		}
+		t[i>>moveReduce] = probBits<<priceShift - 15 - bitCount
 	}
 	return
 }()

@@ -86,7 +86,8 @@ func packed32(words []uint32, vals []uint32) []uint32 {
 				gh |= 0x80
 			}
 			if width == 32 {
-				gh = 32 // full width: the values themselves, no zig-zag
+				// Full width holds the values themselves; the zig-zag bit
+				// stays set, as it must be for a delta to need 32 bits.
 				words = append(words, grp...)
 			} else {
 				out := make([]uint32, width)
@@ -196,7 +197,6 @@ func packed64(words []uint64, vals []uint64) []uint64 {
 				gh |= 0x80
 			}
 			if width == 64 {
-				gh, ntz = 64, 0
 				words = append(words, grp...)
 			} else {
 				out := make([]uint64, width)

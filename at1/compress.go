@@ -1,0 +1,88 @@
+package at1
+
+import (
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/colfmt/colfmt/internal/xz"
+)
+
+// The encoder's backends. Each stream (and block, and raw payload) is
+// written with the smallest of xz, zstd and stored.
+
+// xzCompress appends one .xz stream (CRC64 check) holding src to dst at
+// level 1..9, the xz preset of that number. It is the pure-Go encoder of
+// internal/xz (whose output is within 0.2% of liblzma's at the same
+// preset); blocks are compressed one at a time, as the callers already
+// work in parallel.
+func xzCompress(dst, src []byte, level int) ([]byte, error) {
+	return xz.AppendEncode(dst, src, xz.WithPreset(level))
+}
+
+// zstdEncoders holds one encoder per speed; EncodeAll is safe for
+// concurrent use.
+var zstdEncoders [5]struct {
+	once sync.Once
+	enc  *zstd.Encoder
+}
+
+func zstdLevel(level int) zstd.EncoderLevel {
+	switch {
+	case level <= 2:
+		return zstd.SpeedFastest
+	case level <= 4:
+		return zstd.SpeedDefault
+	case level <= 6:
+		return zstd.SpeedBetterCompression
+	}
+	return zstd.SpeedBestCompression
+}
+
+// zstdCompress appends one zstd frame holding src to dst. The frame is
+// single-segment, so it always carries its content size (the reference
+// decoder rejects frames without one), even for empty input.
+func zstdCompress(dst, src []byte, level int) []byte {
+	l := zstdLevel(level)
+	e := &zstdEncoders[l]
+	e.once.Do(func() {
+		e.enc, _ = zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
+			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+	})
+	return e.enc.EncodeAll(src, dst)
+}
+
+// xzMinSize is less than the smallest .xz stream holding any data (stream
+// header and footer 24 bytes, block header 12, check 8, index 8, LZMA2
+// chunk): when another backend already fits in it, xz cannot win.
+const xzMinSize = 56
+
+// packed is data under one backend.
+type packed struct {
+	backend byte
+	data    []byte
+}
+
+// smallest compresses src with each backend and keeps the smallest
+// (stored on ties, then zstd: both decode faster than xz). Below 48 bytes
+// xz cannot win against stored (its framing alone takes more).
+func smallest(src []byte, level int) (packed, error) {
+	best := packed{BackendStored, src}
+	if len(src) < 10 {
+		return best, nil // a zstd frame takes at least 9 bytes
+	}
+	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
+		best = packed{BackendZstd, z}
+	}
+	if len(src) < 48 || len(best.data) <= xzMinSize {
+		return best, nil
+	}
+	x, err := xzCompress(nil, src, level)
+	if err != nil {
+		return packed{}, err
+	}
+	if len(x) < len(best.data) {
+		best = packed{BackendXZ, x}
+	}
+	return best, nil
+}

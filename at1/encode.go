@@ -1,0 +1,339 @@
+package at1
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/colfmt/colfmt/internal/varint"
+)
+
+// The encoder: detect the input's structure, write it with a structured
+// codec, keep RAW when that is smaller, append the SHA-256 trailer, then
+// decode the result and compare it with the input (WithVerify).
+
+// maxEncodeColumns is the most columns the encoder lays out; text whose
+// lines split into more is not treated as a table.
+const maxEncodeColumns = 4096
+
+// namedStream is one stream of a packed stream set before compression.
+type namedStream struct {
+	name   string
+	data   []byte
+	stored bool // always stored (qcolumnar/qjson blocks: range-readable)
+}
+
+// Encode writes src as an AT-1 file that decodes to exactly src: a
+// whole-file container when src fits one chunk (WithChunkSize), else a
+// framed one. See WithCodec for the codecs; any bytes at all round-trip.
+func Encode(src []byte, opts ...Option) ([]byte, error) {
+	return AppendEncode(nil, src, opts...)
+}
+
+// AppendEncode appends the AT-1 encoding of src to dst.
+func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	start := len(dst)
+	if int64(len(src)) > c.enc.chunkSize {
+		dst, err = c.encodeFramed(dst, src)
+	} else {
+		dst, err = c.encodeWhole(dst, src)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(src)
+	dst = append(append(dst, sum[:]...), trailerMagic...)
+	if c.enc.verify {
+		if err := c.verify(dst[start:], src); err != nil {
+			return nil, err
+		}
+	}
+	return dst, nil
+}
+
+// verify decodes an encoded file with limits sized for it and compares.
+func (c *config) verify(file, want []byte) error {
+	v := c.verifier(int64(len(want)))
+	got, err := v.decode(nil, file)
+	if err != nil {
+		return fmt.Errorf("at1: encoder self-check: decoding the output failed: %w", err)
+	}
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("at1: encoder self-check: output decodes to different bytes (%d, want %d)", len(got), len(want))
+	}
+	return nil
+}
+
+func (c *config) verifier(n int64) *config {
+	v := &config{
+		// Column text counts a separator per value: leave room.
+		maxDecoded:  2*n + 1024,
+		maxStream:   maxStreamLimit,
+		maxStreams:  DefaultMaxStreams,
+		maxDict:     1 << 30,
+		memoryLimit: 1 << 48,
+		strict:      true,
+		concurrency: c.concurrency,
+	}
+	return v
+}
+
+// encodeWhole writes a whole-file (AT1\x02) container: the structured
+// encoding when it is smaller than RAW, else RAW. The two are made in
+// parallel.
+func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
+	var raw, structured []byte
+	codec := c.chooseCodec(src)
+	err := parallel(min(c.concurrency, 2), 2, func(i int) error {
+		var err error
+		if i == 0 {
+			raw, err = c.rawBody(src)
+			return err
+		}
+		if codec != CodecRaw {
+			structured, err = c.structuredBody(src, codec)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, MagicWhole...)
+	if structured != nil && (len(structured) < len(raw) || c.enc.force) {
+		dst = append(dst, byte(codec))
+		return append(dst, structured...), nil
+	}
+	dst = append(dst, byte(CodecRaw))
+	return append(dst, raw...), nil
+}
+
+// rawBody is a RAW payload: the backend byte and the smallest encoding.
+func (c *config) rawBody(src []byte) ([]byte, error) {
+	p, err := smallest(src, c.enc.level)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{p.backend}, p.data...), nil
+}
+
+// structuredBody is the packed stream set of src under codec (nil when
+// the codec does not apply to src).
+func (c *config) structuredBody(src []byte, codec Codec) ([]byte, error) {
+	var streams []namedStream
+	switch codec {
+	case CodecColumnar, CodecQColumnar:
+		t := c.tableOf(src)
+		if len(t.cols) > maxEncodeColumns {
+			return nil, nil // not a table: a line of many delimiters
+		}
+		if codec == CodecColumnar {
+			streams = c.columnarStreamsOf(t)
+		} else {
+			streams = c.qcolStreamsOf(t)
+		}
+	case CodecQJSON:
+		streams = c.qjsonStreamsOf(src)
+	default:
+		return nil, nil
+	}
+	if streams == nil {
+		return nil, nil
+	}
+	return c.packStreams(nil, streams)
+}
+
+// tableOf splits delimited text (the delimiter and header detected from
+// the first lines). Text with no delimiter is a one-column table.
+func (c *config) tableOf(src []byte) *table {
+	sample := sampleLines(src)
+	delim, ok := detectDelim(sample)
+	header := false
+	if ok {
+		header = detectHeader(sample, delim)
+	} else {
+		delim = absentByte(src)
+	}
+	return buildTable(src, delim, header)
+}
+
+// sampleLines is the first lines of src (up to 1000 lines or 256 KiB).
+func sampleLines(src []byte) [][]byte {
+	s := src[:min(len(src), 256<<10)]
+	if len(s) < len(src) {
+		if i := bytes.LastIndexByte(s, '\n'); i > 0 {
+			s = s[:i+1]
+		}
+	}
+	ls, _ := lines(s)
+	return ls[:min(len(ls), 1000)]
+}
+
+// absentByte is a delimiter for one-column text: a control byte that does
+// not occur in src, so every line is one field.
+func absentByte(src []byte) byte {
+	var seen [256]bool
+	for _, b := range src {
+		seen[b] = true
+	}
+	for _, b := range []byte{0x1F, 0x1E, 0x1D, 0x1C, 0x00, 0x01, 0x02, 0x03} {
+		if !seen[b] {
+			return b
+		}
+	}
+	for b := 0; b < 256; b++ {
+		if !seen[b] && b != '\n' && b != '"' {
+			return byte(b)
+		}
+	}
+	return 0x1F // every byte occurs: lines with it become verbatim rows
+}
+
+// chooseCodec picks the structured codec for src (CodecRaw: none).
+func (c *config) chooseCodec(src []byte) Codec {
+	if c.enc.codec != CodecAuto {
+		return c.enc.codec
+	}
+	if len(src) == 0 {
+		return CodecRaw
+	}
+	sample := sampleLines(src)
+	if isJSONLines(sample) {
+		return CodecQJSON
+	}
+	return CodecColumnar
+}
+
+// isJSONLines reports whether most sample lines are JSON objects.
+func isJSONLines(sample [][]byte) bool {
+	n, obj := 0, 0
+	for _, l := range sample {
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		n++
+		if l[0] == '{' && l[len(l)-1] == '}' {
+			obj++
+		}
+	}
+	return n > 0 && obj*10 >= n*9
+}
+
+// packStreams compresses the streams (in parallel, each with the smallest
+// backend) and appends the packed stream set.
+func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) {
+	out := make([]packed, len(streams))
+	err := parallel(c.concurrency, len(streams), func(i int) error {
+		s := streams[i]
+		if s.stored {
+			out[i] = packed{BackendStored, s.data}
+			return nil
+		}
+		p, err := smallest(s.data, c.enc.level)
+		out[i] = p
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	dst = varint.Append(dst, uint64(len(streams)))
+	for i, s := range streams {
+		dst = varint.Append(dst, uint64(len(s.name)))
+		dst = append(dst, s.name...)
+		dst = append(dst, out[i].backend)
+		dst = varint.Append(dst, uint64(len(out[i].data)))
+		dst = append(dst, out[i].data...)
+	}
+	return dst, nil
+}
+
+// chunks cuts src into pieces of at most size bytes, each ending just
+// after a '\n' when there is one in range.
+func chunks(src []byte, size int64) [][]byte {
+	var out [][]byte
+	for int64(len(src)) > size {
+		cut := int(size)
+		if i := bytes.LastIndexByte(src[:cut], '\n'); i >= 0 {
+			cut = i + 1
+		}
+		out = append(out, src[:cut])
+		src = src[cut:]
+	}
+	if len(src) > 0 {
+		out = append(out, src)
+	}
+	return out
+}
+
+// encodeFramed writes a framed (AT1\x03) container: the codec is chosen
+// from the first chunk, and each frame is structured or raw, whichever is
+// smaller. Frames are encoded in parallel.
+func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
+	parts := chunks(src, c.enc.chunkSize)
+	codec := c.chooseCodec(parts[0])
+	inner := *c
+	inner.concurrency = 1
+	frames := make([][]byte, len(parts))
+	var done atomic.Int64
+	var mu sync.Mutex
+	err := parallel(c.concurrency, len(parts), func(i int) error {
+		f, err := inner.frame(parts[i], codec)
+		frames[i] = f
+		if c.enc.progress != nil {
+			mu.Lock()
+			c.enc.progress(done.Add(int64(len(parts[i]))), int64(len(src)))
+			mu.Unlock()
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, MagicFramed...)
+	dst = append(dst, byte(frameCodec(codec, frames)))
+	dst = varint.Append(dst, uint64(bytes.Count(parts[0], []byte{'\n'})))
+	for _, f := range frames {
+		dst = varint.Append(dst, uint64(len(f)))
+		dst = append(dst, f...)
+	}
+	return dst, nil
+}
+
+// frameCodec is the codec byte of a framed file: RAW when every frame is
+// raw.
+func frameCodec(codec Codec, frames [][]byte) Codec {
+	for _, f := range frames {
+		if f[0] == methodStructured {
+			return codec
+		}
+	}
+	return CodecRaw
+}
+
+// frame encodes one chunk as a frame payload: method 0 and a stream set,
+// or method 1, a backend byte and data, whichever is smaller.
+func (c *config) frame(chunk []byte, codec Codec) ([]byte, error) {
+	var raw, s []byte
+	err := parallel(min(c.concurrency, 2), 2, func(i int) error {
+		var err error
+		if i == 0 {
+			raw, err = c.rawBody(chunk)
+		} else if codec != CodecRaw {
+			s, err = c.structuredBody(chunk, codec)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s != nil && (len(s) < len(raw) || c.enc.force) {
+		return append([]byte{methodStructured}, s...), nil
+	}
+	return append([]byte{methodRaw}, raw...), nil
+}

@@ -1,0 +1,406 @@
+package at1
+
+import (
+	"bytes"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+
+	"github.com/colfmt/colfmt/internal/varint"
+)
+
+// parseCanonInt parses v as an INT value: -?(0|[1-9][0-9]*), not "-0",
+// within int64, so that formatting the result gives v back.
+func parseCanonInt(v []byte) (int64, bool) {
+	if len(v) == 0 || len(v) > 20 {
+		return 0, false
+	}
+	s := v
+	if s[0] == '-' {
+		s = s[1:]
+	}
+	if len(s) == 0 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil || n == 0 && v[0] == '-' {
+		return 0, false
+	}
+	return n, true
+}
+
+// parseCanonDec parses v as a DEC value with its own scale d: digits, a
+// dot, d digits; value x 10^d within int64; formatting gives v back
+// ("-0.00" does not: negative zero has no representation).
+func parseCanonDec(v []byte) (n int64, d int, ok bool) {
+	dot := bytes.IndexByte(v, '.')
+	if dot <= 0 {
+		return 0, 0, false
+	}
+	d = len(v) - dot - 1
+	if d > maxScale {
+		return 0, 0, false
+	}
+	ip := v[:dot]
+	neg := ip[0] == '-'
+	if neg {
+		ip = ip[1:]
+	}
+	if len(ip) == 0 || ip[0] == '0' && len(ip) > 1 {
+		return 0, 0, false
+	}
+	var mag uint64
+	for _, part := range [][]byte{ip, v[dot+1:]} {
+		for _, c := range part {
+			if c < '0' || c > '9' {
+				return 0, 0, false
+			}
+			hi, lo := bits.Mul64(mag, 10)
+			if hi != 0 || lo+uint64(c-'0') < lo {
+				return 0, 0, false
+			}
+			mag = lo + uint64(c-'0')
+		}
+	}
+	if mag > math.MaxInt64 || neg && mag == 0 {
+		return 0, 0, false
+	}
+	n = int64(mag)
+	if neg {
+		n = -n
+	}
+	return n, d, true
+}
+
+// subOverflows reports whether a-b overflows int64 (the reference's C
+// accumulator would then overflow, which is undefined behaviour there).
+func subOverflows(a, b int64) bool {
+	d := a - b
+	return (a^b)&(a^d) < 0
+}
+
+// colCandidates returns the encodings of one column that round-trip, as
+// (type, chunk) pairs; TEXT is always first.
+func colCandidates(vals []field) []candidate {
+	n := len(vals)
+	var text []byte
+	for i, f := range vals {
+		if i > 0 {
+			text = append(text, '\n')
+		}
+		text = append(text, f.val...)
+	}
+	out := []candidate{{colText, text}}
+	if n == 0 {
+		return out
+	}
+	// Numbers: which values are INT, which DEC and at what scale.
+	ints := make([]int64, n)
+	isInt := make([]bool, n)
+	decs := make([]int64, n)
+	scale := make([]int8, n)
+	nInt := 0
+	scaleCount := map[int]int{}
+	for i, f := range vals {
+		scale[i] = -1
+		if v, ok := parseCanonInt(f.val); ok {
+			ints[i], isInt[i] = v, true
+			nInt++
+			continue
+		}
+		if v, d, ok := parseCanonDec(f.val); ok {
+			decs[i], scale[i] = v, int8(d)
+			scaleCount[d]++
+		}
+	}
+	bestScale, bestCount := -1, 0
+	for d, k := range scaleCount {
+		if k > bestCount || k == bestCount && d < bestScale {
+			bestScale, bestCount = d, k
+		}
+	}
+	if nInt == n {
+		if c, ok := intChunk(ints); ok {
+			out = append(out, candidate{colInt, c})
+		}
+		if c, ok := shufChunk(ints); ok {
+			out = append(out, candidate{colShuf, c})
+		}
+	}
+	if bestCount == n && bestScale >= 0 {
+		if c, ok := intChunk(decs); ok {
+			out = append(out, candidate{colDec, append([]byte{byte(bestScale)}, c...)})
+		}
+	}
+	// NUMEXC: the larger numeric kind, the rest as exceptions.
+	if nInt < n && nInt*2 >= n && nInt >= bestCount {
+		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return ints[i], isInt[i] }, -1); ok {
+			out = append(out, candidate{colNumExc, c})
+		}
+	} else if bestCount < n && bestCount*2 >= n {
+		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return decs[i], int(scale[i]) == bestScale }, bestScale); ok {
+			out = append(out, candidate{colNumExc, c})
+		}
+	}
+	if c, ok := dictChunk(vals); ok {
+		out = append(out, candidate{colDict, c})
+	}
+	return out
+}
+
+type candidate struct {
+	typ   byte
+	chunk []byte
+}
+
+// intChunk is the sv delta chain of vs, unless a delta overflows.
+func intChunk(vs []int64) ([]byte, bool) {
+	out := make([]byte, 0, len(vs)*2)
+	var prev int64
+	for _, v := range vs {
+		if subOverflows(v, prev) {
+			return nil, false
+		}
+		out = varint.AppendSigned(out, v-prev)
+		prev = v
+	}
+	return out, true
+}
+
+// shufChunk stores vs - min in W byte planes (W <= 7, so min + x never
+// overflows in the reference's signed arithmetic).
+func shufChunk(vs []int64) ([]byte, bool) {
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	if subOverflows(hi, lo) {
+		return nil, false
+	}
+	span := uint64(hi - lo)
+	w := max(1, (bits.Len64(span)+7)/8)
+	if w > 7 {
+		return nil, false
+	}
+	out := varint.Append(nil, uint64(len(vs)))
+	out = varint.AppendSigned(out, lo)
+	out = append(out, byte(w))
+	for j := 0; j < w; j++ {
+		for _, v := range vs {
+			out = append(out, byte(uint64(v-lo)>>(8*j)))
+		}
+	}
+	return out, true
+}
+
+// numexcChunk writes a NUMEXC column: num(i) gives entry i's scaled value
+// when it is numeric of the chosen kind (scale < 0: INT).
+func numexcChunk(vals []field, num func(int) (int64, bool), scale int) ([]byte, bool) {
+	n := len(vals)
+	out := []byte{0}
+	if scale >= 0 {
+		out = []byte{1, byte(scale)}
+	}
+	out = varint.Append(out, uint64(n))
+	bitmap := make([]byte, (n+7)/8)
+	var exc [][]byte
+	var deltas []byte
+	var prev int64
+	for i, f := range vals {
+		v, ok := num(i)
+		if ok && !subOverflows(v, prev) {
+			bitmap[i/8] |= 1 << (i % 8)
+			deltas = varint.AppendSigned(deltas, v-prev)
+			prev = v
+			continue
+		}
+		exc = append(exc, f.val)
+	}
+	out = append(out, bitmap...)
+	out = varint.Append(out, uint64(len(exc)))
+	for _, e := range exc {
+		out = varint.Append(out, uint64(len(e)))
+		out = append(out, e...)
+	}
+	return append(out, deltas...), true
+}
+
+// dictChunk writes a DICT column when it has few distinct values; the
+// dictionary is ordered by falling frequency (then first appearance), so
+// the common values get one-byte indices.
+func dictChunk(vals []field) ([]byte, bool) {
+	n := len(vals)
+	ids := map[string]int{}
+	var order []string
+	var freq []int
+	for _, f := range vals {
+		id, ok := ids[string(f.val)]
+		if !ok {
+			id = len(order)
+			ids[string(f.val)] = id
+			order = append(order, string(f.val))
+			freq = append(freq, 0)
+			if len(order) > 1<<16 || len(order)*2 > n+16 {
+				return nil, false
+			}
+		}
+		freq[id]++
+	}
+	rank := make([]int, len(order))
+	for i := range rank {
+		rank[i] = i
+	}
+	slices.SortStableFunc(rank, func(a, b int) int { return freq[b] - freq[a] })
+	idx := make([]int, len(order))
+	out := varint.Append(nil, uint64(n))
+	out = varint.Append(out, uint64(len(order)))
+	for pos, id := range rank {
+		idx[id] = pos
+		out = varint.Append(out, uint64(len(order[id])))
+		out = append(out, order[id]...)
+	}
+	for _, f := range vals {
+		out = varint.Append(out, uint64(idx[ids[string(f.val)]]))
+	}
+	return out, true
+}
+
+// quoteMode is a column's quotemodes byte and, for a mixed column, its
+// bitmap (LSB first, one bit per value).
+func quoteMode(vals []field) (byte, []byte) {
+	nq := 0
+	for _, f := range vals {
+		if f.quoted {
+			nq++
+		}
+	}
+	switch {
+	case nq == 0:
+		return 0, nil
+	case nq == len(vals):
+		return 1, nil
+	}
+	bm := make([]byte, (len(vals)+7)/8)
+	for i, f := range vals {
+		if f.quoted {
+			bm[i/8] |= 1 << (i % 8)
+		}
+	}
+	return 2, bm
+}
+
+// pickChunk chooses the candidate that compresses smallest, estimated with
+// fast zstd (the values stream is compressed as a whole later).
+func pickChunk(cands []candidate) candidate {
+	best, bestSize := cands[0], -1
+	for _, c := range cands {
+		size := len(c.chunk)
+		if size >= 48 {
+			size = len(zstdCompress(nil, c.chunk, 3))
+		}
+		if bestSize < 0 || size < bestSize {
+			best, bestSize = c, size
+		}
+	}
+	return best
+}
+
+// columnarStreamsOf lays out a table as the streams of codec 4, in the
+// notes' order.
+func (c *config) columnarStreamsOf(t *table) []namedStream {
+	ncols := len(t.cols)
+	meta := varint.Append(nil, uint64(len(t.rowModes)))
+	meta = append(meta, b2u(t.trailing), b2u(t.hasHeader), 1, t.delim)
+	meta = varint.Append(meta, uint64(ncols))
+	var fieldcounts []byte
+	for _, n := range t.counts {
+		fieldcounts = varint.Append(fieldcounts, uint64(n))
+	}
+	chosen := make([]candidate, ncols)
+	parallel(c.concurrency, ncols, func(k int) error {
+		cands := colCandidates(t.cols[k])
+		if d, ok := derivedChunk(t.cols, k); ok {
+			cands = append(cands, candidate{colDerived, d})
+		}
+		chosen[k] = pickChunk(cands)
+		return nil
+	})
+	coltypes := make([]byte, ncols)
+	var colIndex, values, quotemodes, quotebits []byte
+	for k, ch := range chosen {
+		coltypes[k] = ch.typ
+		colIndex = varint.Append(colIndex, uint64(len(ch.chunk)))
+		values = append(values, ch.chunk...)
+		m, bm := quoteMode(t.cols[k])
+		quotemodes = append(quotemodes, m)
+		quotebits = append(quotebits, bm...)
+	}
+	return []namedStream{
+		{name: "meta", data: meta},
+		{name: "row_modes", data: t.rowModes},
+		{name: "fieldcounts", data: fieldcounts},
+		{name: "coltypes", data: coltypes},
+		{name: "col_index", data: colIndex},
+		{name: "values", data: values},
+		{name: "quotemodes", data: quotemodes},
+		{name: "quotebits", data: quotebits},
+		{name: "verbatim", data: bytes.Join(t.verbatim, []byte{'\n'})},
+		{name: "header", data: t.header},
+	}
+}
+
+func b2u(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// derivedChunk writes column k as DERIVED from an earlier column a when
+// k's value is a function of a's and exactly the same rows carry both
+// (columns are ragged: rows with more than k fields are a subset of those
+// with more than a, so equal counts mean the same rows). The map follows
+// the first appearance of a's distinct values; the smallest map wins.
+func derivedChunk(cols [][]field, k int) ([]byte, bool) {
+	n := len(cols[k])
+	var best []byte
+	bestMap := min(n/4+1, 1<<12) // a large map rarely pays for itself
+	for a := 0; a < k; a++ {
+		if len(cols[a]) != n {
+			continue
+		}
+		ids := map[string]int{}
+		var mapped [][]byte
+		ok := true
+		for i, f := range cols[a] {
+			id, seen := ids[string(f.val)]
+			if !seen {
+				if len(mapped) >= bestMap {
+					ok = false
+					break
+				}
+				ids[string(f.val)] = len(mapped)
+				mapped = append(mapped, cols[k][i].val)
+				continue
+			}
+			if !bytes.Equal(mapped[id], cols[k][i].val) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		out := varint.Append(nil, uint64(a))
+		out = varint.Append(out, uint64(len(mapped)))
+		for _, m := range mapped {
+			out = varint.Append(out, uint64(len(m)))
+			out = append(out, m...)
+		}
+		best, bestMap = out, len(mapped)
+	}
+	return best, best != nil
+}

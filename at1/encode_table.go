@@ -1,0 +1,246 @@
+package at1
+
+import (
+	"bytes"
+	"slices"
+)
+
+// The encoder's view of delimited text: physical '\n' lines split into
+// fields. The decoders never parse fields, they only join values with the
+// delimiter (quoting some), so any split whose join gives the line back
+// round-trips; quoting only decides which fields share a column type.
+
+// lines splits src at '\n'. trailing is true when src ends with '\n' (the
+// empty piece after it is not a line). Empty input has no lines.
+func lines(src []byte) (ls [][]byte, trailing bool) {
+	if len(src) == 0 {
+		return nil, false
+	}
+	ls = bytes.Split(src, []byte{'\n'})
+	if len(ls[len(ls)-1]) == 0 {
+		return ls[:len(ls)-1], true
+	}
+	return ls, false
+}
+
+// field is one field of a line: its value and whether it was quoted.
+type field struct {
+	val    []byte
+	quoted bool
+}
+
+// splitFields appends the fields of line to fs. A field that starts with
+// '"' and is a well-formed RFC-4180 quoted field (doubled inner quotes,
+// closing quote followed by the delimiter or the end) is unquoted; any
+// other field is its raw text up to the next delimiter. Joining the
+// fields (requoting the quoted ones) gives line back exactly. An empty
+// line has no fields.
+func splitFields(fs []field, line []byte, delim byte) []field {
+	if len(line) == 0 {
+		return fs
+	}
+	p := 0
+	for {
+		if p < len(line) && line[p] == '"' {
+			if v, end, ok := quotedField(line, p, delim); ok {
+				fs = append(fs, field{val: v, quoted: true})
+				if end == len(line) {
+					return fs
+				}
+				p = end + 1
+				continue
+			}
+		}
+		i := bytes.IndexByte(line[p:], delim)
+		if i < 0 {
+			return append(fs, field{val: line[p:]})
+		}
+		fs = append(fs, field{val: line[p : p+i]})
+		p += i + 1
+	}
+}
+
+// quotedField parses a quoted field starting at line[p] == '"'. It returns
+// the unquoted value (a subslice when there are no doubled quotes) and the
+// index just after the closing quote.
+func quotedField(line []byte, p int, delim byte) (val []byte, end int, ok bool) {
+	i := p + 1
+	doubled := false
+	for {
+		j := bytes.IndexByte(line[i:], '"')
+		if j < 0 {
+			return nil, 0, false
+		}
+		j += i
+		if j+1 < len(line) && line[j+1] == '"' {
+			doubled = true
+			i = j + 2
+			continue
+		}
+		if j+1 != len(line) && line[j+1] != delim {
+			return nil, 0, false
+		}
+		inner := line[p+1 : j]
+		if doubled {
+			inner = bytes.ReplaceAll(inner, []byte(`""`), []byte(`"`))
+		}
+		return inner, j + 1, true
+	}
+}
+
+// table is delimited text split into rows and ragged columns.
+type table struct {
+	src       []byte
+	delim     byte
+	trailing  bool
+	hasHeader bool
+	header    []byte
+	rowModes  []byte // per row: 0 verbatim, 1 structured
+	counts    []int  // fields per structured row
+	verbatim  [][]byte
+	cols      [][]field
+}
+
+// countFields is the number of fields splitFields finds, without
+// allocating.
+func countFields(line []byte, delim byte) int {
+	var buf [64]field
+	return len(splitFields(buf[:0], line, delim))
+}
+
+// buildTable splits src into a table with delimiter delim. Rows with more
+// fields than the most common count become verbatim rows.
+func buildTable(src []byte, delim byte, header bool) *table {
+	ls, trailing := lines(src)
+	t := &table{src: src, delim: delim, trailing: trailing}
+	if header && len(ls) > 0 {
+		t.hasHeader, t.header, ls = true, ls[0], ls[1:]
+	}
+	// The column count: the most common field count (ties: the larger).
+	hist := map[int]int{}
+	var fs []field
+	for i, l := range ls {
+		if i >= 4096 {
+			break
+		}
+		hist[countFields(l, delim)]++
+	}
+	ncols, best := 0, 0
+	for n, k := range hist {
+		if k > best || k == best && n > ncols {
+			ncols, best = n, k
+		}
+	}
+	t.cols = make([][]field, ncols)
+	for k := range t.cols {
+		// Sized once: growing by doubling would leave as much garbage
+		// as the columns themselves.
+		t.cols[k] = make([]field, 0, len(ls))
+	}
+	t.rowModes = make([]byte, len(ls))
+	t.counts = make([]int, 0, len(ls))
+	for i, l := range ls {
+		fs = splitFields(fs[:0], l, delim)
+		if len(fs) > ncols {
+			t.verbatim = append(t.verbatim, l)
+			continue
+		}
+		t.rowModes[i] = 1
+		t.counts = append(t.counts, len(fs))
+		for k, f := range fs {
+			t.cols[k] = append(t.cols[k], f)
+		}
+	}
+	return t
+}
+
+// looksNumeric reports whether a value reads as a number (for header and
+// delimiter detection only).
+func looksNumeric(v []byte) bool {
+	if len(v) == 0 {
+		return false
+	}
+	digits := 0
+	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '-' || c == '.' || c == '+' || c == 'e' || c == 'E':
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// detectDelim picks the delimiter (comma, semicolon, tab, pipe) that
+// splits the sample's lines into the most consistent number (> 1) of
+// fields; ok is false when none does for most lines.
+func detectDelim(sample [][]byte) (delim byte, ok bool) {
+	bestScore := 0.0
+	for _, d := range []byte{',', '\t', ';', '|'} {
+		hist := map[int]int{}
+		n := 0
+		for _, l := range sample {
+			if len(l) == 0 {
+				continue
+			}
+			hist[countFields(l, d)]++
+			n++
+		}
+		mode, cnt := 0, 0
+		for k, v := range hist {
+			if v > cnt || v == cnt && k > mode {
+				mode, cnt = k, v
+			}
+		}
+		if mode < 2 || n == 0 || cnt*2 < n {
+			continue
+		}
+		score := float64(cnt) / float64(n) * float64(min(mode, 8))
+		if score > bestScore {
+			bestScore, delim, ok = score, d, true
+		}
+	}
+	return delim, ok
+}
+
+// detectHeader reports whether the first line is a header: it has no
+// numeric field, while some column below it is mostly numeric, or its
+// fields are distinct names that do not recur in the next line.
+func detectHeader(sample [][]byte, delim byte) bool {
+	if len(sample) < 2 {
+		return false
+	}
+	first := splitFields(nil, sample[0], delim)
+	if len(first) == 0 {
+		return false
+	}
+	for _, f := range first {
+		if looksNumeric(f.val) {
+			return false
+		}
+	}
+	numeric := make([]int, len(first))
+	rows := 0
+	var fs []field
+	for _, l := range sample[1:] {
+		fs = splitFields(fs[:0], l, delim)
+		rows++
+		for k, f := range fs {
+			if k < len(numeric) && looksNumeric(f.val) {
+				numeric[k]++
+			}
+		}
+	}
+	if slices.ContainsFunc(numeric, func(n int) bool { return n*2 > rows }) {
+		return true
+	}
+	second := splitFields(nil, sample[1], delim)
+	for k, f := range first {
+		if len(f.val) == 0 || k < len(second) && bytes.Equal(second[k].val, f.val) {
+			return false
+		}
+	}
+	return true
+}

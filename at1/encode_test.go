@@ -1,0 +1,448 @@
+package at1
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/colfmt/colfmt/internal/shareddata"
+)
+
+// roundTrip encodes src, decodes it (Decode, NewReader, Open) and fails
+// unless all give src back.
+func roundTrip(t *testing.T, name string, src []byte, opts ...Option) []byte {
+	t.Helper()
+	enc, err := Encode(src, opts...)
+	if err != nil {
+		t.Fatalf("%s: Encode: %v", name, err)
+	}
+	got, err := Decode(enc, WithStrict())
+	if err != nil {
+		t.Fatalf("%s: Decode: %v", name, err)
+	}
+	if !bytes.Equal(got, src) {
+		t.Fatalf("%s: round trip differs: %d bytes, want %d", name, len(got), len(src))
+	}
+	z, err := NewReader(bytes.NewReader(enc))
+	if err != nil {
+		t.Fatalf("%s: NewReader: %v", name, err)
+	}
+	var buf bytes.Buffer
+	if _, err := z.WriteTo(&buf); err != nil || !bytes.Equal(buf.Bytes(), src) {
+		t.Fatalf("%s: NewReader round trip: %v", name, err)
+	}
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatalf("%s: Open: %v", name, err)
+	}
+	if err := f.Validate(); err != nil {
+		t.Fatalf("%s: Validate: %v", name, err)
+	}
+	return enc
+}
+
+func codecOf(enc []byte) Codec { return Codec(enc[4]) }
+
+// forceStructured keeps the structured encoding even when RAW is smaller.
+func forceStructured() Option {
+	return func(c *config) error {
+		c.enc.force = true
+		return nil
+	}
+}
+
+// allCodecs round-trips src under every codec, structured ones forced,
+// and returns the encodings.
+func allCodecs(t *testing.T, name string, src []byte, opts ...Option) map[Codec][]byte {
+	t.Helper()
+	out := map[Codec][]byte{}
+	for _, codec := range []Codec{CodecAuto, CodecColumnar, CodecQColumnar, CodecQJSON, CodecRaw} {
+		o := append([]Option{WithCodec(codec), forceStructured()}, opts...)
+		if codec == CodecAuto {
+			o = opts
+		}
+		out[codec] = roundTrip(t, name+"/"+codec.String(), src, o...)
+	}
+	return out
+}
+
+func TestEncodeAdversarial(t *testing.T) {
+	cases := map[string]string{
+		"empty":            "",
+		"newline":          "\n",
+		"newlines":         "\n\n\n",
+		"no trailing":      "a,b\n1,2",
+		"crlf":             "a,b\r\n1,2\r\n3,4\r\n",
+		"stray quotes":     "a,b\n\"x,1\n\"y\"z,2\n\"\"\"\",3\n",
+		"ragged":           "a,b,c\n1\n1,2\n1,2,3,4,5\n,,\n",
+		"invalid utf8":     "a,b\n\xff\xfe,\x80\n",
+		"quoted delims":    "name,v\n\"a,b\",1\n\"say \"\"hi\"\"\",2\n\"\",3\n",
+		"numbers":          "i,d,n\n1,0.50,N/A\n-2,-0.05,7\n007,12.00,-0\n9223372036854775807,1.5,+1\n-9223372036854775808,-0.00,1e3\n",
+		"header only":      "a,b,c\n",
+		"one line no nl":   "hello",
+		"tabs":             "x\ty\n1\t2\n3\t4\n",
+		"multiline quoted": "a,b\n\"line1\nline2\",3\n",
+		"nul bytes":        "\x00,\x00\n\x00\n",
+		"wide line":        strings.Repeat("1,", 5000) + "\n" + strings.Repeat("2,", 5000) + "\n",
+		"json":             "{\"a\": 1, \"b\": \"x,y\"}\n{\"a\": -2, \"b\": null}\n{\"b\": 1}\n{\"a\":3,\"b\":{\"c\":[1,\"}\"]}}\r\n{}\n{\"a\": 1.50, \"b\": \"\\\"q\"}",
+		"json broken":      "{\"a\": 1\n{\"a\": \"unterminated}\n{\"a\" 1}\n",
+	}
+	for name, s := range cases {
+		allCodecs(t, name, []byte(s))
+		allCodecs(t, name+"/rg1", []byte(s), WithRowGroupSize(1))
+	}
+}
+
+func TestEncodeColumnarTypes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,price,name,flag,small,num,flagname\n")
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 3000; i++ {
+		price := itoa(r.IntN(100000)-500) + "." + itoa(10+r.IntN(90))
+		name := []string{"alpha", "beta", "\"g,amma\"", "delta"}[r.IntN(4)]
+		num := []string{"N/A", itoa(r.IntN(1000)), itoa(-r.IntN(1000)), itoa(r.IntN(50))}[r.IntN(4)]
+		flag := r.IntN(2)
+		b.WriteString(strings.Join([]string{
+			itoa(1000000 + i*3), price, name, []string{"yes", "no"}[flag], itoa(r.IntN(200)), num,
+			[]string{"\"Yes, sir\"", "No"}[flag],
+		}, ","))
+		b.WriteByte('\n')
+	}
+	src := []byte(b.String())
+	enc := roundTrip(t, "types", src, WithCodec(CodecColumnar))
+	if codecOf(enc) != CodecColumnar {
+		t.Fatalf("codec %v, want columnar", codecOf(enc))
+	}
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := f.cfg.parseStreamSet(enc[5:len(enc)-TrailerSize], 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.load("coltypes"); err != nil {
+		t.Fatal(err)
+	}
+	// id INT or SHUF, price DEC, name DICT, flag DICT, small INT/SHUF,
+	// num NUMEXC, flagname DERIVED from flag.
+	types := ss.get("coltypes")
+	t.Logf("column types %v", types)
+	if types[1] != colDec || types[5] != colNumExc || types[6] != colDerived || types[2] != colDict {
+		t.Errorf("column types %v, want DEC at 1, DICT at 2, NUMEXC at 5, DERIVED at 6", types)
+	}
+	raw, _ := AppendRaw(nil, src, RawAuto)
+	t.Logf("columnar %d bytes, raw %d bytes, input %d", len(enc), len(raw), len(src))
+	if len(enc) >= len(raw) {
+		t.Errorf("columnar %d bytes is not smaller than RAW %d", len(enc), len(raw))
+	}
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
+
+func fmtInt(i int) string { return string(appendNum(nil, int64(i), -1)) }
+
+func TestEncodeSharedCorpora(t *testing.T) {
+	dir := shareddata.Path(t, "at1")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.expected"))
+	if d := shareddata.Dir("onpair", "dbtext"); d != "" {
+		more, _ := filepath.Glob(filepath.Join(d, "*"))
+		files = append(files, more...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no inputs")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(src) > 128<<10 {
+			src = src[:128<<10]
+		}
+		enc := roundTrip(t, filepath.Base(f), src)
+		// Each file as a table (dbtext: one column), forced even where
+		// RAW would be smaller.
+		col := roundTrip(t, filepath.Base(f)+"/columnar", src, WithCodec(CodecColumnar), WithLevel(1), forceStructured())
+		if len(src) > 0 && codecOf(col) != CodecColumnar {
+			t.Errorf("%s: forced columnar wrote codec %v", filepath.Base(f), codecOf(col))
+		}
+		t.Logf("%s: %d -> %d bytes, codec %v (columnar %d)", filepath.Base(f), len(src), len(enc), codecOf(enc), len(col))
+	}
+}
+
+func TestWriterFramesRoundTrip(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("ts,v,s\n")
+	for i := 0; b.Len() < 300<<10; i++ {
+		b.WriteString(fmtInt(1700000000+i) + "," + fmtInt(i%1000) + ".5," + []string{"a", "bb", "ccc"}[i%3] + "\n")
+	}
+	b.WriteString("tail without newline")
+	src := []byte(b.String())
+	for _, step := range []int{1 << 20, 7777, 1} {
+		if step == 1 {
+			src = src[:100<<10+3]
+		}
+		var out bytes.Buffer
+		z, err := NewWriter(&out, WithChunkSize(64<<10), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := src; len(p) > 0; {
+			k := min(step, len(p))
+			if _, err := z.Write(p[:k]); err != nil {
+				t.Fatal(err)
+			}
+			p = p[k:]
+		}
+		if err := z.Close(); err != nil {
+			t.Fatal(err)
+		}
+		enc := out.Bytes()
+		got, err := Decode(enc, WithStrict())
+		if err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("step %d: Decode: %v (equal %v)", step, err, bytes.Equal(got, src))
+		}
+		f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+		if err != nil || !f.Framed || len(f.Frames) < 2 || f.Codec != CodecColumnar {
+			t.Fatalf("step %d: Open: %v, framed %v, %d frames, codec %v", step, err, f != nil && f.Framed, len(f.Frames), f.Codec)
+		}
+		if step == 1<<20 {
+			t.Logf("Writer: %d bytes in %d frames -> %d bytes", len(src), len(f.Frames), len(enc))
+		}
+	}
+	var out bytes.Buffer
+	z, _ := NewWriter(&out)
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(out.Bytes()); err != nil || len(got) != 0 {
+		t.Fatalf("empty Writer: %q, %v", got, err)
+	}
+	// Encode of input beyond one chunk is framed too, and round-trips.
+	enc := roundTrip(t, "framed Encode", src, WithChunkSize(64<<10))
+	if !bytes.Equal(enc[:4], MagicFramed) {
+		t.Fatalf("Encode of %d bytes with 64 KiB chunks is not framed", len(src))
+	}
+}
+
+func TestEncodeQueryCodecs(t *testing.T) {
+	var csv, jl strings.Builder
+	csv.WriteString("ts,price,sym\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&csv, "%d,%d.%02d,%s\n", 1000+i, i%97, i%100, []string{"AAA", "\"B,B\"", "CCC"}[i%3])
+		fmt.Fprintf(&jl, "{\"id\": %d, \"name\": \"n%d\", \"tags\": [\"x\", %d]}\n", i, i%10, i%7)
+	}
+	for _, tc := range []struct {
+		codec Codec
+		src   string
+		col   int
+		path  string
+	}{{CodecQColumnar, csv.String(), 0, ""}, {CodecQJSON, jl.String(), 0, "id"}} {
+		enc := roundTrip(t, tc.codec.String(), []byte(tc.src), WithCodec(tc.codec), WithRowGroupSize(500), forceStructured())
+		if codecOf(enc) != tc.codec {
+			t.Fatalf("codec %v, want %v", codecOf(enc), tc.codec)
+		}
+		f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.RowGroupSize() != 500 || len(f.RowGroups()) != 10 {
+			t.Fatalf("%v: row groups of %d, %d groups", tc.codec, f.RowGroupSize(), len(f.RowGroups()))
+		}
+		rows, err := f.Query(Query{Where: []Range{{Column: tc.col, Path: tc.path, Min: "1200", Max: "1209"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, err := range rows.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		st := rows.Stats()
+		if n != 10 || st.GroupsSkipped == 0 {
+			t.Fatalf("%v: %d rows (want 10), stats %+v", tc.codec, n, st)
+		}
+	}
+	// Auto tries qjson for JSON Lines and keeps it only when it beats RAW.
+	auto := roundTrip(t, "auto json", []byte(jl.String()))
+	raw := roundTrip(t, "raw json", []byte(jl.String()), WithCodec(CodecRaw))
+	q := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), forceStructured())
+	if len(auto) != min(len(raw), len(q)) {
+		t.Errorf("auto on JSON Lines: %d bytes (%v); RAW %d, qjson %d", len(auto), codecOf(auto), len(raw), len(q))
+	}
+}
+
+// The output does not depend on the parallelism (streams, columns,
+// blocks and frames are encoded concurrently but laid out in order).
+func TestEncodeDeterministic(t *testing.T) {
+	csv := tradesCSV(200 << 10)
+	jl := eventsJSONL(100 << 10)
+	for _, src := range [][]byte{csv, jl} {
+		for _, opts := range [][]Option{nil, {WithChunkSize(64 << 10)}, {WithCodec(CodecQColumnar), WithRowGroupSize(300)}} {
+			one, err := Encode(src, append(opts, WithConcurrency(1), WithLevel(2))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			four, err := Encode(src, append(opts, WithConcurrency(4), WithLevel(2))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(one, four) {
+				t.Fatalf("output differs with concurrency 1 and 4 (%d and %d bytes)", len(one), len(four))
+			}
+		}
+	}
+}
+
+// A framed qcolumnar/qjson file (every frame structured) answers queries
+// frame by frame, with row indexes counted across frames.
+func TestQueryFramed(t *testing.T) {
+	var csv strings.Builder
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&csv, "%d,%d.5,s%d\n", i, i%100, i%10)
+	}
+	for _, codec := range []Codec{CodecQColumnar} {
+		enc := roundTrip(t, "framed "+codec.String(), []byte(csv.String()), WithCodec(codec), WithChunkSize(128<<10), WithRowGroupSize(1000), forceStructured())
+		f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Framed || len(f.Frames) < 3 || len(f.Columns()) != 3 {
+			t.Fatalf("framed %v, %d frames, %d columns", f.Framed, len(f.Frames), len(f.Columns()))
+		}
+		rows, err := f.Query(Query{Columns: []int{0, 2}, Where: []Range{{Column: 0, Min: "30000", Max: "30004"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for row, err := range rows.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%d:%s:%s", row.Index, row.Values[0], row.Values[1]))
+		}
+		want := "30000:30000:s0 30001:30001:s1 30002:30002:s2 30003:30003:s3 30004:30004:s4"
+		if strings.Join(got, " ") != want {
+			t.Fatalf("rows %v, want %s", got, want)
+		}
+		if st := rows.Stats(); st.GroupsSkipped < st.Groups-2 {
+			t.Errorf("stats %+v: zone maps should skip all but one or two groups", st)
+		}
+	}
+}
+
+// Files written by this encoder and checked in: they must keep decoding
+// to their originals (whatever later encoders write).
+func TestEncodedVectors(t *testing.T) {
+	for _, name := range []string{"enc_columnar_types", "enc_qjson", "enc_framed_qcol"} {
+		src, want := readVector(t, name+".at1"), readVector(t, name+".expected")
+		got, err := Decode(src, WithStrict())
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: Decode: %v", name, err)
+		}
+		z, err := NewReader(bytes.NewReader(src), WithStrict())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := z.WriteTo(&buf); err != nil || !bytes.Equal(buf.Bytes(), want) {
+			t.Fatalf("%s: NewReader: %v", name, err)
+		}
+	}
+}
+
+// checkReferenceRules walks an encoded file and checks what the reference
+// decoder requires beyond what our decoder enforces on its own: a backend
+// byte everywhere (never the spec-literal form), backends 0..2 only, block
+// tags 0 or 1, zstd frames that declare their content size, no empty
+// frame, and the trailer.
+func checkReferenceRules(t *testing.T, name string, enc []byte) {
+	t.Helper()
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if f.Trailer == nil {
+		t.Errorf("%s: no integrity trailer", name)
+	}
+	checkStream := func(backend byte, data []byte, what string) {
+		if backend > BackendStored {
+			t.Errorf("%s: %s: backend %d", name, what, backend)
+		}
+		if backend == BackendZstd {
+			if _, _, msg := zstdFrame(data); msg != "" {
+				t.Errorf("%s: %s: zstd frame: %s", name, what, msg)
+			}
+		}
+	}
+	var dirs [][]StreamInfo
+	switch {
+	case f.Framed:
+		for i, fr := range f.Frames {
+			if fr.Size == 0 {
+				t.Errorf("%s: frame %d is empty", name, i)
+			}
+			if fr.Method == methodRaw {
+				b := enc[fr.Offset+1]
+				checkStream(b, enc[fr.Offset+2:fr.Offset+fr.Size], "raw frame")
+				continue
+			}
+			dir, err := f.cfg.parseDirectory(f.src, fr.Offset+1, fr.Offset+fr.Size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dirs = append(dirs, dir)
+		}
+	case f.Codec == CodecRaw:
+		if f.RawBackend < 0 {
+			t.Errorf("%s: RAW payload without a backend byte", name)
+		} else {
+			checkStream(byte(f.RawBackend), enc[6:len(enc)-TrailerSize], "raw payload")
+		}
+	default:
+		dirs = append(dirs, f.Streams)
+	}
+	for _, dir := range dirs {
+		for _, s := range dir {
+			if s.Legacy {
+				t.Errorf("%s: stream %q without a backend byte", name, s.Name)
+			}
+			checkStream(s.Backend, enc[s.Offset:s.Offset+s.Size], "stream "+s.Name)
+		}
+	}
+	for g, group := range f.RowGroups() {
+		for c, b := range group {
+			blk := enc[f.BlocksOffset()+b.Offset : f.BlocksOffset()+b.Offset+b.Size]
+			if blk[0] > 1 {
+				t.Errorf("%s: block (%d,%d) tag %d", name, g, c, blk[0])
+			}
+			if blk[0] == 1 {
+				checkStream(BackendZstd, blk[1:], "block")
+			}
+		}
+	}
+}
+
+func TestEncodedFilesFollowReferenceRules(t *testing.T) {
+	inputs := map[string][]byte{
+		"trades": tradesCSV(100 << 10), "events": eventsJSONL(100 << 10), "empty": nil, "tiny": []byte("a,b\n"),
+	}
+	for name, src := range inputs {
+		for _, codec := range encodeCodecs {
+			for _, chunk := range []int64{DefaultChunkSize, 64 << 10} {
+				enc, err := Encode(src, WithCodec(codec), WithChunkSize(chunk), WithLevel(1), forceStructured())
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkReferenceRules(t, name+"/"+codec.String(), enc)
+			}
+		}
+	}
+}

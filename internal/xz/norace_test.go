@@ -1,0 +1,5 @@
+//go:build !race
+
+package xz
+
+const raceEnabled = false

@@ -1,0 +1,512 @@
+package onpair
+
+import (
+	"bytes"
+	"iter"
+	"math/bits"
+	"sync"
+)
+
+// RowSet is the set of rows a predicate matched, as a dense bitset: row r
+// is bit r%64 of Words()[r/64]. A bitset rather than a compressed bitmap
+// (roaring) because the predicates produce it in one sequential row scan,
+// where setting a bit is one OR, it costs R/8 bytes whatever the
+// selectivity (1/16 of the 2-byte first-code table the search keeps
+// anyway), and it needs no dependency; callers wanting roaring can add the
+// rows (or the words) to one.
+type RowSet struct {
+	words []uint64
+	n     int
+}
+
+func newRowSet(n int) RowSet { return RowSet{words: make([]uint64, (n+63)/64), n: n} }
+
+func (s *RowSet) add(r int) { s.words[r>>6] |= 1 << (r & 63) }
+
+// Len returns the number of rows of the column searched (matched or not).
+func (s RowSet) Len() int { return s.n }
+
+// Count returns the number of matching rows.
+func (s RowSet) Count() int {
+	k := 0
+	for _, w := range s.words {
+		k += bits.OnesCount64(w)
+	}
+	return k
+}
+
+// Has reports whether row r matched.
+func (s RowSet) Has(r int) bool {
+	return r >= 0 && r < s.n && s.words[r>>6]&(1<<(r&63)) != 0
+}
+
+// Words returns the bitset (shared, not copied).
+func (s RowSet) Words() []uint64 { return s.words }
+
+// All iterates over the matching rows in increasing order.
+func (s RowSet) All() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i, w := range s.words {
+			for w != 0 {
+				if !yield(i*64 + bits.TrailingZeros64(w)) {
+					return
+				}
+				w &= w - 1
+			}
+		}
+	}
+}
+
+// search holds what the predicates build once per column: the first code
+// of every row (2 bytes a row; 0 for an empty row, which the checks then
+// reject on its length), built on the first search.
+type search struct {
+	once  sync.Once
+	first []uint16
+
+	// sig[t] has bit ch&63 set for every byte ch of token t (8 bytes a
+	// token, built on the first Contains): a token whose signature misses
+	// every needle byte resets the matcher, known without reading it.
+	sigOnce sync.Once
+	sig     []uint64
+}
+
+func (c *Column) tokenSigs() []uint64 {
+	c.search.sigOnce.Do(func() {
+		sig := make([]uint64, max(c.dec.n, 1))
+		for t := range c.dec.n {
+			for _, ch := range c.token(uint16(t)) {
+				sig[t] |= 1 << (ch & 63)
+			}
+		}
+		c.search.sig = sig
+	})
+	return c.search.sig
+}
+
+func (c *Column) firstCodes() []uint16 {
+	c.search.once.Do(func() {
+		first := make([]uint16, len(c.rows)-1)
+		codes := c.parts.Codes
+		for r := range first {
+			if a := c.rows[r]; a < c.rows[r+1] {
+				first[r] = codes[a]
+			}
+		}
+		c.search.first = first
+	})
+	return c.search.first
+}
+
+// token returns token t's bytes from the fat table.
+func (c *Column) token(t uint16) []byte {
+	s := int(t) << 4
+	return c.dec.rows[s : s+int(c.dec.lens[t])]
+}
+
+// First-code verdicts, computed on demand for the codes that start rows.
+const (
+	fcUnknown = iota
+	fcNo      // no row starting with this code can match
+	fcMaybe   // check the rest of the row
+	fcYes     // every row starting with this code matches
+)
+
+// Equal returns the rows whose value is exactly value. It runs on the
+// codes: a row is considered only if its first token is a prefix of value
+// (a verdict computed once per distinct first code), and then compared
+// token by token, stopping at the first difference; nothing is decoded.
+func (c *Column) Equal(value []byte) RowSet {
+	set := newRowSet(c.Len())
+	if len(value) == 0 {
+		for r := 0; r < c.Len(); r++ {
+			if c.rows[r] == c.rows[r+1] {
+				set.add(r)
+			}
+		}
+		return set
+	}
+	first := c.firstCodes()
+	verdict := make([]uint8, max(c.dec.n, 1))
+	for r, fc := range first {
+		v := verdict[fc]
+		if v == fcUnknown {
+			v = fcNo
+			if bytes.HasPrefix(value, c.token(fc)) {
+				v = fcMaybe
+			}
+			verdict[fc] = v
+		}
+		if v == fcMaybe && c.rowEqual(r, value) {
+			set.add(r)
+		}
+	}
+	return set
+}
+
+func (c *Column) rowEqual(r int, value []byte) bool {
+	pos := 0
+	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
+		t := c.token(cd)
+		if pos+len(t) > len(value) || string(t) != string(value[pos:pos+len(t)]) {
+			return false
+		}
+		pos += len(t)
+	}
+	return pos == len(value)
+}
+
+// HasPrefix returns the rows whose value starts with prefix. A row's first
+// token decides most rows alone: it either disagrees with prefix (no
+// match), covers all of it (match), or is a proper prefix of it (compare
+// the next tokens until prefix is used up).
+func (c *Column) HasPrefix(prefix []byte) RowSet {
+	set := newRowSet(c.Len())
+	if len(prefix) == 0 {
+		for r := 0; r < c.Len(); r++ {
+			set.add(r)
+		}
+		return set
+	}
+	first := c.firstCodes()
+	verdict := make([]uint8, max(c.dec.n, 1))
+	for r, fc := range first {
+		v := verdict[fc]
+		if v == fcUnknown {
+			t := c.token(fc)
+			switch {
+			case bytes.HasPrefix(t, prefix):
+				v = fcYes
+			case bytes.HasPrefix(prefix, t):
+				v = fcMaybe
+			default:
+				v = fcNo
+			}
+			verdict[fc] = v
+		}
+		if v == fcNo {
+			continue
+		}
+		// Empty rows have first code 0: check the row is not empty.
+		if c.rows[r] == c.rows[r+1] {
+			continue
+		}
+		if v == fcYes || c.rowHasPrefix(r, prefix) {
+			set.add(r)
+		}
+	}
+	return set
+}
+
+func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
+	pos := 0
+	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
+		t := c.token(cd)
+		if rest := prefix[pos:]; len(t) >= len(rest) {
+			return string(t[:len(rest)]) == string(rest)
+		}
+		if string(t) != string(prefix[pos:pos+len(t)]) {
+			return false
+		}
+		pos += len(t)
+	}
+	return false
+}
+
+// Contains returns the rows whose value contains substr.
+//
+// It runs the shift-and (bitap) matcher on tokens instead of bytes. The
+// matcher's state D has bit j set when the last j+1 bytes read equal
+// substr[:j+1]. Feeding one byte is D = (D<<1 | 1) & B[byte], so feeding a
+// whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
+// and a match ends inside t iff D & H_t != 0 (a match begun in an earlier
+// token) or substr lies within t. Bit 63 of D is kept set (C_t has it) and
+// bit 63 of H_t records the second case. Tokens without a needle byte
+// (most) reset the matcher and are settled in bulk from their byte
+// signatures; the others' maps are worked out from their bytes the first
+// time the scan meets them. The scan (bitapScan) then feeds the matcher
+// only the few tokens before each place a match could end, so it costs
+// about one or two table loads per code and decodes nothing. Needles
+// longer than 63 bytes run the matcher on their first 63 bytes and confirm
+// the candidate rows by decoding them.
+func (c *Column) Contains(substr []byte) RowSet {
+	set := newRowSet(c.Len())
+	if len(substr) == 0 {
+		for r := 0; r < c.Len(); r++ {
+			set.add(r)
+		}
+		return set
+	}
+	needle := substr[:min(len(substr), 63)]
+	var b [256]uint64
+	var nsig uint64
+	for j, ch := range needle {
+		b[ch] |= 1 << j
+		nsig |= 1 << (ch & 63)
+	}
+	c.tokenSigs()
+	top := uint64(1) << (len(needle) - 1)
+	// The scratch tables are pooled: on a small column, allocating and
+	// zeroing them would cost more than the scan. tab needs no clearing:
+	// ends says which entries are built.
+	sc, _ := bitapPool.Get().(*bitapScratch)
+	if sc == nil {
+		sc = new(bitapScratch)
+	}
+	defer bitapPool.Put(sc)
+	if cap(sc.tab) < max(c.dec.n, 1) {
+		sc.tab = make([]bitapToken, max(c.dec.n, 1))
+	}
+	ends := &sc.ends // any uint16 indexes it without a check
+	pf := &sc.pair
+	pf.on = len(needle) <= 8
+	tab := sc.tab[:max(c.dec.n, 1)]
+	// Tokens without a needle byte (by their signature; most of them)
+	// are settled here in bulk: the matcher resets on them. The others
+	// are built when the scan first meets them.
+	sig, lens := c.search.sig, c.dec.lens
+	for t := range c.dec.n {
+		if sig[t]&nsig == 0 {
+			ends[t] = endNo
+			tab[t] = bitapToken{c: always, l: uint64(lens[t]), s: always}
+			pf.sb[t], pf.hb[t] = 0x80, 0
+		} else {
+			ends[t] = endUnknown
+			pf.sb[t], pf.hb[t] = 0xff, 0x80 // unknown: a superset, and a look
+		}
+	}
+	bitapScan(set.words, ends, pf, tab, c, &b, top, nsig)
+	if len(needle) < len(substr) { // confirm the candidates
+		var buf []byte
+		for i, w := range set.words {
+			for ; w != 0; w &= w - 1 {
+				r := i*64 + bits.TrailingZeros64(w)
+				buf, _ = c.AppendRow(buf[:0], r)
+				if !bytes.Contains(buf, substr) {
+					set.words[i] &^= 1 << (r & 63)
+				}
+			}
+		}
+	}
+	return set
+}
+
+// bitapScratch is Contains' per-call scratch, pooled.
+type bitapScratch struct {
+	ends [MaxTokens]uint8
+	pair pairFilter
+	tab  []bitapToken
+}
+
+// pairFilter is the scan's sharper filter for needles of up to 8 bytes: a
+// match that does not lie within one token ends in a token k whose h meets
+// the state before it, which lies within the s of token k-1 (whatever came
+// before). sb and hb hold bits 0..6 of s and h, one byte a token, bit 7
+// flagging tokens that need a look whatever precedes them (not built yet,
+// or holding the needle): sb always has bit 7, hb has it for those. So a
+// group of eight codes (and the code before it) needs a look only if some
+// sb[prev] & hb[cur] is not zero, which is rare even for needles whose
+// bytes start many tokens.
+type pairFilter struct {
+	sb, hb [MaxTokens]uint8
+	on     bool
+}
+
+var bitapPool sync.Pool
+
+// Token states for Contains' scan. Bit endAttention is set for tokens
+// the scan must stop at: not yet built, or built and a match can end in
+// them (h != 0). A row with no such token cannot match.
+const (
+	endNo        = 1
+	endAttention = 2
+	endUnknown   = endAttention
+	endYes       = endAttention | 1
+	endWithin    = endAttention | 4 // the needle lies within the token
+)
+
+// bitapScan finds the rows containing the needle. It runs over the codes
+// as one flat stream, eight at a time, looking only at the 1-byte token
+// states (the part in use stays in L1): most groups of eight hold no token
+// a match can end in and cost eight loads and ORs (skipQuiet), or for
+// needles of up to 8 bytes sixteen loads and ANDs of the sharper pair
+// filter (skipQuietPairs). In
+// the other groups it builds the maps of tokens not seen before, then
+// takes the candidate tokens from a bit mask: a token holding the whole
+// needle matches outright; for one where a match may end, it runs the
+// matcher over just the tokens before it that the match could span.
+//
+// That check does not look for the row first: starting the matcher at an
+// earlier point (a previous row's tokens included) can only set more state
+// bits, so "no match" from there is final; only a possible match looks up
+// its row (a forward walk over the row offsets) and, if the tokens used
+// crossed the row's start, checks again from the row's start. lo is where
+// the scan resumed after the last matched row: every token from lo on has
+// been built, so the check never starts before it.
+func bitapScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64) {
+	codes, rows := c.parts.Codes, c.rows
+	span := top >> 1
+	r, i, lo, hi := 0, 0, 0, len(codes)
+	for i < hi {
+		if pf.on {
+			i = skipQuietPairs(pf, codes, i)
+		} else {
+			i = skipQuiet(ends, codes, i)
+		}
+		stop := min(i+8, hi)
+		var mask uint
+		for k := i; k < stop; k++ {
+			st := ends[codes[k]]
+			if st == endUnknown {
+				st = buildToken(ends, pf, tab, c, codes[k], b, top, nsig)
+			}
+			mask |= uint(st>>1&1) << (k - i)
+		}
+		base := i
+		for mask != 0 {
+			k := base + bits.TrailingZeros(mask)
+			mask &= mask - 1
+			if k < lo { // inside the row matched last
+				continue
+			}
+			cd := codes[k]
+			within := ends[cd] == endWithin
+			// Cheap test first: the state before token k is within s of
+			// token k-1 (its state from any start), so if that misses h,
+			// no match ends here.
+			if !within && (k == lo || tab[codes[k-1]].s&tab[cd].h == 0 || !bitapEndsAt(tab, codes, lo, k, span)) {
+				continue
+			}
+			for int(rows[r+1]) <= k { // the row holding code k
+				r++
+			}
+			if start := int(rows[r]); !within && start > lo && !bitapEndsAt(tab, codes, start, k, span) {
+				continue
+			}
+			words[r>>6] |= 1 << (r & 63)
+			lo = int(rows[r+1]) // on to the next row
+		}
+		i = max(stop, lo)
+	}
+}
+
+// bitapEndsAt reports whether a match ends in token k when the matcher
+// starts from scratch no earlier than code lo: at the needle's length less
+// one byte back (span is a bit that many bits of shifting clear), or at
+// lo, whichever is later. Every token from lo to k is built.
+func bitapEndsAt(tab []bitapToken, codes []uint16, lo, k int, span uint64) bool {
+	j := k
+	for ; j > lo && span != 0; span >>= tab[codes[j]].l {
+		j--
+	}
+	d := uint64(always)
+	for _, cj := range codes[j:k] {
+		e := &tab[cj]
+		d = d<<(e.l&63)&e.a | e.c
+	}
+	return d&tab[codes[k]].h != 0
+}
+
+// skipQuietPairs is skipQuiet with the pair filter: it returns the first
+// i' >= i, in steps of 8, where some code of the group, with the code
+// before it, passes sb[prev] & hb[cur].
+//
+//go:noinline
+func skipQuietPairs(pf *pairFilter, codes []uint16, i int) int {
+	sb, hb := &pf.sb, &pf.hb
+	for ; i+8 <= len(codes); i += 8 {
+		prev := uint8(0x80) // before the first code: nothing (a within token still shows)
+		if i > 0 {
+			prev = sb[codes[i-1]]
+		}
+		g := (*[8]uint16)(codes[i : i+8])
+		x := prev&hb[g[0]] | sb[g[0]]&hb[g[1]] | sb[g[1]]&hb[g[2]] | sb[g[2]]&hb[g[3]] |
+			sb[g[3]]&hb[g[4]] | sb[g[4]]&hb[g[5]] | sb[g[5]]&hb[g[6]] | sb[g[6]]&hb[g[7]]
+		if x != 0 {
+			return i
+		}
+	}
+	return i
+}
+
+// skipQuiet returns the first i' >= i, in steps of 8, where the group of
+// eight codes (or the fewer left) holds a token that needs attention. Apart
+// and call-free, so its loop keeps everything in registers.
+//
+//go:noinline
+func skipQuiet(ends *[MaxTokens]uint8, codes []uint16, i int) int {
+	for ; i+8 <= len(codes); i += 8 {
+		g := (*[8]uint16)(codes[i : i+8])
+		if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]]|ends[g[4]]|ends[g[5]]|ends[g[6]]|ends[g[7]])&endAttention != 0 {
+			return i
+		}
+	}
+	return i
+}
+
+// buildToken builds token cd's map and records and returns its state.
+func buildToken(ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top, nsig uint64) uint8 {
+	e := &tab[cd]
+	if c.search.sig[cd]&nsig == 0 { // no needle byte: the matcher resets
+		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(c.dec.lens[cd]), always
+	} else {
+		e.build(c.token(cd), b, top)
+	}
+	switch {
+	case e.h&always != 0:
+		ends[cd] = endWithin
+	case e.h != 0:
+		ends[cd] = endYes
+	default:
+		ends[cd] = endNo
+	}
+	if pf.on {
+		low := top - 1 // bits 0..len(needle)-2: the states a later token can use
+		pf.sb[cd] = uint8(e.s&low) | 0x80
+		pf.hb[cd] = uint8(e.h & low)
+		if e.h&always != 0 {
+			pf.hb[cd] |= 0x80
+		}
+	}
+	return ends[cd]
+}
+
+// always is the bit of the bitap state that is always set.
+const always = 1 << 63
+
+// bitapToken is one token's affine map for Contains: D' = D<<l & a | c.
+// s = (^0<<l) & a | c holds every state the token can leave, whatever
+// came before it.
+type bitapToken struct {
+	a, c, h, l, s uint64
+}
+
+// build derives the map from the token's bytes: after k bytes, D_k =
+// (D<<k) & P_k | Q_k with P_0 = ^0, Q_0 = 0, P_k = (P_{k-1}<<1) & B[t_k],
+// Q_k = (Q_{k-1}<<1 | 1) & B[t_k]. Bit top of D_k is set iff bit
+// top>>k of D is set and P_k has top (that goes into h) or Q_k has top
+// (a match within the token: h's bit 63, which D always has).
+func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
+	var any uint64
+	for _, ch := range t {
+		any |= b[ch]
+	}
+	if any == 0 { // no byte of the needle: the state resets (the common case)
+		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(len(t)), always
+		return
+	}
+	p, q := ^uint64(0), uint64(0)
+	var h uint64
+	for k, ch := range t {
+		p = p << 1 & b[ch]
+		q = (q<<1 | 1) & b[ch]
+		if p&top != 0 {
+			h |= top >> (k + 1)
+		}
+		if q&top != 0 {
+			h |= always
+		}
+	}
+	e.a, e.c, e.h, e.l = p, q|always, h, uint64(len(t))
+	e.s = ^uint64(0)<<(len(t)&63)&p | e.c
+}

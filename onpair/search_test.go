@@ -1,0 +1,174 @@
+package onpair
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// segmentedColumn builds a Column whose dictionary is whatever the
+// segmentation gives: row r is cut into pieces of 1..16 bytes (lengths
+// drawn from cuts), each piece its own token (duplicates allowed, unsorted),
+// so the codes are not what a greedy parser would produce. The predicates
+// must not assume a canonical parse.
+func segmentedColumn(t testing.TB, rows [][]byte, cuts []byte) *Column {
+	var dict []byte
+	offs := []uint32{0}
+	var codes []uint16
+	rowOffs := []uint32{0}
+	k := 0
+	for _, row := range rows {
+		for pos := 0; pos < len(row); {
+			l := 1
+			if len(cuts) > 0 {
+				l = int(cuts[k%len(cuts)])%MaxTokenSize + 1
+				k++
+			}
+			l = min(l, len(row)-pos)
+			dict = append(dict, row[pos:pos+l]...)
+			offs = append(offs, uint32(len(dict)))
+			codes = append(codes, uint16(len(offs)-2))
+			pos += l
+		}
+		rowOffs = append(rowOffs, uint32(len(codes)))
+	}
+	if n := len(offs) - 1; n > 0 {
+		dict = append(dict, make([]byte, MaxTokenSize-int(offs[n]-offs[n-1]))...)
+	}
+	p := Parts{DictBytes: dict, DictOffsets: offs, Codes: codes, Bits: 16}
+	c, err := NewColumn(p, rowOffs)
+	require.NoError(t, err)
+	return c
+}
+
+// checkPredicates compares the compressed-domain predicates with decoding
+// every row and comparing.
+func checkPredicates(t testing.TB, c *Column, needle []byte) {
+	t.Helper()
+	eq, pre, sub := c.Equal(needle), c.HasPrefix(needle), c.Contains(needle)
+	require.Equal(t, c.Len(), eq.Len())
+	var wantEq, wantPre, wantSub []int
+	for r, row := range c.All() {
+		if bytes.Equal(row, needle) {
+			wantEq = append(wantEq, r)
+		}
+		if bytes.HasPrefix(row, needle) {
+			wantPre = append(wantPre, r)
+		}
+		if bytes.Contains(row, needle) {
+			wantSub = append(wantSub, r)
+		}
+	}
+	for _, k := range []struct {
+		name string
+		got  RowSet
+		want []int
+	}{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub}} {
+		got := slices.Collect(k.got.All())
+		if !slices.Equal(got, k.want) || k.got.Count() != len(k.want) {
+			t.Fatalf("%s(%q): rows %v, want %v", k.name, needle, got, k.want)
+		}
+		for _, r := range k.want {
+			require.True(t, k.got.Has(r))
+		}
+	}
+}
+
+func splitRows(blob []byte) [][]byte {
+	if len(blob) == 0 {
+		return nil
+	}
+	return bytes.Split(blob, []byte{'\n'})
+}
+
+func TestPredicates(t *testing.T) {
+	values := []string{"hello world", "hello", "help", "", "world hello", "he", "hellohello", "xhello", "hello world!"}
+	c, err := CompressStrings(values, WithBits(9))
+	require.NoError(t, err)
+	require.Equal(t, []int{1}, slices.Collect(c.Equal([]byte("hello")).All()))
+	require.Equal(t, []int{0, 1, 6, 8}, slices.Collect(c.HasPrefix([]byte("hello")).All()))
+	require.Equal(t, []int{0, 1, 4, 6, 7, 8}, slices.Collect(c.Contains([]byte("hello")).All()))
+	require.Equal(t, []int{3}, slices.Collect(c.Equal(nil).All()))
+	require.Equal(t, len(values), c.HasPrefix(nil).Count())
+	require.Equal(t, len(values), c.Contains(nil).Count())
+	rows := make([][]byte, len(values))
+	for i, v := range values {
+		rows[i] = []byte(v)
+	}
+	long := bytes.Repeat([]byte("abcdefghij"), 12) // > 64 bytes: filtered, then confirmed
+	rows = append(rows, long, append([]byte("x"), long...), long[:70])
+	for _, col := range []*Column{c, segmentedColumn(t, rows, []byte{3, 0, 15, 1, 7}), segmentedColumn(t, rows, nil)} {
+		for _, n := range []string{"hello", "h", "o w", "lloh", "hello world!!", "\xff", "d", "!", "world hello", string(long), string(long[:65]), string(long[5:100])} {
+			checkPredicates(t, col, []byte(n))
+		}
+	}
+	empty, err := CompressStrings(nil)
+	require.NoError(t, err)
+	checkPredicates(t, empty, []byte("a"))
+	allEmpty, err := NewColumn(Parts{DictOffsets: []uint32{0}, Bits: 9}, []uint32{0, 0, 0})
+	require.NoError(t, err)
+	for _, n := range []string{"", "a"} {
+		checkPredicates(t, allEmpty, []byte(n))
+	}
+}
+
+func TestPredicatesDBText(t *testing.T) {
+	for _, name := range dbtextFiles {
+		data, offs := loadDBText(t, name)
+		c, err := Compress(data, offs)
+		require.NoError(t, err)
+		row := data[offs[7]:offs[8]]
+		needles := [][]byte{row, row[:len(row)/2], row[len(row)/3 : 2*len(row)/3], []byte("com"), []byte("@"), []byte("http"), []byte("zzzzqq"), []byte("qzx")}
+		for _, k := range []int{2, 3, 8, 9} { // around the pair filter's 8-byte limit
+			other := data[offs[101]:offs[102]]
+			if len(other) >= k {
+				needles = append(needles, other[len(other)-k:], other[:k])
+			}
+		}
+		for _, n := range needles {
+			t.Run(fmt.Sprintf("%s/%q", name, n), func(t *testing.T) { checkPredicates(t, c, n) })
+		}
+	}
+}
+
+// FuzzDiffSearch: Equal, HasPrefix and Contains on codes == decode and
+// compare, on trained columns and on arbitrarily segmented dictionaries,
+// for the given needle (empty, longer than any row, bytes absent from the
+// dictionary) and for needles cut from the rows (crossing token
+// boundaries).
+func FuzzDiffSearch(f *testing.F) {
+	f.Add([]byte("hello world\nhello\nhelp\n\nworld hello"), []byte("hello"), []byte{3, 1, 4}, uint16(7))
+	f.Add([]byte("aaaa\naaab\nab"), []byte("aab"), []byte{}, uint16(0))
+	f.Add([]byte("x"), []byte("\xff\xfe"), []byte{15}, uint16(300))
+	f.Fuzz(func(t *testing.T, blob, needle, cuts []byte, pick uint16) {
+		if len(blob) > 4096 {
+			return
+		}
+		rows := splitRows(blob)
+		values := make([]string, len(rows))
+		for i, r := range rows {
+			values[i] = string(r)
+		}
+		trained, err := CompressStrings(values, WithBits(9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		needles := [][]byte{needle}
+		if len(blob) > 0 {
+			a := int(pick) % len(blob)
+			b := a + int(pick>>8)%(len(blob)-a+1)
+			needles = append(needles, blob[a:b])
+			if len(rows) > 0 {
+				needles = append(needles, rows[int(pick)%len(rows)])
+			}
+		}
+		for _, c := range []*Column{trained, segmentedColumn(t, rows, cuts)} {
+			for _, n := range needles {
+				checkPredicates(t, c, n)
+			}
+		}
+	})
+}
