@@ -76,28 +76,14 @@ func onpairGrep(args []string, stdout, stderr io.Writer) error {
 		return usagef("grep: --contains, --prefix and --equal exclude each other")
 	}
 	pattern, path := []byte(pos[0]), pos[1]
-	var in *input
-	if path == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, onpairMaxFile+1))
-		if err != nil {
-			return fmt.Errorf("colfmt: standard input: %w", err)
-		}
-		in = &input{Name: "standard input", R: bytes.NewReader(b), Size: int64(len(b))}
-	} else {
-		fh, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("colfmt: %w", err)
-		}
-		defer fh.Close()
-		st, err := fh.Stat()
-		if err != nil {
-			return fmt.Errorf("colfmt: %w", err)
-		}
-		in = &input{Name: path, R: fh, Size: st.Size()}
+	in, closeIn, err := openInput(path, os.Stdin, false)
+	if err != nil {
+		return withFile(path, err)
 	}
+	defer closeIn()
 	c, _, err := onpairOpen(in)
 	if err != nil {
-		return err
+		return withFile(path, err)
 	}
 	var set onpair.RowSet
 	switch {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"hash/crc64"
+	"sync"
 )
 
 // The .xz container (The .xz File Format 1.2.1): stream header, blocks,
@@ -13,7 +14,8 @@ import (
 var (
 	headerMagic = []byte{0xFD, '7', 'z', 'X', 'Z', 0x00}
 	footerMagic = []byte{'Y', 'Z'}
-	crc64Tab    = crc64.MakeTable(crc64.ECMA)
+	// crc64Tab is built on first use (16 KiB) so that importing the package costs nothing.
+	crc64Tab = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
 )
 
 const (
@@ -80,7 +82,7 @@ func appendBlock(dst, data []byte, p params, check Check, s *scratch) ([]byte, b
 	case CheckCRC32:
 		dst = appendUint32(dst, crc32.ChecksumIEEE(data))
 	case CheckCRC64:
-		dst = binary.LittleEndian.AppendUint64(dst, crc64.Checksum(data, crc64Tab))
+		dst = binary.LittleEndian.AppendUint64(dst, crc64.Checksum(data, crc64Tab()))
 	}
 	return dst, blockRecord{
 		unpadded:     uint64(hlen + len(lz) + check.size()),

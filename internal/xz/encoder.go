@@ -211,15 +211,22 @@ func (e *encoder) fillAlignPrices() {
 	e.alignPriceCount = 0
 }
 
-func (e *encoder) distLenPrice(dist, l, ps uint32) uint32 {
-	ds := distState(l)
-	var price uint32
+// distPrices4 returns dist's price after a match length of each length
+// state; the parser adds the length's price (matchLen.price) itself, so a
+// match's distance is priced once, not once per length tried.
+func (e *encoder) distPrices4(dist uint32) (p [distStates]uint32) {
 	if dist < fullDistances {
-		price = e.distPrices[ds][dist]
-	} else {
-		price = e.distSlotPrices[ds][distSlot(dist)] + e.alignPrices[dist&alignMask]
+		for ds := range p {
+			p[ds] = e.distPrices[ds][dist]
+		}
+		return
 	}
-	return price + e.matchLen.price(l, ps)
+	slot := distSlot(dist)
+	a := e.alignPrices[dist&alignMask]
+	for ds := range p {
+		p[ds] = e.distSlotPrices[ds][slot] + a
+	}
+	return
 }
 
 func (e *encoder) shortRepPrice(st uint8, ps uint32) uint32 {

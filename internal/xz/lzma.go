@@ -1,6 +1,9 @@
 package xz
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // The LZMA model with lc=3, lp=0, pb=2 (the values every xz preset uses).
 const (
@@ -98,13 +101,14 @@ func (le *lenEncoder) reset() {
 	// With every probability at its initial value the tables are the same
 	// for every posState and every stream: copy them.
 	for ps := range le.counter {
-		copy(le.prices[ps][:le.table], initLenPrices[:le.table])
+		copy(le.prices[ps][:le.table], initLenPrices()[:le.table])
 		le.counter[ps] = le.table
 	}
 }
 
-// initLenPrices is a length coder's price table right after a reset.
-var initLenPrices = func() [lenSymbols]uint32 {
+// initLenPrices is a length coder's price table right after a reset,
+// built on first use so that importing the package costs nothing.
+var initLenPrices = sync.OnceValue(func() *[lenSymbols]uint32 {
 	var le lenEncoder
 	le.choice, le.choice2 = probInit, probInit
 	for i := range le.low {
@@ -114,8 +118,9 @@ var initLenPrices = func() [lenSymbols]uint32 {
 	initProbs(le.high[:])
 	le.table = lenSymbols
 	le.updatePrices(0)
-	return le.prices[0]
-}()
+	p := le.prices[0]
+	return &p
+})
 
 func (le *lenEncoder) encode(rc *rangeEncoder, l uint32, ps uint32, updatePrices bool) {
 	l -= matchLenMin

@@ -19,7 +19,8 @@ type match struct {
 	dist uint32
 }
 
-var crcTab = crc32.MakeTable(crc32.IEEE)
+// crcTab is the IEEE table crc32 builds in its own init.
+var crcTab = crc32.IEEETable
 
 // matchFinder indexes a whole block held in memory. Positions are block
 // offsets; tables hold pos+1 so that 0 means "none". The window of

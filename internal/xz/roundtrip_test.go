@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -240,7 +239,11 @@ func TestRoundTripGoSource(t *testing.T) {
 	for i, f := range files[:min(len(files), 8)] {
 		roundTrip(t, "source file", f, i%4 == 0, WithPreset(i%10), WithExtreme(i%2 == 1))
 	}
-	if std, _ := gather(filepath.Join(runtime.GOROOT(), "src", "net", "http")); len(std) > 0 {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return // no go tool: the module's own source was enough
+	}
+	if std, _ := gather(filepath.Join(strings.TrimSpace(string(goroot)), "src", "net", "http")); len(std) > 0 {
 		roundTrip(t, "net/http", std[:min(len(std), limit/2)], false, WithPreset(9), WithExtreme(true))
 	}
 }
