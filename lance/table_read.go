@@ -403,10 +403,21 @@ func (t *Table) fragmentRecords(ctx context.Context, i int, sel []*tableField, s
 			}
 			s := srcs[p.file]
 			col := s.cur.Column(cols[k])
-			if !arrow.TypeEqual(col.DataType(), schema.Field(k).Type) {
-				release()
-				return fail(errs.At(ErrCorrupt, -1, where, "column %s is %s in the data file but %s in the table schema",
-					errs.Quote(schema.Field(k).Name), col.DataType(), schema.Field(k).Type))
+			want := schema.Field(k).Type
+			if !arrow.TypeEqual(col.DataType(), want) {
+				// Renamed nested fields or changed nullability: the same
+				// layout under the table's names.
+				d, ok := relabel(col.Data(), want)
+				if !ok {
+					release()
+					return fail(errs.At(ErrCorrupt, -1, where, "column %s is %s in the data file but %s in the table schema",
+						errs.Quote(schema.Field(k).Name), col.DataType(), want))
+				}
+				col = array.MakeFromData(d)
+				d.Release()
+				arrs[k] = array.NewSlice(col, s.pos, s.pos+n)
+				col.Release()
+				continue
 			}
 			arrs[k] = array.NewSlice(col, s.pos, s.pos+n)
 		}
@@ -552,4 +563,60 @@ func deletedIn(del *roaring.Bitmap, a, b int64) int64 {
 		n -= int64(del.Rank(uint32(a - 1)))
 	}
 	return n
+}
+
+// relabel returns d under type dt when the two differ only in field names
+// and nullability (a table renames fields in its manifest, not in its data
+// files): same type ids, widths, units and shapes all the way down.
+func relabel(d arrow.ArrayData, dt arrow.DataType) (arrow.ArrayData, bool) {
+	have := d.DataType()
+	if arrow.TypeEqual(have, dt) {
+		d.Retain()
+		return d, true
+	}
+	if have.ID() != dt.ID() {
+		return nil, false
+	}
+	var elems []arrow.DataType
+	switch t := dt.(type) {
+	case *arrow.StructType:
+		if have.(*arrow.StructType).NumFields() != t.NumFields() {
+			return nil, false
+		}
+		for _, f := range t.Fields() {
+			elems = append(elems, f.Type)
+		}
+	case *arrow.MapType:
+		elems = []arrow.DataType{t.Elem()}
+	case *arrow.ListType:
+		elems = []arrow.DataType{t.Elem()}
+	case *arrow.LargeListType:
+		elems = []arrow.DataType{t.Elem()}
+	case *arrow.FixedSizeListType:
+		if have.(*arrow.FixedSizeListType).Len() != t.Len() {
+			return nil, false
+		}
+		elems = []arrow.DataType{t.Elem()}
+	default:
+		return nil, false
+	}
+	if len(d.Children()) != len(elems) {
+		return nil, false
+	}
+	children := make([]arrow.ArrayData, len(elems))
+	for i, c := range d.Children() {
+		r, ok := relabel(c, elems[i])
+		if !ok {
+			for _, x := range children[:i] {
+				x.Release()
+			}
+			return nil, false
+		}
+		children[i] = r
+	}
+	out := array.NewData(dt, d.Len(), d.Buffers(), children, d.NullN(), d.Offset())
+	for _, c := range children {
+		c.Release()
+	}
+	return out, true
 }

@@ -731,3 +731,39 @@ func TestDeletionArrowShapes(t *testing.T) {
 	_, err = decodeDeletionArrow(deletionArrow(t, big...), 200000, "d", 1000)
 	require.ErrorIs(t, err, ErrTooLarge)
 }
+
+// A table renames fields in its manifest only: the data file keeps the
+// old names, rows come out under the new ones.
+func TestTableRenamedFields(t *testing.T) {
+	s := newSynth(t, true)
+	m := proto.Clone(s.base).(*tablepb.Manifest)
+	m.Version = 1
+	for _, f := range m.Fields {
+		switch f.Name {
+		case "st":
+			f.Name = "rec"
+		case "a":
+			f.Name = "alpha"
+		}
+	}
+	s.commit(m)
+	tb, err := OpenTable(s.fsys, "t.lance")
+	require.NoError(t, err)
+	got := tableLines(t, tb, ReadOptions{Columns: []string{"rec", "rec.alpha", "id"}})
+	require.Equal(t, `{"rec":{"alpha":0,"b":"n0"},"rec.alpha":0,"id":0}`, got[0])
+	require.Equal(t, `{"rec":{"alpha":null,"b":"n1"},"rec.alpha":null,"id":1}`, got[1])
+
+	// A changed type is still refused.
+	m = proto.Clone(m).(*tablepb.Manifest)
+	m.Version = 2
+	for _, f := range m.Fields {
+		if f.Name == "alpha" {
+			f.LogicalType = "int64"
+		}
+	}
+	s.commit(m)
+	tb, err = OpenTable(s.fsys, "t.lance")
+	require.NoError(t, err)
+	_, err = tb.Read(ReadOptions{Columns: []string{"rec"}})
+	require.ErrorIs(t, err, ErrCorrupt)
+}
