@@ -44,7 +44,7 @@ func decodeDeletionArrow(b []byte, rows int64, where string, limit int64) (bm *r
 			err = errs.At(ErrCorrupt, -1, where, "Arrow IPC: %v", r)
 		}
 	}()
-	if err := checkIPCFooter(b, where, 16); err != nil {
+	if err := checkIPCFooter(b, where, 16, limit); err != nil {
 		return nil, err
 	}
 	rd, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(la), ipc.WithMetadataSizeLimit(limit), ipc.WithBodySizeLimit(limit))

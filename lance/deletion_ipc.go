@@ -15,7 +15,7 @@ import (
 // can ask for gigabytes). Out-of-range offsets inside the flatbuffer are
 // caught by the caller's recover. The layout is Arrow's File.fbs and
 // Schema.fbs; this is a bounds check, not a decoder.
-func checkIPCFooter(b []byte, where string, maxDepth int) error {
+func checkIPCFooter(b []byte, where string, maxDepth int, limit int64) error {
 	const magicLen = 6
 	if len(b) < 2*magicLen+4 || string(b[:magicLen]) != "ARROW1" || string(b[len(b)-magicLen:]) != "ARROW1" {
 		return errs.At(ErrCorrupt, 0, where, "not an Arrow IPC file")
@@ -35,7 +35,17 @@ func checkIPCFooter(b []byte, where string, maxDepth int) error {
 		v.schema(v.indirect(root.Pos + o))
 	}
 	v.vector(root, 2, 24) // dictionaries: Block structs
-	v.vector(root, 3, 24) // recordBatches
+	// recordBatches: Block{offset i64, metaDataLength i32, pad, bodyLength
+	// i64}; what a batch needs in memory is bounded by limit.
+	start, nb := v.vector(root, 3, 24)
+	for i := 0; i < nb && v.err == nil; i++ {
+		blk := v.buf[int(start)+24*i:]
+		meta := int64(int32(binary.LittleEndian.Uint32(blk[8:])))
+		body := int64(binary.LittleEndian.Uint64(blk[16:]))
+		if meta < 0 || body < 0 || meta > limit || body > limit-meta {
+			return errs.TooLarge(ErrTooLarge, end-n+int64(start)+int64(24*i), where, "Arrow IPC record batch", uint64(max(meta, 0))+uint64(max(body, 0)), limit)
+		}
+	}
 	v.tables(root, 4, func(flatbuffers.Table) {})
 	return v.err
 }
@@ -145,10 +155,12 @@ func (v *fbVerifier) fieldTable(t flatbuffers.Table) {
 	v.depth++
 	defer func() { v.depth-- }()
 	v.vector(t, 0, 1)
-	if o := v.field(t, 3); o != 0 {
-		// Type tables: Union's typeIds is the only vector in them.
-		tt := v.table(t.Pos + o)
-		v.vector(tt, 1, 4)
+	// Of the type tables only Union (type_type 14) holds a vector
+	// (typeIds, field 1); the others' field 1 is a scalar.
+	if o := v.field(t, 2); o != 0 && v.buf[t.Pos+o] == 14 {
+		if o := v.field(t, 3); o != 0 {
+			v.vector(v.table(t.Pos+o), 1, 4)
+		}
 	}
 	v.tables(t, 5, v.fieldTable)
 	v.tables(t, 6, v.keyValue)

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/opt"
 	"github.com/colfmt/colfmt/lance/internal/pb/filepb"
 	"github.com/colfmt/colfmt/lance/internal/tablepb"
 )
@@ -95,6 +96,7 @@ type tableField struct {
 	dt       arrow.DataType
 	children []*tableField
 	top      *tableField // top-level ancestor (itself at top level)
+	parent   *tableField
 }
 
 func (n *tableField) arrowField() arrow.Field {
@@ -154,13 +156,8 @@ func bytesMetadata(m map[string][]byte) arrow.Metadata {
 // file path) and, for manifest fields, the protobuf's offset.
 func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	cfg := defaultConfig()
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
+	if err := opt.Apply(&cfg, opts); err != nil {
+		return nil, err
 	}
 	if fsys == nil {
 		return nil, fmt.Errorf("%w: OpenTable: nil fs.FS", errTableArgument)
@@ -337,7 +334,7 @@ func (t *Table) buildSchema(where string) error {
 				return errs.At(ErrTooLarge, t.manAt, loc, "schema nested deeper than %d", t.cfg.maxDepth)
 			}
 			depth[p.Id] = depth[p.ParentId] + 1
-			n.path, n.top = parent.path+"."+p.Name, parent.top
+			n.path, n.top, n.parent = parent.path+"."+p.Name, parent.top, parent
 			parent.children = append(parent.children, n)
 		}
 		t.byID[p.Id] = n

@@ -1,6 +1,6 @@
 package lance
 
-import "fmt"
+import "github.com/colfmt/colfmt/internal/opt"
 
 // tableConfig holds what only OpenTable reads.
 type tableConfig struct {
@@ -15,7 +15,7 @@ type tableConfig struct {
 func WithVersion(n uint64) Option {
 	return func(c *config) error {
 		if n == 0 || n >= detachedVersionBit {
-			return fmt.Errorf("%w: WithVersion(%d): must be in 1..%d", ErrInvalidOption, n, uint64(detachedVersionBit-1))
+			return opt.Invalid(ErrInvalidOption, "WithVersion", n, "must be in 1..%d", detachedVersionBit-1)
 		}
 		c.table.version, c.table.hasVersion = n, true
 		return nil

@@ -69,7 +69,9 @@ func (t *Table) ReadContext(ctx context.Context, o ReadOptions) (arrow.RecordBat
 
 // Records yields the rows of the table in LanceDB's scan order: fragments
 // in manifest order, rows of a fragment in file order, deleted rows left
-// out. ReadOptions select top-level columns by name (output in that order),
+// out. ReadOptions select columns by name or dotted path into structs, or
+// by table field id (FieldIDs; a nested field is named by its path), in
+// output order,
 // a row range of the scan (Offset, Limit, counted after deletions) and the
 // most rows per record (BatchRows). Columns a fragment's data files lack
 // read as nulls. The caller releases each record.
@@ -80,7 +82,7 @@ func (t *Table) Records(o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
 // RecordsContext is Records that stops between batches once ctx is done.
 func (t *Table) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		sel, schema, err := t.selection(o.Columns)
+		sel, schema, err := t.selection(o.Columns, o.FieldIDs)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -125,12 +127,25 @@ func (t *Table) RecordsContext(ctx context.Context, o ReadOptions) iter.Seq2[arr
 // selection resolves column names to table fields: a top-level name, or
 // a dotted path into structs ("info.city"), which comes out as a column
 // named by the path.
-func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) {
-	if names == nil {
+func (t *Table) selection(names []string, ids []int32) ([]*tableField, *arrow.Schema, error) {
+	if names != nil && ids != nil {
+		return nil, nil, fmt.Errorf("%w: ReadOptions: Columns and FieldIDs both set", errTableArgument)
+	}
+	if names == nil && ids == nil {
 		return t.fields, t.schema, nil
 	}
 	var sel []*tableField
 	var fs []arrow.Field
+	for _, id := range ids {
+		n := t.byID[id]
+		if n == nil || !structPath(n) {
+			return nil, nil, fmt.Errorf("%w: table has no field id %d outside lists and maps", errTableArgument, id)
+		}
+		af := n.arrowField()
+		af.Name = n.path
+		sel = append(sel, n)
+		fs = append(fs, af)
+	}
 	for _, name := range names {
 		n := t.fieldByPath(name)
 		if n == nil {
@@ -143,6 +158,16 @@ func (t *Table) selection(names []string) ([]*tableField, *arrow.Schema, error) 
 	}
 	md := t.schema.Metadata()
 	return sel, arrow.NewSchema(fs, &md), nil
+}
+
+// structPath: n is top level or reached through structs only.
+func structPath(n *tableField) bool {
+	for p := n.parent; p != nil; p = p.parent {
+		if p.pb.LogicalType != "struct" {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldByPath finds a top-level field by name, else a field inside
@@ -378,10 +403,21 @@ func (t *Table) fragmentRecords(ctx context.Context, i int, sel []*tableField, s
 			}
 			s := srcs[p.file]
 			col := s.cur.Column(cols[k])
-			if !arrow.TypeEqual(col.DataType(), schema.Field(k).Type) {
-				release()
-				return fail(errs.At(ErrCorrupt, -1, where, "column %s is %s in the data file but %s in the table schema",
-					errs.Quote(schema.Field(k).Name), col.DataType(), schema.Field(k).Type))
+			want := schema.Field(k).Type
+			if !arrow.TypeEqual(col.DataType(), want) {
+				// Renamed nested fields or changed nullability: the same
+				// layout under the table's names.
+				d, ok := relabel(col.Data(), want)
+				if !ok {
+					release()
+					return fail(errs.At(ErrCorrupt, -1, where, "column %s is %s in the data file but %s in the table schema",
+						errs.Quote(schema.Field(k).Name), col.DataType(), want))
+				}
+				col = array.MakeFromData(d)
+				d.Release()
+				arrs[k] = array.NewSlice(col, s.pos, s.pos+n)
+				col.Release()
+				continue
 			}
 			arrs[k] = array.NewSlice(col, s.pos, s.pos+n)
 		}
@@ -527,4 +563,60 @@ func deletedIn(del *roaring.Bitmap, a, b int64) int64 {
 		n -= int64(del.Rank(uint32(a - 1)))
 	}
 	return n
+}
+
+// relabel returns d under type dt when the two differ only in field names
+// and nullability (a table renames fields in its manifest, not in its data
+// files): same type ids, widths, units and shapes all the way down.
+func relabel(d arrow.ArrayData, dt arrow.DataType) (arrow.ArrayData, bool) {
+	have := d.DataType()
+	if arrow.TypeEqual(have, dt) {
+		d.Retain()
+		return d, true
+	}
+	if have.ID() != dt.ID() {
+		return nil, false
+	}
+	var elems []arrow.DataType
+	switch t := dt.(type) {
+	case *arrow.StructType:
+		if have.(*arrow.StructType).NumFields() != t.NumFields() {
+			return nil, false
+		}
+		for _, f := range t.Fields() {
+			elems = append(elems, f.Type)
+		}
+	case *arrow.MapType:
+		elems = []arrow.DataType{t.Elem()}
+	case *arrow.ListType:
+		elems = []arrow.DataType{t.Elem()}
+	case *arrow.LargeListType:
+		elems = []arrow.DataType{t.Elem()}
+	case *arrow.FixedSizeListType:
+		if have.(*arrow.FixedSizeListType).Len() != t.Len() {
+			return nil, false
+		}
+		elems = []arrow.DataType{t.Elem()}
+	default:
+		return nil, false
+	}
+	if len(d.Children()) != len(elems) {
+		return nil, false
+	}
+	children := make([]arrow.ArrayData, len(elems))
+	for i, c := range d.Children() {
+		r, ok := relabel(c, elems[i])
+		if !ok {
+			for _, x := range children[:i] {
+				x.Release()
+			}
+			return nil, false
+		}
+		children[i] = r
+	}
+	out := array.NewData(dt, d.Len(), d.Buffers(), children, d.NullN(), d.Offset())
+	for _, c := range children {
+		c.Release()
+	}
+	return out, true
 }

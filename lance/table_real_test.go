@@ -358,3 +358,19 @@ func TestTableConcurrentReads(t *testing.T) {
 		require.NoError(t, <-errc)
 	}
 }
+
+// TestTableFieldIDsReal selects by table field id the same columns as by
+// path.
+func TestTableFieldIDsReal(t *testing.T) {
+	tb, err := OpenTable(os.DirFS(shareddata.Path(t, "lance21", "2.2")), "nested.lance")
+	require.NoError(t, err)
+	var ids []int32
+	for _, p := range []string{"st.b", "id", "stl"} {
+		ids = append(ids, tb.fieldByPath(p).pb.Id)
+	}
+	require.Equal(t, tableLines(t, tb, ReadOptions{Columns: []string{"st.b", "id", "stl"}}), tableLines(t, tb, ReadOptions{FieldIDs: ids}))
+	_, err = tb.Read(ReadOptions{FieldIDs: []int32{tb.fieldByPath("li").children[0].pb.Id}})
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	_, err = tb.Read(ReadOptions{FieldIDs: []int32{0}, Columns: []string{"id"}})
+	require.ErrorIs(t, err, ErrInvalidArgument)
+}

@@ -465,6 +465,10 @@ func TestTableBad(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidArgument)
 	_, err = OpenTable(mixed, "t", WithVersion(0))
 	require.ErrorIs(t, err, ErrInvalidOption)
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	require.Contains(t, err.Error(), "WithVersion(0)")
+	_, err = OpenTable(mixed, "t", nil, WithVersion(1<<63))
+	require.ErrorIs(t, err, ErrInvalidOption)
 }
 
 // manifestGarbage frames bytes that are not a Manifest protobuf.
@@ -670,4 +674,96 @@ func TestTableStableRowIDsAndBlob(t *testing.T) {
 	_, err = OpenTable(s.fsys, "t.lance")
 	require.ErrorIs(t, err, ErrUnsupported)
 	require.Contains(t, err.Error(), "blob")
+}
+
+// ipcFile writes one IPC file of the given columns, one batch per slice
+// of arrays.
+func ipcFile(t testing.TB, sc *arrow.Schema, batches ...[]arrow.Array) []byte {
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(sc))
+	require.NoError(t, err)
+	for _, cols := range batches {
+		rec := array.NewRecordBatch(sc, cols, int64(cols[0].Len()))
+		require.NoError(t, w.Write(rec))
+	}
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+func TestDeletionArrowShapes(t *testing.T) {
+	mem := memory.DefaultAllocator
+	i32 := func(vs []int32, valid []bool) arrow.Array {
+		b := array.NewInt32Builder(mem)
+		b.AppendValues(vs, valid)
+		return b.NewArray()
+	}
+	u32 := func(vs ...uint32) arrow.Array {
+		b := array.NewUint32Builder(mem)
+		b.AppendValues(vs, nil)
+		return b.NewArray()
+	}
+	one := func(dt arrow.DataType) *arrow.Schema {
+		return arrow.NewSchema([]arrow.Field{{Name: "row_id", Type: dt, Nullable: true}}, nil)
+	}
+	// Int32 (what the proto names) and several batches read too.
+	bm, err := decodeDeletionArrow(ipcFile(t, one(arrow.PrimitiveTypes.Int32), []arrow.Array{i32([]int32{4, 0}, nil)}, []arrow.Array{i32([]int32{2}, nil)}), 5, "d", 1<<20)
+	require.NoError(t, err)
+	require.Equal(t, []uint32{0, 2, 4}, bm.ToArray())
+	for name, c := range map[string]struct {
+		b   []byte
+		msg string
+	}{
+		"negative":    {ipcFile(t, one(arrow.PrimitiveTypes.Int32), []arrow.Array{i32([]int32{-1}, nil)}), "deleted row -1"},
+		"null":        {ipcFile(t, one(arrow.PrimitiveTypes.Int32), []arrow.Array{i32([]int32{1, 2}, []bool{true, false})}), "null row offsets"},
+		"type":        {ipcFile(t, one(arrow.PrimitiveTypes.Int64), []arrow.Array{func() arrow.Array { b := array.NewInt64Builder(mem); b.Append(1); return b.NewArray() }()}), "want uint32"},
+		"two columns": {ipcFile(t, arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Uint32}, {Name: "b", Type: arrow.PrimitiveTypes.Uint32}}, nil), []arrow.Array{u32(1), u32(2)}), "2 columns"},
+		"truncated":   {deletionArrow(t, 1, 2)[:40], "Arrow IPC"},
+	} {
+		_, err := decodeDeletionArrow(c.b, 5, "d", 1<<20)
+		require.ErrorIs(t, err, ErrCorrupt, name)
+		require.Contains(t, err.Error(), c.msg, name)
+	}
+	// The allocation cap holds for a legitimate but large file.
+	big := make([]uint32, 100000)
+	for i := range big {
+		big[i] = uint32(i)
+	}
+	_, err = decodeDeletionArrow(deletionArrow(t, big...), 200000, "d", 1000)
+	require.ErrorIs(t, err, ErrTooLarge)
+}
+
+// A table renames fields in its manifest only: the data file keeps the
+// old names, rows come out under the new ones.
+func TestTableRenamedFields(t *testing.T) {
+	s := newSynth(t, true)
+	m := proto.Clone(s.base).(*tablepb.Manifest)
+	m.Version = 1
+	for _, f := range m.Fields {
+		switch f.Name {
+		case "st":
+			f.Name = "rec"
+		case "a":
+			f.Name = "alpha"
+		}
+	}
+	s.commit(m)
+	tb, err := OpenTable(s.fsys, "t.lance")
+	require.NoError(t, err)
+	got := tableLines(t, tb, ReadOptions{Columns: []string{"rec", "rec.alpha", "id"}})
+	require.Equal(t, `{"rec":{"alpha":0,"b":"n0"},"rec.alpha":0,"id":0}`, got[0])
+	require.Equal(t, `{"rec":{"alpha":null,"b":"n1"},"rec.alpha":null,"id":1}`, got[1])
+
+	// A changed type is still refused.
+	m = proto.Clone(m).(*tablepb.Manifest)
+	m.Version = 2
+	for _, f := range m.Fields {
+		if f.Name == "alpha" {
+			f.LogicalType = "int64"
+		}
+	}
+	s.commit(m)
+	tb, err = OpenTable(s.fsys, "t.lance")
+	require.NoError(t, err)
+	_, err = tb.Read(ReadOptions{Columns: []string{"rec"}})
+	require.ErrorIs(t, err, ErrCorrupt)
 }

@@ -22,8 +22,9 @@ type tPage struct {
 	bufs   [][]byte
 	enc    *encpb.ArrayEncoding
 	length uint64
-	sizes  []uint64 // recorded buffer sizes, when they must lie (bad files)
-	rawEnc []byte   // serialized ArrayEncoding replacing enc (fuzzing)
+	sizes  []uint64      // recorded buffer sizes, when they must lie (bad files)
+	rawEnc []byte        // serialized ArrayEncoding replacing enc (fuzzing)
+	layout proto.Message // a 2.1/2.2 PageLayout replacing enc
 }
 
 type tCol struct {
@@ -74,6 +75,9 @@ func (tf *tFile) bytes() []byte {
 		cm := &file2pb.ColumnMetadata{}
 		for _, p := range c.pages {
 			pg := &file2pb.ColumnMetadata_Page{Length: p.length, Encoding: direct("/lance.encodings.ArrayEncoding", p.enc)}
+			if p.layout != nil {
+				pg.Encoding = direct("/lance.encodings21.PageLayout", p.layout)
+			}
 			if p.rawEnc != nil {
 				a := &anypb.Any{TypeUrl: "/lance.encodings.ArrayEncoding", Value: p.rawEnc}
 				pg.Encoding = &file2pb.Encoding{Location: &file2pb.Encoding_Direct{Direct: &file2pb.DirectEncoding{Encoding: mustMarshal(a)}}}
