@@ -155,16 +155,12 @@
 //     decompressed buffer (zstd/lz4 output is capped while decoding), any
 //     decoded array allocation and any buffer of a result joined from
 //     several pages (counted as pages are appended, before joining).
-//
 //   - WithMaxMetadataSize (default 64 MiB): offset tables, column metadata
 //     and the schema together.
-//
 //   - WithMaxColumns (default 65536): columns, global buffers and schema
 //     fields.
-//
 //   - WithMaxDepth (default 64): encoding-tree and schema nesting (also
 //     the protobuf recursion limit, four message levels per encoding level).
-//
 //   - WithMemoryLimit (DefaultMemoryLimit, 256 MiB): the total one Read,
 //     or one batch of Records, may allocate for decoded buffers, charged
 //     as they are allocated (before the allocation), so a small file that
