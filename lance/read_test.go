@@ -228,7 +228,7 @@ func TestNoColumnsManyRows(t *testing.T) {
 	n := 0
 	for rec, err := range f.Records(ReadOptions{BatchRows: 7}) {
 		require.NoError(t, err)
-		require.EqualValues(t, 1<<60, rec.NumRows())
+		require.EqualValues(t, int64(1)<<60, rec.NumRows())
 		rec.Release()
 		n++
 	}
