@@ -70,6 +70,13 @@ func (f *File) storedRowBytes(n *fieldNode) int64 {
 
 // nodeColumns returns the physical columns of a field and its descendants.
 func (f *File) nodeColumns(n *fieldNode) []*column {
+	if f.structural() {
+		var cs []*column
+		for _, l := range leavesOf(n, nil) {
+			cs = append(cs, f.columns[l.col])
+		}
+		return cs
+	}
 	k := colCount(n)
 	if n.col < 0 || n.col+k > len(f.columns) {
 		return nil

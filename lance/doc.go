@@ -135,8 +135,10 @@
 // BenchmarkRead22 reads the same 100,000 rows (int64, double with nulls,
 // string with nulls, list<int32>, fixed_size_list<float,16>) from a 2.2
 // file (flat/variable mini-block pages, raw u16 levels) and a 2.0 file in
-// one run. On the shared 2-core machine: all columns 2.2 2.2 M rows/s vs
-// 2.0 7.2 M rows/s; the int64 column alone 35 M vs 148 M rows/s. The 2.2
+// one run. On the shared, heavily loaded 2-core machine (figures vary 2x
+// between runs): all columns 2.2 4-7 M rows/s vs 2.0 30 M rows/s (43 MB
+// and 4,700 allocations per full read vs 11 MB and 292); the int64 column
+// alone 90-145 M vs 290-380 M rows/s. The 2.2
 // path decodes whole pages and joins slices; it does not yet read into
 // Arrow buffers directly as the 2.0 fast paths do.
 //
@@ -155,16 +157,12 @@
 //     decompressed buffer (zstd/lz4 output is capped while decoding), any
 //     decoded array allocation and any buffer of a result joined from
 //     several pages (counted as pages are appended, before joining).
-//
 //   - WithMaxMetadataSize (default 64 MiB): offset tables, column metadata
 //     and the schema together.
-//
 //   - WithMaxColumns (default 65536): columns, global buffers and schema
 //     fields.
-//
 //   - WithMaxDepth (default 64): encoding-tree and schema nesting (also
 //     the protobuf recursion limit, four message levels per encoding level).
-//
 //   - WithMemoryLimit (DefaultMemoryLimit, 256 MiB): the total one Read,
 //     or one batch of Records, may allocate for decoded buffers, charged
 //     as they are allocated (before the allocation), so a small file that

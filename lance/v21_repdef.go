@@ -86,24 +86,18 @@ func (d *dec) assemble(pd *pageData, path []*fieldNode, layers []layer) (arrow.A
 	if maxRep > 0 && n > 0 && rep[0] != maxRep {
 		return nil, d.corrupt("page starts with repetition level %d, not a row start (%d)", rep[0], maxRep)
 	}
-	defAt := func(k int) uint16 {
-		if def == nil {
-			return 0
-		}
-		return def[k]
-	}
-	in := func(j, k int) bool {
-		if defAt(k) > vis[j] {
-			return false
-		}
-		return rep == nil || rep[k] >= need[j]
-	}
+	// Without lists every entry is a slot of every layer (def <= maxDef
+	// was checked above): skip the per-entry tests.
+	allIn := rep == nil
 	// slot validity bitmaps, built for every layer
 	bitmap := func(j int) ([]byte, int, int, error) {
-		cnt := 0
-		for k := 0; k < n; k++ {
-			if in(j, k) {
-				cnt++
+		cnt := n
+		if !allIn {
+			cnt = 0
+			for k := 0; k < n; k++ {
+				if slotIn(rep, def, k, vis[j], need[j]) {
+					cnt++
+				}
 			}
 		}
 		if def == nil || maxDef == 0 {
@@ -120,8 +114,22 @@ func (d *dec) assemble(pd *pageData, path []*fieldNode, layers []layer) (arrow.A
 		} else if layers[j] == nullAndEmptyList {
 			emptyCode = first[j] + 1
 		}
+		if allIn && emptyCode == 0 {
+			lim := first[j]
+			for k, x := range def {
+				if x < lim {
+					bm[k>>3] |= 1 << (k & 7)
+				} else {
+					nulls++
+				}
+			}
+			if nulls == 0 {
+				return nil, cnt, 0, nil
+			}
+			return bm, cnt, nulls, nil
+		}
 		for k := 0; k < n; k++ {
-			if !in(j, k) {
+			if !slotIn(rep, def, k, vis[j], need[j]) {
 				continue
 			}
 			x := def[k]
@@ -187,11 +195,11 @@ func (d *dec) assemble(pd *pageData, path []*fieldNode, layers []layer) (arrow.A
 			c := int64(0)
 			started := false
 			for k := 0; k < n; k++ {
-				if in(j, k) {
+				if slotIn(rep, def, k, vis[j], need[j]) {
 					o64 = append(o64, c)
 					started = true
 				}
-				if in(j-1, k) {
+				if slotIn(rep, def, k, vis[j-1], need[j-1]) {
 					if !started {
 						cur.Release()
 						return nil, d.corrupt("list items before the first list at entry %d", k)
@@ -229,6 +237,12 @@ func (d *dec) assemble(pd *pageData, path []*fieldNode, layers []layer) (arrow.A
 		return nil, d.corrupt("page assembles to %d rows, its length is %d", cur.Len(), pd.rows)
 	}
 	return cur, nil
+}
+
+// slotIn reports whether entry k opens a slot of a layer with visibility
+// bound vis and list level need (small enough to inline).
+func slotIn(rep, def []uint16, k int, vis, need uint16) bool {
+	return (def == nil || def[k] <= vis) && (rep == nil || rep[k] >= need)
 }
 
 // leafArray builds the leaf's Arrow array from its slot values and slot
