@@ -66,7 +66,10 @@ type packed struct {
 // smallest compresses src with each backend and keeps the smallest
 // (stored on ties, then zstd: both decode faster than xz). Below 48 bytes
 // xz cannot win against stored (its framing alone takes more).
+// A negative level -l means level l without xz.
 func smallest(src []byte, level int) (packed, error) {
+	withXZ := level > 0
+	level = max(level, -level)
 	best := packed{BackendStored, src}
 	if len(src) < 10 {
 		return best, nil // a zstd frame takes at least 9 bytes
@@ -74,7 +77,7 @@ func smallest(src []byte, level int) (packed, error) {
 	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
 		best = packed{BackendZstd, z}
 	}
-	if len(src) < 48 || len(best.data) <= xzMinSize {
+	if !withXZ || len(src) < 48 || len(best.data) <= xzMinSize {
 		return best, nil
 	}
 	x, err := xzCompress(nil, src, level)
