@@ -309,6 +309,9 @@ func xzDictSize(src []byte) (uint64, bool) {
 	return 0, false
 }
 
+// zstdSharedMax is the largest frame the shared zstd decoders decode.
+const zstdSharedMax = 4 << 20
+
 var (
 	zstdOnce sync.Once
 	zstdDec  *zstd.Decoder
@@ -403,7 +406,20 @@ func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, e
 	if uint64(cap(buf)) < size {
 		buf = make([]byte, 0, size)
 	}
-	out, err := zstdDecoder().DecodeAll(src, buf[:0])
+	dec := zstdDecoder()
+	if size > zstdSharedMax {
+		// The shared decoders keep a reference to the last output they
+		// wrote (as history), which would pin a large buffer for as long
+		// as the process runs: decode large frames with a decoder of
+		// their own.
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxStreamLimit), zstd.WithDecoderMaxWindow(1<<31))
+		if err != nil {
+			return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
+		}
+		defer d.Close()
+		dec = d
+	}
+	out, err := dec.DecodeAll(src, buf[:0])
 	if err != nil {
 		return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
 	}

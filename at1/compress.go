@@ -44,6 +44,16 @@ func zstdLevel(level int) zstd.EncoderLevel {
 // decoder rejects frames without one), even for empty input.
 func zstdCompress(dst, src []byte, level int) []byte {
 	l := zstdLevel(level)
+	if len(src) > zstdSharedMax {
+		// Shared encoders keep history buffers sized by the last input;
+		// a large input gets an encoder of its own, released after.
+		enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
+			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+		if err == nil {
+			defer enc.Close()
+			return enc.EncodeAll(src, dst)
+		}
+	}
 	e := &zstdEncoders[l]
 	e.once.Do(func() {
 		e.enc, _ = zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),

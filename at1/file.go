@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"slices"
@@ -262,12 +263,30 @@ func (f *File) Decode() ([]byte, error) {
 }
 
 // Validate decodes the whole file with the strict checks (WithStrict) and
-// verifies the trailer, discarding the output.
+// verifies the trailer, discarding the output. A framed file is decoded
+// one frame at a time into one reused buffer, so memory is bounded by the
+// largest frame, as for NewReader.
 func (f *File) Validate() error {
 	c := *f.cfg
 	c.strict = true
-	_, err := c.decodePlan(nil, f.src, &f.plan)
-	return err
+	if !f.Framed {
+		_, err := c.decodePlan(nil, f.src, &f.plan)
+		return err
+	}
+	h := sha256.New()
+	var buf []byte
+	for i, fr := range f.Frames {
+		out, err := c.decodeFrame(buf[:0], f.src, f.Codec, fr, i, c.maxDecoded)
+		if err != nil {
+			return err
+		}
+		h.Write(out)
+		buf = out
+	}
+	if f.Trailer != nil && !bytes.Equal(h.Sum(nil), f.Trailer) {
+		return errs.At(ErrChecksum, f.end, "trailer", "decoded bytes do not match the embedded SHA-256")
+	}
+	return nil
 }
 
 // openParts opens each frame of a framed qcolumnar/qjson file as a table,
