@@ -314,6 +314,9 @@ func TestQueryFramed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if f.StructuredRows() != 40000 || f.Lines() != 40000 || f.RowGroupSize() != 1000 || string(f.Delimiter()) != "," {
+			t.Fatalf("framed table: %d rows, %d lines, groups of %d, delimiter %q", f.StructuredRows(), f.Lines(), f.RowGroupSize(), f.Delimiter())
+		}
 		if !f.Framed || len(f.Frames) < 3 || len(f.Columns()) != 3 {
 			t.Fatalf("framed %v, %d frames, %d columns", f.Framed, len(f.Frames), len(f.Columns()))
 		}

@@ -215,7 +215,8 @@ func (f *File) Columns() []Column {
 }
 
 // RowGroups returns the blocks of a qcolumnar/qjson file, [group][column],
-// with block offsets relative to the blocks stream and zone maps.
+// with block offsets relative to the blocks stream and zone maps (nil for
+// a framed file: each frame has its own blocks stream).
 func (f *File) RowGroups() [][]Block {
 	if f.t == nil {
 		return nil
@@ -225,18 +226,41 @@ func (f *File) RowGroups() [][]Block {
 
 // RowGroupSize is the number of structured lines per row group (0 for
 // other codecs).
-func (f *File) RowGroupSize() int { return f.tInt(func(t *qTable) int { return t.rg }) }
+func (f *File) RowGroupSize() int {
+	if f.parts != nil {
+		return f.parts[0].RowGroupSize() // of the first frame
+	}
+	return f.tInt(func(t *qTable) int { return t.rg })
+}
 
-// StructuredRows is the number of structured lines the meta declares.
+// StructuredRows is the number of structured lines the meta declares
+// (of a framed file: summed over its frames).
 func (f *File) StructuredRows() int64 {
+	if f.parts != nil {
+		var n int64
+		for _, p := range f.parts {
+			n += p.StructuredRows()
+		}
+		return n
+	}
 	if f.t == nil {
 		return 0
 	}
 	return int64(f.t.nStruct)
 }
 
-// Lines is the number of output lines the meta declares.
-func (f *File) Lines() int { return f.tInt(func(t *qTable) int { return t.nlines }) }
+// Lines is the number of output lines the meta declares (of a framed
+// file: summed over its frames).
+func (f *File) Lines() int {
+	if f.parts != nil {
+		n := 0
+		for _, p := range f.parts {
+			n += p.Lines()
+		}
+		return n
+	}
+	return f.tInt(func(t *qTable) int { return t.nlines })
+}
 
 func (f *File) tInt(g func(*qTable) int) int {
 	if f.t == nil {
@@ -247,6 +271,9 @@ func (f *File) tInt(g func(*qTable) int) int {
 
 // Delimiter is the field delimiter of a qcolumnar file.
 func (f *File) Delimiter() []byte {
+	if f.parts != nil {
+		return f.parts[0].Delimiter()
+	}
 	if f.t == nil {
 		return nil
 	}
