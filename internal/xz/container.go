@@ -56,9 +56,11 @@ type blockRecord struct {
 }
 
 // appendBlock appends one block (header with both sizes, LZMA2 data,
-// padding, check) holding data, compressed with p.
-func appendBlock(dst, data []byte, p params, check Check) ([]byte, blockRecord) {
-	lz := appendLZMA2(nil, data, p)
+// padding, check) holding data, compressed with p; s (not nil) holds the
+// buffers reused from block to block.
+func appendBlock(dst, data []byte, p params, check Check, s *scratch) ([]byte, blockRecord) {
+	lz := appendLZMA2(s.lz[:0], data, p, s)
+	s.lz = lz
 	start := len(dst)
 	dst = append(dst, 0, 0xC0) // size byte later; one filter, both sizes present
 	dst = appendVarint(dst, uint64(len(lz)))

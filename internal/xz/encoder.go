@@ -35,8 +35,8 @@ type encoder struct {
 	opts []optimal
 }
 
-func newEncoder(p params, buf []byte) *encoder {
-	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf)}
+func newEncoder(p params, buf []byte, s *scratch) *encoder {
+	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf, s)}
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
 		// The parser's offsets never pass the end of the block.
@@ -45,11 +45,10 @@ func newEncoder(p params, buf []byte) *encoder {
 	// The optimal parser prices lengths up to nice only, but a match
 	// continuing a literal may be longer; price the full range. No length
 	// passes the block's size.
-	table := p.nice + 1 - matchLenMin
-	if !p.fast {
-		table = matchLenMax + 1 - matchLenMin
+	table := min(matchLenMax+1-matchLenMin, max(1, len(buf)-1))
+	if p.fast {
+		table = 0 // the fast parser reads no prices
 	}
-	table = min(table, max(1, len(buf)-1))
 	e.matchLen.table = table
 	e.repLen.table = table
 	e.resetState()
@@ -212,15 +211,22 @@ func (e *encoder) fillAlignPrices() {
 	e.alignPriceCount = 0
 }
 
-func (e *encoder) distLenPrice(dist, l, ps uint32) uint32 {
-	ds := distState(l)
-	var price uint32
+// distPrices4 returns dist's price after a match length of each length
+// state; the parser adds the length's price (matchLen.price) itself, so a
+// match's distance is priced once, not once per length tried.
+func (e *encoder) distPrices4(dist uint32) (p [distStates]uint32) {
 	if dist < fullDistances {
-		price = e.distPrices[ds][dist]
-	} else {
-		price = e.distSlotPrices[ds][distSlot(dist)] + e.alignPrices[dist&alignMask]
+		for ds := range p {
+			p[ds] = e.distPrices[ds][dist]
+		}
+		return
 	}
-	return price + e.matchLen.price(l, ps)
+	slot := distSlot(dist)
+	a := e.alignPrices[dist&alignMask]
+	for ds := range p {
+		p[ds] = e.distSlotPrices[ds][slot] + a
+	}
+	return
 }
 
 func (e *encoder) shortRepPrice(st uint8, ps uint32) uint32 {

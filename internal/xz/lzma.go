@@ -95,10 +95,27 @@ func (le *lenEncoder) reset() {
 		initProbs(le.mid[i][:])
 	}
 	initProbs(le.high[:])
+	// With every probability at its initial value the tables are the same
+	// for every posState and every stream: copy them.
 	for ps := range le.counter {
-		le.updatePrices(uint32(ps))
+		copy(le.prices[ps][:le.table], initLenPrices[:le.table])
+		le.counter[ps] = le.table
 	}
 }
+
+// initLenPrices is a length coder's price table right after a reset.
+var initLenPrices = func() [lenSymbols]uint32 {
+	var le lenEncoder
+	le.choice, le.choice2 = probInit, probInit
+	for i := range le.low {
+		initProbs(le.low[i][:])
+		initProbs(le.mid[i][:])
+	}
+	initProbs(le.high[:])
+	le.table = lenSymbols
+	le.updatePrices(0)
+	return le.prices[0]
+}()
 
 func (le *lenEncoder) encode(rc *rangeEncoder, l uint32, ps uint32, updatePrices bool) {
 	l -= matchLenMin

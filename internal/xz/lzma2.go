@@ -16,12 +16,13 @@ const (
 	chunkMargin = 64
 )
 
-// appendLZMA2 appends the LZMA2 encoding of buf to dst.
-func appendLZMA2(dst, buf []byte, p params) []byte {
+// appendLZMA2 appends the LZMA2 encoding of buf to dst, reusing s's
+// tables when s is not nil.
+func appendLZMA2(dst, buf []byte, p params, s *scratch) []byte {
 	if len(buf) == 0 {
 		return append(dst, 0x00)
 	}
-	e := newEncoder(p, buf)
+	e := newEncoder(p, buf, s)
 	e.rc.buf = make([]byte, 0, min(chunkCompMax, len(buf))+chunkMargin)
 	needDictReset, needProps, needStateReset := true, true, false
 	for e.pos < len(buf) {

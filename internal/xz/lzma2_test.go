@@ -60,7 +60,7 @@ func TestLZMA2Chunks(t *testing.T) {
 	src = append(src, randomBytes(8, 300000)...)
 	src = append(src, rnd[:100000]...)
 	for _, lvl := range []int{1, 6} {
-		cs := walkLZMA2(t, appendLZMA2(nil, src, presetParams(lvl, false)))
+		cs := walkLZMA2(t, appendLZMA2(nil, src, presetParams(lvl, false), nil))
 		if cs[0].ctrl != 1 {
 			t.Fatalf("first chunk control %#x, want 1 (stored, dictionary reset)", cs[0].ctrl)
 		}

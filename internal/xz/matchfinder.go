@@ -65,8 +65,14 @@ func hash4Size(dict uint32) uint32 {
 // rounded up to a power of two (at least 256), so that small streams do
 // not allocate and clear half a megabyte. Inputs of 16 KiB and more get
 // exactly liblzma's tables. find compares the bytes a hash hit implies.
-func hashSizes(dict uint32, n int) (h2, h3, h4 uint32) {
+//
+// hc3 has no 4-byte table; its 3-byte table has the size of the others'
+// 4-byte one (as in liblzma) and takes that slot.
+func hashSizes(kind mfKind, dict uint32, n int) (h2, h3, h4 uint32) {
 	h2, h3, h4 = hash2Size, hash3Size, hash4Size(dict)
+	if kind == mfHC3 {
+		h3 = 0
+	}
 	if n < 16<<10 {
 		c := uint32(256)
 		for c < 4*uint32(n) {
@@ -89,20 +95,39 @@ func effectiveDict(dict uint32, n int) uint32 {
 	return dict
 }
 
-func newMatchFinder(p params, buf []byte) *matchFinder {
+// scratch keeps a worker's large buffers from one block to the next, so
+// that a stream of many blocks does not leave a dead set of tables per
+// block to the garbage collector.
+type scratch struct {
+	tables []uint32
+	lz     []byte
+}
+
+func newMatchFinder(p params, buf []byte, s *scratch) *matchFinder {
 	dict := effectiveDict(p.dictSize, len(buf))
 	mf := &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
 	mf.cyclicSize = dict + 1
-	h2, h3, h4 := hashSizes(dict, len(buf))
+	h2, h3, h4 := hashSizes(p.mf, dict, len(buf))
 	mf.hash2Mask, mf.hash3Mask, mf.hashMask = h2-1, h3-1, h4-1
-	mf.hash2 = make([]uint32, h2)
-	mf.hash3 = make([]uint32, h3)
-	mf.hash4 = make([]uint32, h4)
+	links := int(mf.cyclicSize)
 	if p.mf == mfBT4 {
-		mf.son = make([]uint32, 2*int(mf.cyclicSize))
-	} else {
-		mf.son = make([]uint32, int(mf.cyclicSize))
+		links *= 2
 	}
+	total := int(h2+h3+h4) + links
+	var t []uint32
+	if s != nil && cap(s.tables) >= total {
+		t = s.tables[:total]
+		clear(t)
+	} else {
+		t = make([]uint32, total)
+		if s != nil {
+			s.tables = t
+		}
+	}
+	mf.hash2, t = t[:h2:h2], t[h2:]
+	mf.hash3, t = t[:h3:h3], t[h3:]
+	mf.hash4, t = t[:h4:h4], t[h4:]
+	mf.son = t
 	return mf
 }
 
@@ -110,7 +135,7 @@ func newMatchFinder(p params, buf []byte) *matchFinder {
 // bytes (the block itself not included).
 func memoryFor(p params, n int) int64 {
 	dict := effectiveDict(p.dictSize, n)
-	h2, h3, h4 := hashSizes(dict, n)
+	h2, h3, h4 := hashSizes(p.mf, dict, n)
 	m := int64(h2+h3+h4) * 4
 	links := int64(dict) + 1
 	if p.mf == mfBT4 {
@@ -160,6 +185,9 @@ func matchLen(buf []byte, a, b, n, limit int) int {
 // nearest of its length), then advances. The longest is at most nice.
 func (mf *matchFinder) find(matches []match) []match {
 	matches = matches[:0]
+	if mf.kind == mfHC3 {
+		return mf.find3(matches)
+	}
 	limit := mf.avail()
 	if limit > mf.nice {
 		limit = mf.nice
@@ -218,8 +246,61 @@ func (mf *matchFinder) find(matches []match) []match {
 	return matches
 }
 
+// hashes3 returns hc3's 2- and 3-byte hashes.
+func (mf *matchFinder) hashes3(cur []byte) (h2, h3 uint32) {
+	temp := crcTab[cur[0]] ^ uint32(cur[1])
+	return temp & mf.hash2Mask, (temp ^ uint32(cur[2])<<8) & mf.hashMask
+}
+
+// find3 is find for hc3 (preset 0): a 2-byte hash for the nearest
+// 2-byte match, then the chain of strings with the same 3-byte hash.
+func (mf *matchFinder) find3(matches []match) []match {
+	limit := mf.avail()
+	if limit > mf.nice {
+		limit = mf.nice
+	} else if limit < 3 {
+		mf.movePos()
+		return matches
+	}
+	buf := mf.buf
+	p := mf.pos
+	pos := uint32(p)
+	h2, h3 := mf.hashes3(buf[p:])
+	v2 := mf.hash2[h2]
+	cur := mf.hash4[h3]
+	mf.hash2[h2] = pos + 1
+	mf.hash4[h3] = pos + 1
+	bestLen := 2
+	delta2 := pos + 1 - v2
+	if v2 != 0 && delta2 < mf.cyclicSize && buf[p-int(delta2)] == buf[p] && buf[p+1-int(delta2)] == buf[p+1] {
+		bestLen = matchLen(buf, p, p-int(delta2), 2, limit)
+		matches = append(matches, match{uint32(bestLen), delta2 - 1})
+		if bestLen == limit {
+			mf.son[mf.cyclicPos] = cur
+			mf.movePos()
+			return matches
+		}
+	}
+	matches = mf.hcFind(limit, cur, bestLen, matches)
+	mf.movePos()
+	return matches
+}
+
 // skip indexes n positions without reporting matches.
 func (mf *matchFinder) skip(n int) {
+	if mf.kind == mfHC3 {
+		for ; n > 0; n-- {
+			if mf.avail() >= 3 {
+				h2, h3 := mf.hashes3(mf.buf[mf.pos:])
+				cur := mf.hash4[h3]
+				mf.hash2[h2] = uint32(mf.pos) + 1
+				mf.hash4[h3] = uint32(mf.pos) + 1
+				mf.son[mf.cyclicPos] = cur
+			}
+			mf.movePos()
+		}
+		return
+	}
 	for ; n > 0; n-- {
 		limit := mf.avail()
 		if limit > mf.nice {
@@ -278,45 +359,68 @@ func (mf *matchFinder) hcFind(limit int, cur uint32, bestLen int, matches []matc
 	}
 }
 
+// extend returns how far x and y (len(y) == limit <= len(x)) agree,
+// knowing that they agree on their first n bytes.
+func extend(x, y []byte, n, limit int) int {
+	for n+8 <= limit {
+		if d := binary.LittleEndian.Uint64(x[n:]) ^ binary.LittleEndian.Uint64(y[n:]); d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
+		}
+		n += 8
+	}
+	for n < limit && x[n] == y[n] {
+		n++
+	}
+	return n
+}
+
 func (mf *matchFinder) btFind(limit int, cur uint32, bestLen int, matches []match) []match {
 	buf := mf.buf
 	p := mf.pos
-	pos := uint32(p)
+	pos1 := uint32(p) + 1
 	son := mf.son
-	ptr0 := mf.cyclicPos<<1 + 1
-	ptr1 := mf.cyclicPos << 1
+	cyclicPos, cyclicSize := mf.cyclicPos, mf.cyclicSize
+	cb := buf[p : p+limit : p+limit] // the string being inserted
+	ptr0 := cyclicPos<<1 + 1
+	ptr1 := cyclicPos << 1
 	len0, len1 := 0, 0
 	for depth := mf.depth; ; depth-- {
-		delta := pos + 1 - cur
-		if cur == 0 || depth == 0 || delta >= mf.cyclicSize {
+		delta := pos1 - cur
+		if cur == 0 || depth == 0 || delta >= cyclicSize {
 			son[ptr0] = 0
 			son[ptr1] = 0
 			return matches
 		}
-		pair := mf.linkIndex(delta) << 1
-		pb := p - int(delta)
+		idx := cyclicPos - delta
+		if delta > cyclicPos {
+			idx += cyclicSize
+		}
+		pair := son[idx<<1 : idx<<1+2 : idx<<1+2]
+		pb := buf[p-int(delta):]
 		n := min(len0, len1)
-		if buf[pb+n] == buf[p+n] {
-			n = matchLen(buf, p, pb, n+1, limit)
+		a, c := pb[n], cb[n]
+		if a == c {
+			n = extend(pb, cb, n+1, limit)
 			if n > bestLen {
 				bestLen = n
 				matches = append(matches, match{uint32(n), delta - 1})
 				if n == limit {
-					son[ptr1] = son[pair]
-					son[ptr0] = son[pair+1]
+					son[ptr1] = pair[0]
+					son[ptr0] = pair[1]
 					return matches
 				}
 			}
+			a, c = pb[n], cb[n]
 		}
-		if buf[pb+n] < buf[p+n] {
+		if a < c {
 			son[ptr1] = cur
-			ptr1 = pair + 1
-			cur = son[ptr1]
+			ptr1 = idx<<1 + 1
+			cur = pair[1]
 			len1 = n
 		} else {
 			son[ptr0] = cur
-			ptr0 = pair
-			cur = son[ptr0]
+			ptr0 = idx << 1
+			cur = pair[0]
 			len0 = n
 		}
 	}
@@ -325,38 +429,46 @@ func (mf *matchFinder) btFind(limit int, cur uint32, bestLen int, matches []matc
 func (mf *matchFinder) btSkip(limit int, cur uint32) {
 	buf := mf.buf
 	p := mf.pos
-	pos := uint32(p)
+	pos1 := uint32(p) + 1
 	son := mf.son
-	ptr0 := mf.cyclicPos<<1 + 1
-	ptr1 := mf.cyclicPos << 1
+	cyclicPos, cyclicSize := mf.cyclicPos, mf.cyclicSize
+	cb := buf[p : p+limit : p+limit]
+	ptr0 := cyclicPos<<1 + 1
+	ptr1 := cyclicPos << 1
 	len0, len1 := 0, 0
 	for depth := mf.depth; ; depth-- {
-		delta := pos + 1 - cur
-		if cur == 0 || depth == 0 || delta >= mf.cyclicSize {
+		delta := pos1 - cur
+		if cur == 0 || depth == 0 || delta >= cyclicSize {
 			son[ptr0] = 0
 			son[ptr1] = 0
 			return
 		}
-		pair := mf.linkIndex(delta) << 1
-		pb := p - int(delta)
+		idx := cyclicPos - delta
+		if delta > cyclicPos {
+			idx += cyclicSize
+		}
+		pair := son[idx<<1 : idx<<1+2 : idx<<1+2]
+		pb := buf[p-int(delta):]
 		n := min(len0, len1)
-		if buf[pb+n] == buf[p+n] {
-			n = matchLen(buf, p, pb, n+1, limit)
+		a, c := pb[n], cb[n]
+		if a == c {
+			n = extend(pb, cb, n+1, limit)
 			if n == limit {
-				son[ptr1] = son[pair]
-				son[ptr0] = son[pair+1]
+				son[ptr1] = pair[0]
+				son[ptr0] = pair[1]
 				return
 			}
+			a, c = pb[n], cb[n]
 		}
-		if buf[pb+n] < buf[p+n] {
+		if a < c {
 			son[ptr1] = cur
-			ptr1 = pair + 1
-			cur = son[ptr1]
+			ptr1 = idx<<1 + 1
+			cur = pair[1]
 			len1 = n
 		} else {
 			son[ptr0] = cur
-			ptr0 = pair
-			cur = son[ptr0]
+			ptr0 = idx << 1
+			cur = pair[0]
 			len0 = n
 		}
 	}

@@ -33,7 +33,8 @@ func blockMemory(p params, n int) int64 {
 	m += encoderBytes
 	// The LZMA2 data (a stored chunk costs 3 bytes per 64 KiB, an LZMA
 	// chunk is never larger than its input), the range coder's chunk
-	// buffer, and the block once framed (header, padding, check).
+	// buffer, the block once framed (header, padding, check) and the
+	// batch's output that the framed blocks are joined into.
 	lz := int64(n) + int64(n)/(chunkCompMax)*6 + 64
-	return m + 2*lz + chunkCompMax + chunkMargin + 64
+	return m + 3*lz + chunkCompMax + chunkMargin + 64
 }

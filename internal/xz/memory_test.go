@@ -2,6 +2,7 @@ package xz
 
 import (
 	"math"
+	"runtime"
 	"testing"
 	"unsafe"
 )
@@ -17,7 +18,7 @@ func TestMemoryStructSizes(t *testing.T) {
 
 // TestMemoryTable keeps the package documentation's table true.
 func TestMemoryTable(t *testing.T) {
-	doc := []float64{1.8, 6.3, 12.3, 24.3, 40.3, 80.3, 80.3, 160.3, 320.3, 576.3}
+	doc := []float64{1.5, 6.3, 12.3, 24.3, 40.3, 80.3, 80.3, 160.3, 320.3, 576.3}
 	docExtreme := []float64{2.8, 10.3, 20.3, 40.3}
 	for lvl := 0; lvl <= 9; lvl++ {
 		for _, e := range []bool{false, true} {
@@ -45,5 +46,31 @@ func TestMemoryTable(t *testing.T) {
 	}
 	if _, err := Memory(WithPreset(-1)); err == nil {
 		t.Error("Memory accepts a bad option")
+	}
+}
+
+// TestMemoryBoundHolds checks, for one block, that everything AppendEncode
+// allocates (a bound on its peak) stays within blockMemory, the per-block
+// figure Memory adds up, plus the returned slice.
+func TestMemoryBoundHolds(t *testing.T) {
+	src := structured(11)
+	for _, c := range []struct {
+		level   int
+		extreme bool
+	}{{0, false}, {3, false}, {6, false}, {9, true}} {
+		p := presetParams(c.level, c.extreme)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		out, err := AppendEncode(nil, src, WithPreset(c.level), WithExtreme(c.extreme))
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := int64(after.TotalAlloc - before.TotalAlloc)
+		bound := blockMemory(p, len(src)) + 2*int64(cap(out))
+		if got > bound {
+			t.Errorf("preset %d extreme %v: allocated %d bytes for %d, bound %d", c.level, c.extreme, got, len(src), bound)
+		}
+		t.Logf("preset %d extreme %v: allocated %d, bound %d", c.level, c.extreme, got, bound)
 	}
 }

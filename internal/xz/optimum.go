@@ -147,9 +147,10 @@ func (e *encoder) optimumNormal() symbol {
 		for uint32(l) > matches[i].len {
 			i++
 		}
+		dp := e.distPrices4(matches[i].dist)
 		for ; ; l++ {
 			dist := matches[i].dist
-			p := normalMatchPrice + e.distLenPrice(dist, uint32(l), ps)
+			p := normalMatchPrice + dp[distState(uint32(l))] + e.matchLen.price(uint32(l), ps)
 			if p < opts[l].price {
 				opts[l] = optimal{price: p, posPrev: 0, backPrev: dist + numReps}
 			}
@@ -158,6 +159,7 @@ func (e *encoder) optimumNormal() symbol {
 				if i == len(matches) {
 					break
 				}
+				dp = e.distPrices4(matches[i].dist)
 			}
 		}
 	}
@@ -422,9 +424,10 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 		for uint32(startLen) > matches[i].len {
 			i++
 		}
+		dp := e.distPrices4(matches[i].dist)
 		for lt := startLen; ; lt++ {
 			dist := matches[i].dist
-			p := normalMatchPrice + e.distLenPrice(dist, uint32(lt), ps)
+			p := normalMatchPrice + dp[distState(uint32(lt))] + e.matchLen.price(uint32(lt), ps)
 			if n := &opts[cur+lt]; p < n.price {
 				n.price = p
 				n.posPrev = uint32(cur)
@@ -467,6 +470,7 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 				if i == len(matches) {
 					break
 				}
+				dp = e.distPrices4(matches[i].dist)
 			}
 		}
 	}

@@ -112,7 +112,9 @@ func WithCheck(check Check) Option {
 // The output depends on the block size but never on the concurrency. The
 // default is three times the preset's dictionary size, at least 1 MiB, the
 // figure xz -T uses; AppendEncode of an input shorter than that writes one
-// block.
+// block. Every block starts with an empty dictionary, so fewer, larger
+// blocks compress better: WithBlockSize(max(len(src), MinBlockSize))
+// gives AppendEncode one block, as single-threaded xz writes.
 func WithBlockSize(n int) Option {
 	return func(c *config) error {
 		if n < MinBlockSize || n > MaxBlockSize {
@@ -139,7 +141,8 @@ func WithConcurrency(n int) Option {
 type mfKind uint8
 
 const (
-	mfHC4 mfKind = iota
+	mfHC3 mfKind = iota
+	mfHC4
 	mfBT4
 )
 
@@ -159,7 +162,10 @@ func presetParams(level int, extreme bool) params {
 	p := params{dictSize: 1 << dictPow2[level]}
 	if level <= 3 {
 		p.fast = true
-		p.mf = mfHC4 // liblzma uses hc3 at level 0; hc4 here.
+		p.mf = mfHC4
+		if level == 0 {
+			p.mf = mfHC3
+		}
 		if level <= 1 {
 			p.nice = 128
 		} else {

@@ -12,7 +12,8 @@ import (
 // the options' preset. src is split into independent blocks of the block
 // size (see WithBlockSize); up to WithConcurrency blocks are compressed at
 // once. The output depends only on src, the preset, the extreme flag, the
-// check and the block size.
+// check and the block size. src must not overlap dst's spare capacity.
+// Bad options return dst unchanged and an error wrapping ErrInvalidOption.
 func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 	c, err := newConfig(opts)
 	if err != nil {
@@ -20,15 +21,24 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 	}
 	dst = appendStreamHeader(dst, c.check)
 	var recs []blockRecord
-	dst, recs = appendBlocks(dst, src, &c, recs)
+	dst, recs = appendBlocks(dst, src, &c, recs, newScratches(c.concurrency))
 	return appendIndexAndFooter(dst, recs, c.check), nil
 }
 
 // Encode is AppendEncode(nil, src, opts...).
 func Encode(src []byte, opts ...Option) ([]byte, error) { return AppendEncode(nil, src, opts...) }
 
-// appendBlocks compresses src as blocks of c's block size, concurrently.
-func appendBlocks(dst, src []byte, c *config, recs []blockRecord) ([]byte, []blockRecord) {
+func newScratches(n int) []*scratch {
+	s := make([]*scratch, n)
+	for i := range s {
+		s[i] = new(scratch)
+	}
+	return s
+}
+
+// appendBlocks compresses src as blocks of c's block size, concurrently;
+// worker w uses scratch[w].
+func appendBlocks(dst, src []byte, c *config, recs []blockRecord, scratch []*scratch) ([]byte, []blockRecord) {
 	if len(src) == 0 {
 		return dst, recs
 	}
@@ -39,7 +49,7 @@ func appendBlocks(dst, src []byte, c *config, recs []blockRecord) ([]byte, []blo
 	if n == 1 || c.concurrency == 1 {
 		for i := 0; i < n; i++ {
 			var r blockRecord
-			dst, r = appendBlock(dst, part(i), p, c.check)
+			dst, r = appendBlock(dst, part(i), p, c.check, scratch[0])
 			recs = append(recs, r)
 		}
 		return dst, recs
@@ -53,6 +63,7 @@ func appendBlocks(dst, src []byte, c *config, recs []blockRecord) ([]byte, []blo
 	nextBlock := 0
 	for w := 0; w < min(c.concurrency, n); w++ {
 		wg.Add(1)
+		s := scratch[w]
 		go func() {
 			defer wg.Done()
 			for {
@@ -63,7 +74,7 @@ func appendBlocks(dst, src []byte, c *config, recs []blockRecord) ([]byte, []blo
 				if i >= n {
 					return
 				}
-				outs[i], rs[i] = appendBlock(nil, part(i), p, c.check)
+				outs[i], rs[i] = appendBlock(nil, part(i), p, c.check, s)
 			}
 		}()
 	}
@@ -86,8 +97,10 @@ type Writer struct {
 	buf    []byte
 	recs   []blockRecord
 	header bool
-	err    error
-	closed bool
+	// scratch holds each worker's tables between batches.
+	scratch []*scratch
+	err     error
+	closed  bool
 }
 
 // NewWriter returns a Writer that writes a .xz stream to w.
@@ -99,7 +112,7 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{w: w, c: c}, nil
+	return &Writer{w: w, c: c, scratch: newScratches(c.concurrency)}, nil
 }
 
 // batch is how many bytes the Writer buffers: one block per worker (fewer
@@ -139,7 +152,7 @@ func (z *Writer) flushBlocks() error {
 		out = appendStreamHeader(out, z.c.check)
 		z.header = true
 	}
-	out, z.recs = appendBlocks(out, z.buf, &z.c, z.recs)
+	out, z.recs = appendBlocks(out, z.buf, &z.c, z.recs, z.scratch)
 	z.buf = z.buf[:0]
 	if _, err := z.w.Write(out); err != nil {
 		z.err = err
@@ -161,6 +174,7 @@ func (z *Writer) Close() error {
 		return err
 	}
 	z.buf = nil
+	z.scratch = nil
 	if _, err := z.w.Write(appendIndexAndFooter(nil, z.recs, z.c.check)); err != nil {
 		z.err = err
 		return err
