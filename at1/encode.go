@@ -43,6 +43,9 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 		dst, err = c.encodeFramed(dst, src)
 	} else {
 		dst, err = c.encodeWhole(dst, src)
+		if err == nil && c.enc.progress != nil {
+			c.enc.progress(int64(len(src)), int64(len(src)))
+		}
 	}
 	if err != nil {
 		return nil, err
