@@ -67,8 +67,8 @@
 //     framed (frame by frame, row indexes counted across frames); a framed
 //     file with a raw frame (plain text no index covers) or with frames
 //     that disagree on their columns returns ErrUnsupported, as do qjson2
-//     and the other codecs. A
-//     query sizes row groups from the meta's n_struct and walks the
+//     and the other codecs. A query sizes row groups from the meta's
+//     n_struct and walks the
 //     index; a full decode follows row_modes and ignores both (as the
 //     reference does). So File.Query first reads row_modes (one byte per
 //     line) and fails with ErrCorrupt unless n_struct, nrg and the index
@@ -93,7 +93,8 @@
 // kept only when it is smaller than RAW, whose payload is the smallest
 // of xz, zstd and stored: the output is never larger than the smallest
 // of our own plain xz, plain zstd and stored encodings plus 42 bytes
-// (container and trailer) - per frame for framed files.
+// (container and trailer) - per frame for framed files; with
+// WithXZBaseline(false), of plain zstd and stored.
 //
 // Lines are physical '\n' lines; a CRLF's '\r' stays in the last field.
 // A field that is a well-formed RFC-4180 quoted field is unquoted (its
