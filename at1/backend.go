@@ -110,25 +110,13 @@ func (c *config) xzPool() *sync.Pool {
 	return pv.(*sync.Pool)
 }
 
-func (c *config) unxz(src []byte, limit int64, off int64, path string) ([]byte, error) {
-	pool := c.xzPool()
-	z := pool.Get().(*xz.Reader)
-	out, err := c.unxzWith(z, src, limit, off, path)
-	pool.Put(z)
-	return out, err
-}
-
-func (c *config) unxzWith(z *xz.Reader, src []byte, limit int64, off int64, path string) ([]byte, error) {
-	return c.unxzProgress(z, src, limit, off, path, nil)
-}
-
 // progressChunk is how much xz output unxzProgress decodes between calls
 // of its progress function.
 const progressChunk = 128 << 10
 
-// unxzProgress is unxzWith that, when progress is not nil, calls it with
-// the output so far after every progressChunk bytes, so a consumer can
-// work on the prefix while the rest decodes. The slices it passes stay
+// unxzProgress decodes one xz stream with z and, when progress is not
+// nil, calls it with the output so far after every progressChunk bytes,
+// so a consumer can work on the prefix while the rest decodes. The slices it passes stay
 // valid: a regrown buffer is a new array, the old one is not written.
 func (c *config) unxzProgress(z *xz.Reader, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
 	return c.unxzBuf(z, nil, src, limit, off, path, progress)
@@ -309,6 +297,9 @@ func xzDictSize(src []byte) (uint64, bool) {
 	return 0, false
 }
 
+// zstdSharedMax is the largest frame the shared zstd decoders decode.
+const zstdSharedMax = 4 << 20
+
 var (
 	zstdOnce sync.Once
 	zstdDec  *zstd.Decoder
@@ -403,7 +394,20 @@ func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, e
 	if uint64(cap(buf)) < size {
 		buf = make([]byte, 0, size)
 	}
-	out, err := zstdDecoder().DecodeAll(src, buf[:0])
+	dec := zstdDecoder()
+	if size > zstdSharedMax {
+		// The shared decoders keep a reference to the last output they
+		// wrote (as history), which would pin a large buffer for as long
+		// as the process runs: decode large frames with a decoder of
+		// their own.
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxStreamLimit), zstd.WithDecoderMaxWindow(1<<31))
+		if err != nil {
+			return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
+		}
+		defer d.Close()
+		dec = d
+	}
+	out, err := dec.DecodeAll(src, buf[:0])
 	if err != nil {
 		return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
 	}

@@ -44,6 +44,16 @@ func zstdLevel(level int) zstd.EncoderLevel {
 // decoder rejects frames without one), even for empty input.
 func zstdCompress(dst, src []byte, level int) []byte {
 	l := zstdLevel(level)
+	if len(src) > zstdSharedMax {
+		// Shared encoders keep history buffers sized by the last input;
+		// a large input gets an encoder of its own, released after.
+		enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
+			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+		if err == nil {
+			defer enc.Close()
+			return enc.EncodeAll(src, dst)
+		}
+	}
 	e := &zstdEncoders[l]
 	e.once.Do(func() {
 		e.enc, _ = zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
@@ -66,7 +76,10 @@ type packed struct {
 // smallest compresses src with each backend and keeps the smallest
 // (stored on ties, then zstd: both decode faster than xz). Below 48 bytes
 // xz cannot win against stored (its framing alone takes more).
+// A negative level -l means level l without xz.
 func smallest(src []byte, level int) (packed, error) {
+	withXZ := level > 0
+	level = max(level, -level)
 	best := packed{BackendStored, src}
 	if len(src) < 10 {
 		return best, nil // a zstd frame takes at least 9 bytes
@@ -74,7 +87,7 @@ func smallest(src []byte, level int) (packed, error) {
 	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
 		best = packed{BackendZstd, z}
 	}
-	if len(src) < 48 || len(best.data) <= xzMinSize {
+	if !withXZ || len(src) < 48 || len(best.data) <= xzMinSize {
 		return best, nil
 	}
 	x, err := xzCompress(nil, src, level)

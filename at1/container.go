@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -130,36 +129,33 @@ func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]
 		}
 		return dst, nil
 	}
-	// Frames are independent: decode them in parallel (each serially
-	// inside, so goroutines stay bounded by the concurrency) and
-	// concatenate in order.
+	// Frames are independent: decode them in parallel, a window of
+	// `concurrency` frames at a time (each serially inside, so goroutines
+	// stay bounded), appending each window to dst in order, so at most a
+	// window's outputs are held besides dst.
 	inner := *c
 	inner.concurrency = 1
-	outs := make([][]byte, len(frames))
-	var budget atomic.Int64
-	budget.Store(limit - int64(len(dst)))
-	err := parallel(c.concurrency, len(frames), func(i int) error {
-		out, err := inner.decodeFrame(nil, src, p.Codec, frames[i], i, c.maxDecoded)
-		if err != nil {
+	conc := c.concurrency
+	outs := make([][]byte, conc)
+	for w := 0; w < len(frames); w += conc {
+		n := min(conc, len(frames)-w)
+		rem := limit - int64(len(dst)) // each frame of the window may take what is left
+		err := parallel(conc, n, func(k int) error {
+			i := w + k
+			out, err := inner.decodeFrame(nil, src, p.Codec, frames[i], i, rem)
+			outs[k] = out
 			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		if budget.Add(-int64(len(out))) < 0 {
-			return errs.At(ErrTooLarge, frames[i].Offset, "frame "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+		for k := 0; k < n; k++ {
+			if int64(len(dst)+len(outs[k])) > limit {
+				return nil, errs.At(ErrTooLarge, frames[w+k].Offset, "frame "+strconv.Itoa(w+k), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+			}
+			dst = append(dst, outs[k]...)
+			outs[k] = nil
 		}
-		outs[i] = out
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	total := len(dst)
-	for _, o := range outs {
-		total += len(o)
-	}
-	dst = append(make([]byte, 0, total), dst...)
-	for i, o := range outs {
-		dst = append(dst, o...)
-		outs[i] = nil
 	}
 	return dst, nil
 }

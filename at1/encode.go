@@ -43,6 +43,9 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 		dst, err = c.encodeFramed(dst, src)
 	} else {
 		dst, err = c.encodeWhole(dst, src)
+		if err == nil && c.enc.progress != nil {
+			c.enc.progress(int64(len(src)), int64(len(src)))
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -85,37 +88,65 @@ func (c *config) verifier(n int64) *config {
 }
 
 // encodeWhole writes a whole-file (AT1\x02) container: the structured
-// encoding when it is smaller than RAW, else RAW. The two are made in
-// parallel.
+// encoding when it is smaller than RAW, else RAW.
 func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
-	var raw, structured []byte
 	codec := c.chooseCodec(src)
-	err := parallel(min(c.concurrency, 2), 2, func(i int) error {
-		var err error
-		if i == 0 {
-			raw, err = c.rawBody(src)
-			return err
-		}
-		if codec != CodecRaw {
-			structured, err = c.structuredBody(src, codec)
-		}
-		return err
-	})
+	structured, body, err := c.encodeUnit(src, codec)
 	if err != nil {
 		return nil, err
 	}
 	dst = append(dst, MagicWhole...)
-	if structured != nil && (len(structured) < len(raw) || c.enc.force) {
+	if structured {
 		dst = append(dst, byte(codec))
-		return append(dst, structured...), nil
+	} else {
+		dst = append(dst, byte(CodecRaw))
 	}
-	dst = append(dst, byte(CodecRaw))
-	return append(dst, raw...), nil
+	return append(dst, body...), nil
 }
 
-// rawBody is a RAW payload: the backend byte and the smallest encoding.
-func (c *config) rawBody(src []byte) ([]byte, error) {
-	p, err := smallest(src, c.enc.level)
+// encodeUnit encodes a whole file's body or one frame's: the packed
+// stream set under codec when it is smaller than the RAW payload, else
+// the RAW payload (backend byte and data). The two are made in parallel.
+// Without the xz baseline (WithXZBaseline(false)), RAW is first made with
+// zstd and stored only, and with xz as well only if the structured
+// encoding does not beat them.
+func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, body []byte, err error) {
+	var raw, s []byte
+	fast := !c.enc.xzBaseline && codec != CodecRaw
+	err = parallel(min(c.concurrency, 2), 2, func(i int) error {
+		var err error
+		if i == 0 {
+			raw, err = c.rawBody(src, !fast)
+		} else if codec != CodecRaw {
+			s, err = c.structuredBody(src, codec)
+		}
+		return err
+	})
+	if err != nil {
+		return false, nil, err
+	}
+	if s != nil && (len(s) < len(raw) || c.enc.force) {
+		return true, s, nil
+	}
+	if fast {
+		if raw, err = c.rawBody(src, true); err != nil {
+			return false, nil, err
+		}
+		if s != nil && len(s) < len(raw) {
+			return true, s, nil
+		}
+	}
+	return false, raw, nil
+}
+
+// rawBody is a RAW payload: the backend byte and the smallest encoding
+// (xz tried only when withXZ).
+func (c *config) rawBody(src []byte, withXZ bool) ([]byte, error) {
+	level := c.enc.level
+	if !withXZ {
+		level = -level
+	}
+	p, err := smallest(src, level)
 	if err != nil {
 		return nil, err
 	}
@@ -319,21 +350,12 @@ func frameCodec(codec Codec, frames [][]byte) Codec {
 // frame encodes one chunk as a frame payload: method 0 and a stream set,
 // or method 1, a backend byte and data, whichever is smaller.
 func (c *config) frame(chunk []byte, codec Codec) ([]byte, error) {
-	var raw, s []byte
-	err := parallel(min(c.concurrency, 2), 2, func(i int) error {
-		var err error
-		if i == 0 {
-			raw, err = c.rawBody(chunk)
-		} else if codec != CodecRaw {
-			s, err = c.structuredBody(chunk, codec)
-		}
-		return err
-	})
+	structured, body, err := c.encodeUnit(chunk, codec)
 	if err != nil {
 		return nil, err
 	}
-	if s != nil && (len(s) < len(raw) || c.enc.force) {
-		return append([]byte{methodStructured}, s...), nil
+	if structured {
+		return append([]byte{methodStructured}, body...), nil
 	}
-	return append([]byte{methodRaw}, raw...), nil
+	return append([]byte{methodRaw}, body...), nil
 }

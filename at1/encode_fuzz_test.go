@@ -37,6 +37,7 @@ func FuzzEncodeRoundTrip(f *testing.F) {
 		}
 		fuzzRoundTrip(t, src, encodeCodecs[int(codec)%len(encodeCodecs)], int(rg%8))
 		checkNotLarger(t, src)
+		checkFastBaseline(t, src)
 	})
 }
 
@@ -105,5 +106,22 @@ func checkNotLarger(t *testing.T, src []byte) {
 	bound := min(len(x), len(zstdCompress(nil, src, 1)), len(src)) + 6 + TrailerSize
 	if len(enc) > bound {
 		t.Fatalf("Encode gave %d bytes, more than the plain bound %d", len(enc), bound)
+	}
+}
+
+// checkFastBaseline: without the xz baseline the output still round-trips
+// and is no larger than plain zstd or stored plus the container.
+func checkFastBaseline(t *testing.T, src []byte) {
+	enc, err := Encode(src, WithLevel(1), WithXZBaseline(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(enc)
+	if err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("WithXZBaseline(false): round trip %v", err)
+	}
+	bound := min(len(zstdCompress(nil, src, 1)), len(src)) + 6 + TrailerSize
+	if len(enc) > bound {
+		t.Fatalf("WithXZBaseline(false) gave %d bytes, more than the plain zstd/stored bound %d", len(enc), bound)
 	}
 }

@@ -223,8 +223,18 @@ func TestWriterFramesRoundTrip(t *testing.T) {
 	if got, err := Decode(out.Bytes()); err != nil || len(got) != 0 {
 		t.Fatalf("empty Writer: %q, %v", got, err)
 	}
-	// Encode of input beyond one chunk is framed too, and round-trips.
-	enc := roundTrip(t, "framed Encode", src, WithChunkSize(64<<10))
+	// Encode of input beyond one chunk is framed too, and round-trips,
+	// reporting progress up to the whole input.
+	var last, calls int64
+	enc := roundTrip(t, "framed Encode", src, WithChunkSize(64<<10), WithProgress(func(done, total int64) {
+		if total != int64(len(src)) || done < last {
+			t.Errorf("progress %d / %d after %d", done, total, last)
+		}
+		last, calls = done, calls+1
+	}))
+	if last != int64(len(src)) || calls < 2 {
+		t.Errorf("progress ended at %d of %d after %d calls", last, len(src), calls)
+	}
 	if !bytes.Equal(enc[:4], MagicFramed) {
 		t.Fatalf("Encode of %d bytes with 64 KiB chunks is not framed", len(src))
 	}
@@ -313,6 +323,9 @@ func TestQueryFramed(t *testing.T) {
 		f, err := Open(bytes.NewReader(enc), int64(len(enc)))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if f.StructuredRows() != 40000 || f.Lines() != 40000 || f.RowGroupSize() != 1000 || string(f.Delimiter()) != "," {
+			t.Fatalf("framed table: %d rows, %d lines, groups of %d, delimiter %q", f.StructuredRows(), f.Lines(), f.RowGroupSize(), f.Delimiter())
 		}
 		if !f.Framed || len(f.Frames) < 3 || len(f.Columns()) != 3 {
 			t.Fatalf("framed %v, %d frames, %d columns", f.Framed, len(f.Frames), len(f.Columns()))

@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"slices"
@@ -214,7 +215,8 @@ func (f *File) Columns() []Column {
 }
 
 // RowGroups returns the blocks of a qcolumnar/qjson file, [group][column],
-// with block offsets relative to the blocks stream and zone maps.
+// with block offsets relative to the blocks stream and zone maps (nil for
+// a framed file: each frame has its own blocks stream).
 func (f *File) RowGroups() [][]Block {
 	if f.t == nil {
 		return nil
@@ -224,18 +226,41 @@ func (f *File) RowGroups() [][]Block {
 
 // RowGroupSize is the number of structured lines per row group (0 for
 // other codecs).
-func (f *File) RowGroupSize() int { return f.tInt(func(t *qTable) int { return t.rg }) }
+func (f *File) RowGroupSize() int {
+	if f.parts != nil {
+		return f.parts[0].RowGroupSize() // of the first frame
+	}
+	return f.tInt(func(t *qTable) int { return t.rg })
+}
 
-// StructuredRows is the number of structured lines the meta declares.
+// StructuredRows is the number of structured lines the meta declares
+// (of a framed file: summed over its frames).
 func (f *File) StructuredRows() int64 {
+	if f.parts != nil {
+		var n int64
+		for _, p := range f.parts {
+			n += p.StructuredRows()
+		}
+		return n
+	}
 	if f.t == nil {
 		return 0
 	}
 	return int64(f.t.nStruct)
 }
 
-// Lines is the number of output lines the meta declares.
-func (f *File) Lines() int { return f.tInt(func(t *qTable) int { return t.nlines }) }
+// Lines is the number of output lines the meta declares (of a framed
+// file: summed over its frames).
+func (f *File) Lines() int {
+	if f.parts != nil {
+		n := 0
+		for _, p := range f.parts {
+			n += p.Lines()
+		}
+		return n
+	}
+	return f.tInt(func(t *qTable) int { return t.nlines })
+}
 
 func (f *File) tInt(g func(*qTable) int) int {
 	if f.t == nil {
@@ -246,6 +271,9 @@ func (f *File) tInt(g func(*qTable) int) int {
 
 // Delimiter is the field delimiter of a qcolumnar file.
 func (f *File) Delimiter() []byte {
+	if f.parts != nil {
+		return f.parts[0].Delimiter()
+	}
 	if f.t == nil {
 		return nil
 	}
@@ -262,12 +290,30 @@ func (f *File) Decode() ([]byte, error) {
 }
 
 // Validate decodes the whole file with the strict checks (WithStrict) and
-// verifies the trailer, discarding the output.
+// verifies the trailer, discarding the output. A framed file is decoded
+// one frame at a time into one reused buffer, so memory is bounded by the
+// largest frame, as for NewReader.
 func (f *File) Validate() error {
 	c := *f.cfg
 	c.strict = true
-	_, err := c.decodePlan(nil, f.src, &f.plan)
-	return err
+	if !f.Framed {
+		_, err := c.decodePlan(nil, f.src, &f.plan)
+		return err
+	}
+	h := sha256.New()
+	var buf []byte
+	for i, fr := range f.Frames {
+		out, err := c.decodeFrame(buf[:0], f.src, f.Codec, fr, i, c.maxDecoded)
+		if err != nil {
+			return err
+		}
+		h.Write(out)
+		buf = out
+	}
+	if f.Trailer != nil && !bytes.Equal(h.Sum(nil), f.Trailer) {
+		return errs.At(ErrChecksum, f.end, "trailer", "decoded bytes do not match the embedded SHA-256")
+	}
+	return nil
 }
 
 // openParts opens each frame of a framed qcolumnar/qjson file as a table,

@@ -59,10 +59,10 @@ func checkErr(t *testing.T, err error) {
 	}
 }
 
-// FuzzDecode decodes arbitrary input serially, in parallel and through the
+// FuzzDiffDecode decodes arbitrary input serially, in parallel and through the
 // streaming Reader: all three must agree, and never panic or allocate
 // beyond the limits.
-func FuzzDecode(f *testing.F) {
+func FuzzDiffDecode(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		before := allocated()
@@ -98,14 +98,14 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzOpenQuery opens arbitrary input and runs queries. Wherever a full
+// FuzzDiffQuery opens arbitrary input and runs queries. Wherever a full
 // decode succeeds, each query either fails or returns exactly the rows of
 // the full decode that satisfy its predicates, in order. The one allowance
 // is for zone maps, which a query trusts by design: rows may be missing
 // only from row groups whose zone map is contradicted by a value in that
 // group. On a file that also passes Strict decoding the queries must
 // succeed.
-func FuzzOpenQuery(f *testing.F) {
+func FuzzDiffQuery(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		before := allocated()
@@ -315,10 +315,10 @@ func equalValues(a, b [][]byte) bool {
 	return true
 }
 
-// FuzzColumn feeds one column chunk of any type to the columnar decoder
+// FuzzDiffColumn feeds one column chunk of any type to the columnar decoder
 // inside a file of stored streams, so mutations reach the column decoders
 // and row assembly directly; the fast path and its checked twin must agree.
-func FuzzColumn(f *testing.F) {
+func FuzzDiffColumn(f *testing.F) {
 	f.Add(byte(colNumExc), []byte("\x00\x06\x0d\x03\x03N/A\x00\x03007\x14\x04\x1d"), uint8(6), byte(2), []byte{0x0c})
 	f.Add(byte(colDict), []byte("\x04\x02\x01x\x01y\x00\x01\x00\x01"), uint8(4), byte(1), []byte(nil))
 	f.Add(byte(colShuf), []byte("\x03\xc7\x01\x02\x00\x2c\x4c\x00\x01\xfe"), uint8(3), byte(0), []byte(nil))
@@ -347,8 +347,8 @@ func FuzzColumn(f *testing.F) {
 	})
 }
 
-// FuzzAppendFixed checks fixed-point formatting against math/big.
-func FuzzAppendFixed(f *testing.F) {
+// FuzzDiffAppendFixed checks fixed-point formatting against math/big.
+func FuzzDiffAppendFixed(f *testing.F) {
 	f.Add(int64(-5), uint8(2))
 	f.Add(int64(math.MinInt64), uint8(18))
 	f.Fuzz(func(t *testing.T, n int64, d uint8) {

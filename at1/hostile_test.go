@@ -179,3 +179,33 @@ func TestCallerMistakesAreInvalidArgument(t *testing.T) {
 		t.Errorf("nil option: %q, %v", got, err)
 	}
 }
+
+// Decoding a large zstd stream must not leave its output pinned by the
+// shared decoders once the caller drops it.
+func TestDecodeReleasesLargeOutput(t *testing.T) {
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	src, err := AppendRaw(nil, make([]byte, 64<<20), BackendZstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := heap()
+	if base > before+16<<20 {
+		t.Fatalf("%d MiB more allocated after encoding 64 MiB: the encoder keeps its buffers", (base-before)>>20)
+	}
+	for i := 0; i < 2; i++ {
+		out, err := Decode(src)
+		if err != nil || len(out) != 64<<20 {
+			t.Fatalf("Decode: %d bytes, %v", len(out), err)
+		}
+	}
+	if after := heap(); after > base+16<<20 {
+		t.Fatalf("%d MiB more allocated after decoding 64 MiB twice and dropping it", (after-base)>>20)
+	}
+}

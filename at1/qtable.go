@@ -200,7 +200,7 @@ func (t *qTable) parseIndex(index []byte, prefix string) error {
 	return nil
 }
 
-// check runs the Strict consistency checks on n_struct and nrg.
+// check runs the WithStrict consistency checks on n_struct and nrg.
 func (t *qTable) check() error {
 	var ns uint64
 	for _, m := range t.rowModes[:t.nlines] {

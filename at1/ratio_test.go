@@ -61,7 +61,12 @@ func external(tb testing.TB, src []byte, name string, args ...string) int {
 // BenchmarkEncodeRatio encodes each corpus and reports the output size
 // against xz -9e and zstd -19 (liblzma and libzstd, same input, same run)
 // and against our own plain xz and zstd backends.
-func BenchmarkEncodeRatio(b *testing.B) {
+func BenchmarkEncodeRatio(b *testing.B) { benchmarkEncodeRatio(b, false) }
+
+// BenchmarkEncodeRatioFast is BenchmarkEncodeRatio with WithXZBaseline(false).
+func BenchmarkEncodeRatioFast(b *testing.B) { benchmarkEncodeRatio(b, true) }
+
+func benchmarkEncodeRatio(b *testing.B, fastBaseline bool) {
 	for _, c := range []struct {
 		name string
 		src  []byte
@@ -77,7 +82,7 @@ func BenchmarkEncodeRatio(b *testing.B) {
 			var enc []byte
 			for i := 0; i < b.N; i++ {
 				var err error
-				if enc, err = Encode(c.src, WithVerify(false)); err != nil {
+				if enc, err = Encode(c.src, WithVerify(false), WithXZBaseline(!fastBaseline)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -12,8 +12,8 @@ const RawAuto = 0xFF
 // with the SHA-256 integrity trailer - the format's fallback container,
 // which any AT-1 decoder reads. backend is BackendXZ, BackendZstd,
 // BackendStored or RawAuto (the smallest). The zstd frame always carries
-// its content size, as the reference decoder requires. The columnar and
-// query encoders are not part of this package yet.
+// its content size, as the reference decoder requires. Encode chooses a
+// structured codec (or RAW) itself; AppendRaw is for a fixed backend.
 func AppendRaw(dst, src []byte, backend byte) ([]byte, error) {
 	var payload []byte
 	switch backend {

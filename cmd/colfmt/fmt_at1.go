@@ -56,6 +56,7 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	rowGroup := fs.Int("row-group", 0, "qcolumnar/qjson lines per row group (0: automatic)")
 	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed")
 	noVerify := fs.Bool("no-verify", false, "skip decoding the output to check it")
+	noXZBase := fs.Bool("no-xz-baseline", false, "skip compressing the input plain with xz unless the structure does not pay (faster; output then bounded by plain zstd, not plain xz)")
 	return func(w io.Writer, data []byte) error {
 		if *backend != "" {
 			ids := map[string]byte{"xz": at1.BackendXZ, "zstd": at1.BackendZstd, "stored": at1.BackendStored, "auto": at1.RawAuto}
@@ -77,7 +78,7 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			return usagef("--codec %q: want auto, columnar, qcolumnar, qjson or raw", *codec)
 		}
 		opts := []at1.Option{at1.WithCodec(cd), at1.WithLevel(*level), at1.WithRowGroupSize(*rowGroup),
-			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify)}
+			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify), at1.WithXZBaseline(!*noXZBase)}
 		if len(data) >= 16<<20 {
 			// Progress on stderr for large inputs, one line rewritten.
 			start := time.Now()
