@@ -14,9 +14,6 @@ import (
 
 // A test-only 2.2 mini-block page writer: raw u16 levels (flat 16) and the
 // given value encoding, chunks of up to 1024 visible values.
-type mbEntry struct {
-	rep, def uint16
-}
 
 func u16s(vs []uint16) []byte {
 	out := make([]byte, 2*len(vs))

@@ -195,16 +195,15 @@ func FuzzV21Page(f *testing.F) {
 // ---- rep/def round trip: a reference shredder (the writer's rules) ----
 
 type shredder struct {
-	layers      []layer
-	first       []uint16
-	level       []uint16 // list level of list layers
-	vis0        uint16
-	rep, def    []uint16
-	vals        []int32
-	src         []byte
-	next        int32
-	maxRep      uint16
-	placeholder int32
+	layers   []layer
+	first    []uint16
+	level    []uint16 // list level of list layers
+	vis0     uint16
+	rep, def []uint16
+	vals     []int32
+	src      []byte
+	next     int32
+	maxRep   uint16
 }
 
 func (s *shredder) byte() byte {

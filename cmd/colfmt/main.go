@@ -34,7 +34,18 @@ import (
 	"github.com/colfmt/colfmt"
 )
 
+// defaultMemLimit is the soft heap limit the command sets when GOMEMLIMIT
+// is not in the environment. The decoders' own budgets bound what is live;
+// this keeps the garbage of one record batch from piling up before the
+// collector runs, so the process's address space stays near its live data
+// (a 2 GiB address-space cap held under load, which GC pacing alone did
+// not guarantee).
+const defaultMemLimit = 768 << 20
+
 func main() {
+	if _, ok := os.LookupEnv("GOMEMLIMIT"); !ok {
+		debug.SetMemoryLimit(defaultMemLimit)
+	}
 	os.Exit(runStdin(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
