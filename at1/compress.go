@@ -12,12 +12,13 @@ import (
 // written with the smallest of xz, zstd and stored.
 
 // xzCompress appends one .xz stream (CRC64 check) holding src to dst at
-// level 1..9, the xz preset of that number. It is the pure-Go encoder of
+// level 1..9, the xz preset of that number (its extreme variant, as
+// xz -9e, when extreme). It is the pure-Go encoder of
 // internal/xz (whose output is within 0.2% of liblzma's at the same
 // preset); blocks are compressed one at a time, as the callers already
 // work in parallel.
-func xzCompress(dst, src []byte, level int) ([]byte, error) {
-	return xz.AppendEncode(dst, src, xz.WithPreset(level))
+func xzCompress(dst, src []byte, level int, extreme bool) ([]byte, error) {
+	return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme))
 }
 
 // zstdEncoders holds one encoder per speed; EncodeAll is safe for
@@ -77,7 +78,7 @@ type packed struct {
 // (stored on ties, then zstd: both decode faster than xz). Below 48 bytes
 // xz cannot win against stored (its framing alone takes more).
 // A negative level -l means level l without xz.
-func smallest(src []byte, level int) (packed, error) {
+func smallest(src []byte, level int, extreme bool) (packed, error) {
 	withXZ := level > 0
 	level = max(level, -level)
 	best := packed{BackendStored, src}
@@ -90,7 +91,7 @@ func smallest(src []byte, level int) (packed, error) {
 	if !withXZ || len(src) < 48 || len(best.data) <= xzMinSize {
 		return best, nil
 	}
-	x, err := xzCompress(nil, src, level)
+	x, err := xzCompress(nil, src, level, extreme)
 	if err != nil {
 		return packed{}, err
 	}

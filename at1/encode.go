@@ -146,7 +146,7 @@ func (c *config) rawBody(src []byte, withXZ bool) ([]byte, error) {
 	if !withXZ {
 		level = -level
 	}
-	p, err := smallest(src, level)
+	p, err := smallest(src, level, c.enc.extreme)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +266,7 @@ func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) 
 			out[i] = packed{BackendStored, s.data}
 			return nil
 		}
-		p, err := smallest(s.data, c.enc.level)
+		p, err := smallest(s.data, c.enc.level, c.enc.extreme)
 		out[i] = p
 		return err
 	})

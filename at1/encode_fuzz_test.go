@@ -99,7 +99,7 @@ func checkNotLarger(t *testing.T, src []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := xzCompress(nil, src, 1)
+	x, err := xzCompress(nil, src, 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}

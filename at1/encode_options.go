@@ -24,6 +24,8 @@ type encConfig struct {
 	rowGroup  int   // rows per row group; 0 = automatic
 	chunkSize int64 // input bytes per frame
 	level     int
+	levelSet  bool // WithLevel was given
+	extreme   bool // xz's extreme variant of the level (xz -9e)
 	verify    bool
 	// xzBaseline compresses the input plain with xz too, whatever the
 	// structured encoding gives.
@@ -87,7 +89,17 @@ func WithLevel(n int) Option {
 		if n < 1 || n > 9 {
 			return opt.Invalid(ErrInvalidOption, "WithLevel", n, "must be in 1..9")
 		}
-		c.enc.level = n
+		c.enc.level, c.enc.levelSet = n, true
+		return nil
+	}
+}
+
+// WithExtreme selects the extreme variant of the xz level (what xz -6e or
+// -9e means: a slower, deeper match search for a slightly smaller stream);
+// zstd and stored streams are unaffected. Default off.
+func WithExtreme(on bool) Option {
+	return func(c *config) error {
+		c.enc.extreme = on
 		return nil
 	}
 }

@@ -74,7 +74,7 @@ func benchmarkEncodeRatio(b *testing.B, fastBaseline bool) {
 		b.Run(c.name, func(b *testing.B) {
 			xz9 := external(b, c.src, "xz", "-9e", "-c")
 			zs19 := external(b, c.src, "zstd", "-19", "-c")
-			ownXZ, _ := xzCompress(nil, c.src, DefaultLevel)
+			ownXZ, _ := xzCompress(nil, c.src, DefaultLevel, false)
 			ownZstd := zstdCompress(nil, c.src, DefaultLevel)
 			b.SetBytes(int64(len(c.src)))
 			b.ReportAllocs()

@@ -14,11 +14,21 @@ const RawAuto = 0xFF
 // BackendStored or RawAuto (the smallest). The zstd frame always carries
 // its content size, as the reference decoder requires. Encode chooses a
 // structured codec (or RAW) itself; AppendRaw is for a fixed backend.
-func AppendRaw(dst, src []byte, backend byte) ([]byte, error) {
+// WithLevel and WithExtreme set the xz preset (default DefaultLevel) and
+// WithLevel the zstd level (default 9); other options are ignored.
+func AppendRaw(dst, src []byte, backend byte, opts ...Option) ([]byte, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	zlevel := 9 // RAW's zstd default: the level the reference encoder uses
+	if c.enc.levelSet {
+		zlevel = c.enc.level
+	}
 	var payload []byte
 	switch backend {
 	case BackendXZ, BackendZstd, BackendStored:
-		p, err := rawPayload(src, backend)
+		p, err := rawPayload(src, backend, c.enc.level, c.enc.extreme, zlevel)
 		if err != nil {
 			return nil, err
 		}
@@ -27,7 +37,7 @@ func AppendRaw(dst, src []byte, backend byte) ([]byte, error) {
 		backend = BackendStored
 		payload = src
 		for _, b := range []byte{BackendZstd, BackendXZ} {
-			p, err := rawPayload(src, b)
+			p, err := rawPayload(src, b, c.enc.level, c.enc.extreme, zlevel)
 			if err != nil {
 				return nil, err
 			}
@@ -46,16 +56,16 @@ func AppendRaw(dst, src []byte, backend byte) ([]byte, error) {
 	return append(dst, trailerMagic...), nil
 }
 
-func rawPayload(src []byte, backend byte) ([]byte, error) {
+func rawPayload(src []byte, backend byte, level int, extreme bool, zlevel int) ([]byte, error) {
 	switch backend {
 	case BackendXZ:
-		out, err := xzCompress(nil, src, DefaultLevel)
+		out, err := xzCompress(nil, src, level, extreme)
 		if err != nil {
 			return nil, fmt.Errorf("at1: xz: %w", err)
 		}
 		return out, nil
 	case BackendZstd:
-		return zstdCompress(nil, src, 9), nil
+		return zstdCompress(nil, src, zlevel), nil
 	}
 	return src, nil
 }

@@ -52,19 +52,23 @@ func init() {
 func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	codec := fs.String("codec", "auto", "codec: auto, columnar, qcolumnar, qjson or raw")
 	backend := fs.String("backend", "", "write a RAW file with this payload backend: xz, zstd, stored or auto (smallest)")
-	level := fs.Int("level", at1.DefaultLevel, "compression effort, 1 (fast) .. 9 (small)")
+	level := fs.String("level", strconv.Itoa(at1.DefaultLevel), "compression effort, 1 (fast) .. 9 (small); a trailing e (9e) is xz's extreme variant")
 	rowGroup := fs.Int("row-group", 0, "qcolumnar/qjson lines per row group (0: automatic)")
 	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed")
 	noVerify := fs.Bool("no-verify", false, "skip decoding the output to check it")
 	noXZBase := fs.Bool("no-xz-baseline", false, "skip compressing the input plain with xz unless the structure does not pay (faster; output then bounded by plain zstd, not plain xz)")
 	return func(w io.Writer, data []byte) error {
+		lv, extreme, err := parseAT1Level(*level)
+		if err != nil {
+			return err
+		}
 		if *backend != "" {
 			ids := map[string]byte{"xz": at1.BackendXZ, "zstd": at1.BackendZstd, "stored": at1.BackendStored, "auto": at1.RawAuto}
 			b, ok := ids[*backend]
 			if !ok {
 				return usagef("--backend %q: want xz, zstd, stored or auto", *backend)
 			}
-			out, err := at1.AppendRaw(nil, data, b)
+			out, err := at1.AppendRaw(nil, data, b, at1.WithLevel(lv), at1.WithExtreme(extreme))
 			if err != nil {
 				return err
 			}
@@ -77,7 +81,7 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 		if !ok {
 			return usagef("--codec %q: want auto, columnar, qcolumnar, qjson or raw", *codec)
 		}
-		opts := []at1.Option{at1.WithCodec(cd), at1.WithLevel(*level), at1.WithRowGroupSize(*rowGroup),
+		opts := []at1.Option{at1.WithCodec(cd), at1.WithLevel(lv), at1.WithExtreme(extreme), at1.WithRowGroupSize(*rowGroup),
 			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify), at1.WithXZBaseline(!*noXZBase)}
 		if len(data) >= 16<<20 {
 			// Progress on stderr for large inputs, one line rewritten.
@@ -409,4 +413,15 @@ func at1CatColumns(w io.Writer, in *input, cols []string) error {
 		}
 	}
 	return nil
+}
+
+// parseAT1Level reads --level: 1..9, optionally followed by e (xz's
+// extreme variant, as in xz -9e).
+func parseAT1Level(s string) (level int, extreme bool, err error) {
+	t, extreme := strings.CutSuffix(s, "e")
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 1 || n > 9 {
+		return 0, false, usagef("--level %q: want 1..9, optionally followed by e (9e)", s)
+	}
+	return n, extreme, nil
 }

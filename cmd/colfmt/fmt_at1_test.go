@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/colfmt/colfmt/at1"
+	"github.com/colfmt/colfmt/internal/xz"
 )
 
 func at1Vector(t *testing.T, name string) string {
@@ -159,5 +164,39 @@ func TestAT1PackCodecs(t *testing.T) {
 	code, _, _ := runCLI(t, "pack", "--format", "at1", "--codec", "lz4", in)
 	require.Equal(t, 2, code)
 	code, _, _ = runCLI(t, "pack", "--format", "at1", "--level", "12", in)
+	require.Equal(t, 2, code)
+}
+
+// TestAT1PackRawXZPreset checks that --backend xz --level N[e] writes a RAW
+// file whose payload is internal/xz's stream at that preset: the bytes
+// between the 5-byte header (magic, codec, backend) and the 32-byte
+// SHA-256 plus trailer magic are exactly xz.AppendEncode's output.
+func TestAT1PackRawXZPreset(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "CONVENTIONS.md"))
+	require.NoError(t, err)
+	src = bytes.Repeat(src, 3)
+	in := writeTemp(t, "in.txt", src)
+	sizes := map[string]int{}
+	for _, level := range []string{"1", "6", "9e"} {
+		out := filepath.Join(t.TempDir(), "x.at1")
+		code, _, stderr := runCLI(t, "pack", "--format", "at1", "--codec", "raw", "--backend", "xz", "--level", level, "--out", out, in)
+		require.Equal(t, 0, code, stderr)
+		file, err := os.ReadFile(out)
+		require.NoError(t, err)
+		n, extreme, err := xz.ParsePreset(level)
+		require.NoError(t, err)
+		want, err := xz.AppendEncode(nil, src, xz.WithPreset(n), xz.WithExtreme(extreme))
+		require.NoError(t, err)
+		head := len(at1.MagicWhole) + 2 // magic, codec, backend
+		require.Greater(t, len(file), head+len(want), "--level %s", level)
+		require.Equal(t, want, file[head:head+len(want)], "--level %s: payload is internal/xz's stream at that preset", level)
+		require.Equal(t, sha256.Sum256(src), [32]byte(file[head+len(want):head+len(want)+32]))
+		sizes[level] = len(file)
+		code, stdout, stderr := runCLI(t, "cat", out)
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, string(src), stdout)
+	}
+	require.Less(t, sizes["6"], sizes["1"])
+	code, _, _ := runCLI(t, "pack", "--format", "at1", "--level", "10", in)
 	require.Equal(t, 2, code)
 }
