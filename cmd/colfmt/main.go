@@ -430,6 +430,12 @@ func dirCommand(cmd, path, name string, version uint64, o catOptions, stdout io.
 		if err := f.ValidateDir(d); err != nil {
 			return err
 		}
+		// info describes the latest version; name the one checked. The
+		// data storage version is fixed when a table is created, so the
+		// latest manifest's holds for every version.
+		if version > 0 {
+			info.TableVersion = version
+		}
 		fmt.Fprintf(stdout, "%s: valid %s\n", path, info)
 		return nil
 	}
