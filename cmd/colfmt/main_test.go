@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 )
+
+// run executes the command line with an empty standard input.
+func run(args []string, stdout, stderr io.Writer) int {
+	return runStdin(args, strings.NewReader(""), stdout, stderr)
+}
 
 // runCLI runs the command in-process and returns status, stdout and stderr.
 func runCLI(t *testing.T, args ...string) (int, string, string) {
