@@ -40,3 +40,18 @@ func TestInvalidOptionSentinel(t *testing.T) {
 	_, err = jr.Read()
 	require.ErrorIs(t, err, ErrTooLarge, "four levels past WithMaxDepth(3)")
 }
+
+// TestDefaultLimits: the exported defaults are what a reader with no
+// options enforces.
+func TestDefaultLimits(t *testing.T) {
+	c, err := buildConfig(nil)
+	require.NoError(t, err)
+	require.Equal(t, DefaultMaxFrameSize, c.maxFrameSize)
+	require.Equal(t, DefaultMaxTypes, c.maxTypes)
+	require.Equal(t, DefaultMaxDepth, c.maxDepth)
+	require.Equal(t, DefaultFrameThreshold, c.frameThreshold)
+	jr, err := NewJSONReader(bytes.NewReader([]byte(strings.Repeat("[", DefaultMaxDepth+2))))
+	require.NoError(t, err)
+	_, err = jr.Read()
+	require.ErrorIs(t, err, ErrTooLarge)
+}

@@ -23,7 +23,7 @@ func newTokenJSON(r io.Reader, maxDepth int) *tokenJSON {
 	d := json.NewDecoder(r)
 	d.UseNumber()
 	if maxDepth <= 0 {
-		maxDepth = defaultMaxDepth
+		maxDepth = DefaultMaxDepth
 	}
 	return &tokenJSON{dec: d, maxDepth: maxDepth, typer: newJSONTyper()}
 }
