@@ -404,7 +404,7 @@ func setScalar(dst *bsup.Value, t *bsup.Type) {
 // float64, bool)
 // without going through bsup.DecodeInto; it reports false for every other
 // kind and for bodies it does not accept, which then take the exact path.
-// FuzzDecodePrim checks that both agree.
+// FuzzDiffDecodePrim checks that both agree.
 func decodePrim(dst *bsup.Value, t *bsup.Type, pk bsup.Kind, body []byte) bool {
 	switch pk {
 	case bsup.KindString, bsup.KindBytes:

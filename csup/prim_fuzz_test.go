@@ -6,11 +6,11 @@ import (
 	"github.com/colfmt/colfmt/csup/bsup"
 )
 
-// FuzzDecodePrim compares the column reader's fast primitive path with
+// FuzzDiffDecodePrim compares the column reader's fast primitive path with
 // bsup.DecodeInto, the exact and checked decoder: whenever the fast path
 // accepts a body, both must give the same value, and the fast path may
 // only refuse bodies the exact one also refuses or handles.
-func FuzzDecodePrim(f *testing.F) {
+func FuzzDiffDecodePrim(f *testing.F) {
 	f.Add(uint8(bsup.KindInt64), []byte{0x03})
 	f.Add(uint8(bsup.KindUint8), []byte{0xff})
 	f.Add(uint8(bsup.KindString), []byte("hello"))

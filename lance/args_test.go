@@ -15,6 +15,15 @@ func TestOpenCallerMistakes(t *testing.T) {
 	if _, err := Open(bytes.NewReader(nil), -1); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("Open(r, -1) = %v, want ErrInvalidArgument", err)
 	}
+	if _, err := ReadFooter(nil, 10); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("ReadFooter(nil) = %v, want ErrInvalidArgument", err)
+	}
+	if _, err := ReadFooter(bytes.NewReader(nil), -1); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("ReadFooter(r, -1) = %v, want ErrInvalidArgument", err)
+	}
+	if _, err := OpenTable(nil, "."); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("OpenTable(nil) = %v, want ErrInvalidArgument", err)
+	}
 	if !errors.Is(ErrInvalidOption, ErrInvalidArgument) {
 		t.Fatal("ErrInvalidOption does not wrap ErrInvalidArgument")
 	}

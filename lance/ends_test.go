@@ -25,10 +25,10 @@ func BenchmarkRebaseEnds(b *testing.B) {
 	}
 }
 
-// FuzzRebaseEnds compares rebaseEnds and checkEnds with a plain
+// FuzzDiffRebaseEnds compares rebaseEnds and checkEnds with a plain
 // value-by-value reading of the notes' rule (valid = v < adj; end = v or
 // v - adj; ends never decrease and stay within the limit).
-func FuzzRebaseEnds(f *testing.F) {
+func FuzzDiffRebaseEnds(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0}, uint64(5), uint64(100), uint8(3), int64(7))
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0}, uint64(0), uint64(0), uint8(63), int64(-1))
 	f.Fuzz(func(t *testing.T, raw []byte, adj, max uint64, row uint8, base int64) {

@@ -37,9 +37,16 @@ func (ft Footer) String() string {
 }
 
 // ReadFooter reads only the footer of any Lance data file, including the
-// versions Open refuses, to tell what a file is.
+// versions Open refuses, to tell what a file is. A nil r or a negative
+// size is ErrInvalidArgument.
 func ReadFooter(r io.ReaderAt, size int64) (Footer, error) {
 	var ft Footer
+	switch {
+	case r == nil:
+		return ft, errs.Wrap(ErrInvalidArgument, "ReadFooter: nil reader")
+	case size < 0:
+		return ft, errs.Wrap(ErrInvalidArgument, "ReadFooter: negative size %d", size)
+	}
 	if size < 8 {
 		return ft, errs.At(ErrCorrupt, 0, "footer", "file of %d bytes is too short for a Lance footer", size)
 	}

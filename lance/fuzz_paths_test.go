@@ -97,10 +97,10 @@ func readRange(f *File, general bool, a, b int64) (string, error) {
 	return buf.String(), err
 }
 
-// FuzzDirectPaths compares the direct list and string paths with the
+// FuzzDiffDirectPaths compares the direct list and string paths with the
 // general decoders on multi-page columns, for the whole file and for a
 // fuzzed row range.
-func FuzzDirectPaths(f *testing.F) {
+func FuzzDiffDirectPaths(f *testing.F) {
 	f.Add([]byte{0x01, 0x82, 0x0b, 0x40, 0x13, 0xc4, 0x05}, uint8(3), int8(0), int8(0), int8(0), int8(0), false, uint8(1), uint8(4))
 	f.Add([]byte{0x80, 0x00, 0x3f, 0x41}, uint8(2), int8(0), int8(-1), int8(1), int8(0), true, uint8(0), uint8(2))
 	f.Add([]byte{0x07, 0x07, 0x07}, uint8(1), int8(2), int8(0), int8(-2), int8(0), false, uint8(2), uint8(1))

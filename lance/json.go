@@ -22,7 +22,7 @@ type JSONOptions struct {
 	Raw bool
 	// LanceDB renders values as LanceDB's query().toArrow() results print
 	// as JSON (the rendering in the shared lance21 data README, what
-	// `colfmt cat` prints for tables): int64 and uint64 as decimal strings,
+	// `colfmt cat` prints for data files and tables alike): int64 and uint64 as decimal strings,
 	// floats as the JavaScript number of the value widened to float64 with
 	// "NaN", "Infinity", "-Infinity" and "-0" as strings, timestamps in
 	// UTC with a Z, decimals with exactly scale fraction digits. Raw wins

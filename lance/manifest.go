@@ -51,15 +51,10 @@ func flagName(b int) string {
 	return "unknown feature " + strconv.Itoa(b)
 }
 
-// decodeManifest parses a manifest file's bytes: the trailer, the length
-// prefix and the Manifest protobuf. where names the file in errors.
-func decodeManifest(b []byte, where string, maxSize int64) (*tablepb.Manifest, error) {
-	m, _, err := decodeManifestAt(b, where, maxSize)
-	return m, err
-}
-
-// decodeManifestAt is decodeManifest that also returns the protobuf's
-// offset in the file, where errors about its fields are located.
+// decodeManifestAt parses a manifest file's bytes: the trailer, the length
+// prefix and the Manifest protobuf. where names the file in errors. It
+// also returns the protobuf's offset in the file, where errors about its
+// fields are located.
 func decodeManifestAt(b []byte, where string, maxSize int64) (*tablepb.Manifest, int64, error) {
 	size := int64(len(b))
 	if size < 4+manifestTrailer {

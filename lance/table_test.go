@@ -30,6 +30,12 @@ import (
 
 // manifestFile frames a Manifest as lance writes it without transaction
 // or index sections: u32 length, protobuf, i64 position 0, 0, 2, LANC.
+// decodeManifest is decodeManifestAt without the offset.
+func decodeManifest(b []byte, where string, maxSize int64) (*tablepb.Manifest, error) {
+	m, _, err := decodeManifestAt(b, where, maxSize)
+	return m, err
+}
+
 func manifestFile(m *tablepb.Manifest) []byte {
 	pb, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {

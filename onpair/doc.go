@@ -103,7 +103,8 @@
 // plus a 65536-entry length table (0 past the last token), with a power of
 // two of slots (at least 2^Bits for the packed decoders). The kernels
 // (kernel_unsafe.go; kernel_safe.go is the bounds-checked twin used with
-// -tags purego and on every architecture not known to be little-endian)
+// -tags purego and on every architecture outside internal/le's list of
+// little-endian architectures with cheap unaligned loads)
 // copy 16 bytes per code and advance by the token length, in blocks of 8
 // codes while a whole block provably fits: 128 bytes of output left, and
 // for packed codes the block's loads within the packed bytes. Any uint16

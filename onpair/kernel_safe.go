@@ -1,12 +1,17 @@
-//go:build purego || !(386 || amd64 || arm || arm64 || loong64 || mips64le || mipsle || ppc64le || riscv64 || wasm)
+//go:build purego || !(386 || amd64 || arm64 || loong64 || ppc64le || wasm)
 
 package onpair
 
 import "encoding/binary"
 
+// kernelUnsafe reports whether the unchecked kernels are built; it equals
+// le.Unsafe on every build (the build lines are internal/le's list; see
+// kernel_unsafe.go).
+const kernelUnsafe = false
+
 // The bounds-checked twins of kernel_unsafe.go, used under -tags purego and
-// on every architecture not known to be little-endian with cheap unaligned
-// loads. Same contracts, same results; Go's bounds checks stay in.
+// on every architecture outside internal/le's list of little-endian ones with
+// cheap unaligned loads. Same contracts, same results; Go's bounds checks stay in.
 
 func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int, uint8) {
 	lim := len(out) - 8*MaxTokenSize

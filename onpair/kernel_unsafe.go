@@ -1,8 +1,19 @@
-//go:build !purego && (386 || amd64 || arm || arm64 || loong64 || mips64le || mipsle || ppc64le || riscv64 || wasm)
+//go:build !purego && (386 || amd64 || arm64 || loong64 || ppc64le || wasm)
 
 package onpair
 
 import "unsafe"
+
+// The architecture list of the build line is internal/le's (le_unsafe.go),
+// the one source of truth for where unchecked wide loads are built: the
+// little-endian architectures on which cmd/compile itself treats unaligned
+// loads as cheap. arm, mipsle, mips64le and riscv64 are little-endian but
+// trap on, or emulate, unaligned wide loads, so they get kernel_safe.go.
+// TestKernelArchListIsLes checks that the two lists agree.
+
+// kernelUnsafe reports whether the unchecked kernels are built; it equals
+// le.Unsafe on every build.
+const kernelUnsafe = true
 
 // The decode kernels with unchecked 16-byte loads and stores, for
 // little-endian hosts (kernel_safe.go is the bounds-checked twin used under

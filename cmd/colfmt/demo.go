@@ -24,7 +24,11 @@ func demoCommand(args []string, stdout, stderr io.Writer) error {
 	for _, name := range formatNames() {
 		f, ok := formats[name]
 		if !ok || f.Demo == nil {
-			fmt.Fprintf(tw, "%s\t(not implemented yet)\t%12s\t%13s\t%6s\t%11s\t%11s\n", name, "-", "-", "-", "-", "-")
+			what := "(not implemented yet)"
+			if ok {
+				what = "(no demo)" // bsup: written by pack, covered by csup's demo
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%12s\t%13s\t%6s\t%11s\t%11s\n", name, what, "-", "-", "-", "-", "-")
 			continue
 		}
 		row, err := f.Demo()

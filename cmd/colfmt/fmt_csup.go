@@ -129,7 +129,10 @@ func packBSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 		if err != nil {
 			return err
 		}
-		jr := bsup.NewJSONReader(bytes.NewReader(data), 0)
+		jr, err := bsup.NewJSONReader(bytes.NewReader(data))
+		if err != nil {
+			return err
+		}
 		for {
 			v, err := jr.Read()
 			if err == io.EOF {
@@ -153,7 +156,10 @@ func packCSUP(w io.Writer, data []byte, opts ...csup.Option) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	jr := bsup.NewJSONReader(bytes.NewReader(data), 0)
+	jr, err := bsup.NewJSONReader(bytes.NewReader(data))
+	if err != nil {
+		return 0, err
+	}
 	n := 0
 	for {
 		v, err := jr.Read()

@@ -52,6 +52,51 @@ func TestCSUPRealFilesCLI(t *testing.T) {
 	}
 }
 
+// TestCSUPCatColumns: cat --columns projects nested paths in every
+// generation (csup.File.Project: only those columns are read), rows in
+// file order, fields in the file's order, nulls kept where a parent is null.
+func TestCSUPCatColumns(t *testing.T) {
+	want := `{"id":1,"user":{"addr":{"city":"paris"}}}
+{"id":2,"user":{"addr":{"city":"rome"}}}
+{"id":3,"user":null}
+{"id":4,"user":{"addr":null}}
+`
+	for _, p := range []string{
+		"../../csup/testdata/zst-v2_zed-v1.2.0/nested.zst",
+		"../../csup/testdata/vng-v3_zed-v1.6.0/nested.vng",
+		"../../csup/testdata/vng-v4_zed-v1.18.0/nested.vng",
+		"../../csup/testdata/csup-v16_super-v0.3.0/nested.csup",
+	} {
+		code, stdout, stderr := runCLI(t, "cat", "--columns", "user.addr.city,id", p)
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, want, stdout, p)
+		// Flags after FILE, and one top-level column.
+		code, stdout, stderr = runCLI(t, "cat", p, "--columns", "tags")
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, `{"tags":["a","b"]}`+"\n"+`{"tags":[]}`+"\n"+`{"tags":null}`+"\n"+`{"tags":["c"]}`+"\n", stdout, p)
+	}
+}
+
+// TestBSUPIsAKnownFormat: bsup, which pack writes, is listed wherever the
+// command names its formats.
+func TestBSUPIsAKnownFormat(t *testing.T) {
+	code, _, stderr := runCLI(t, "pack", "--help")
+	require.Equal(t, 0, code)
+	require.Contains(t, stderr, "format to write: onpair, at1, csup, bsup")
+	require.Contains(t, stderr, "--format bsup: Super Binary stream")
+	code, _, stderr = runCLI(t, "pack", "--format", "nosuch", "in.json")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "(formats: onpair, at1, lance, csup, bsup)")
+	code, stdout, _ := runCLI(t, "--help")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "csup, bsup")
+	// A bsup error is one line naming the file.
+	bad := writeTemp(t, "bad.json", []byte(`{"a":`))
+	code, _, stderr = runCLI(t, "pack", "--format", "bsup", bad)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, bad)
+}
+
 func TestCSUPRefusesNewerVersions(t *testing.T) {
 	for _, c := range []struct {
 		src string

@@ -5,12 +5,11 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
-	"strings"
+	"iter"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/lance"
 )
 
@@ -45,24 +44,9 @@ func init() {
 			if err != nil {
 				return err
 			}
-			for _, c := range o.Columns {
-				if strings.Contains(c, ".") && f.Schema().FieldIndices(c) == nil {
-					return fmt.Errorf("lance: --columns selects top-level fields; nested path %s is not supported", errs.Quote(c))
-				}
-			}
-			for rec, err := range f.Records(lance.ReadOptions{Columns: o.Columns}) {
-				if err != nil {
-					return err
-				}
-				err = lance.WriteJSONLines(w, rec, lance.JSONOptions{Raw: o.Raw})
-				rec.Release()
-				if err != nil {
-					return err
-				}
-			}
-			return nil
+			return writeLanceRows(w, f.Records(lance.ReadOptions{Columns: o.Columns}), o.Raw)
 		},
-		Columns: "top-level fields (only their pages are read)",
+		Columns: "fields, dotted paths for fields in structs (only their pages are read)",
 		Validate: func(in *input) error {
 			f, err := lance.Open(in.R, in.Size)
 			if err != nil {
@@ -72,6 +56,25 @@ func init() {
 		},
 		Demo: lanceDemo,
 	})
+}
+
+// writeLanceRows writes records as JSON Lines rendered as the shared
+// lance21 README says (lance.JSONOptions.LanceDB: what LanceDB's
+// query().toArrow() prints as JSON). Data files and tables go through it
+// alike, so `colfmt cat` of a single-fragment table's data file prints the
+// table's rows; raw keeps temporal and decimal values as stored integers.
+func writeLanceRows(w io.Writer, recs iter.Seq2[arrow.RecordBatch, error], raw bool) error {
+	for rec, err := range recs {
+		if err != nil {
+			return err
+		}
+		err = lance.WriteJSONLines(w, rec, lance.JSONOptions{LanceDB: true, Raw: raw})
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lanceDemo decodes and validates the embedded real file; encode is 0

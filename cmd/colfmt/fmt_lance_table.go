@@ -47,24 +47,14 @@ func lanceTableInspect(w io.Writer, fsys fs.FS, version uint64) error {
 
 // lanceTableCat writes the rows LanceDB's query().toArrow() returns, one
 // JSON object per line, rendered as the shared lance21 README says
-// (lance.JSONOptions.LanceDB); columns selects top-level columns or dotted
+// (writeLanceRows, the renderer data files use too); columns selects top-level columns or dotted
 // paths into structs (nil: all).
 func lanceTableCat(w io.Writer, fsys fs.FS, version uint64, columns []string, raw bool) error {
 	t, err := openLanceTable(fsys, version)
 	if err != nil {
 		return err
 	}
-	for rec, err := range t.Records(lance.ReadOptions{Columns: columns}) {
-		if err != nil {
-			return err
-		}
-		err = lance.WriteJSONLines(w, rec, lance.JSONOptions{LanceDB: true, Raw: raw})
-		rec.Release()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeLanceRows(w, t.Records(lance.ReadOptions{Columns: columns}), raw)
 }
 
 // lanceTableValidate checks the table version deeply (Table.Validate).

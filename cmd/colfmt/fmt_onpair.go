@@ -125,34 +125,13 @@ func onpairOpen(in *input) (*onpair.Column, []byte, error) {
 	return c, b, nil
 }
 
+// onpairInspect prints onpair.Column.Describe.
 func onpairInspect(w io.Writer, in *input) error {
-	c, b, err := onpairOpen(in)
+	c, _, err := onpairOpen(in)
 	if err != nil {
 		return err
 	}
-	p := c.Parts()
-	n := p.NumTokens()
-	dictLen := 0
-	if n > 0 {
-		dictLen = int(p.DictOffsets[n-1]) + onpair.MaxTokenSize
-	}
-	packed := onpair.PackedLen(len(p.Codes), p.Bits)
-	spec := dictLen + 4*(n+1) + packed
-	fmt.Fprintf(w, "format:        OnPair column (OPCOL framing v%d)\n", onpair.FormatVersion)
-	fmt.Fprintf(w, "rows:          %d\n", c.Len())
-	fmt.Fprintf(w, "tokens:        %d (logical dictionary %d bytes)\n", n, p.DictOffsets[n])
-	fmt.Fprintf(w, "bits:          %d\n", p.Bits)
-	fmt.Fprintf(w, "codes:         %d (%.2f bytes per code)\n", len(p.Codes), float64(c.DecodedLen())/float64(max(len(p.Codes), 1)))
-	fmt.Fprintf(w, "decoded bytes: %d\n", c.DecodedLen())
-	fmt.Fprintf(w, "sizes:         dict_bytes %d, dict_offsets %d, packed codes %d, file %d\n", dictLen, 4*(n+1), packed, len(b))
-	conformant := "yes (full alphabet, unique sorted tokens)"
-	if err := p.ValidateConformant(); err != nil {
-		conformant = "no: " + err.Error()
-	}
-	fmt.Fprintf(w, "conformant:    %s\n", conformant)
-	fmt.Fprintf(w, "ratio:         %.2f without the row index, %.2f for the whole file\n",
-		float64(c.DecodedLen())/float64(max(spec, 1)), float64(c.DecodedLen())/float64(max(len(b), 1)))
-	return nil
+	return c.Describe(w)
 }
 
 func onpairCat(w io.Writer, in *input, _ catOptions) error {

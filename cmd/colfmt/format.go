@@ -109,8 +109,10 @@ func register(f *format) {
 }
 
 // knownFormats lists every format the command knows of, implemented or
-// not, in a fixed order.
-var knownFormats = []string{"onpair", "at1", "lance", "csup"}
+// not, in a fixed order: the order of --help, pack --help and the "unknown
+// format" message, and the package prefixes an error may already carry.
+// bsup is csup's row format (write-only here: what zq reads).
+var knownFormats = []string{"onpair", "at1", "lance", "csup", "bsup"}
 
 func formatNames() []string {
 	names := append([]string(nil), knownFormats...)

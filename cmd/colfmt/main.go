@@ -93,11 +93,6 @@ func usage(w io.Writer) {
 // stdin parameter); runStdin sets it.
 var cmdStdin io.Reader = os.Stdin
 
-// run executes the command line with an empty standard input.
-func run(args []string, stdout, stderr io.Writer) int {
-	return runStdin(args, strings.NewReader(""), stdout, stderr)
-}
-
 // runStdin executes the command line and returns the exit status. A panic
 // anywhere below is reported as an internal error with exit status 1
 // (never 2, which means a usage mistake); fileCommand's own recover adds
@@ -429,6 +424,12 @@ func dirCommand(cmd, path, name string, version uint64, o catOptions, stdout io.
 		}
 		if err := f.ValidateDir(d); err != nil {
 			return err
+		}
+		// info describes the latest version; name the one checked. The
+		// data storage version is fixed when a table is created, so the
+		// latest manifest's holds for every version.
+		if version > 0 {
+			info.TableVersion = version
 		}
 		fmt.Fprintf(stdout, "%s: valid %s\n", path, info)
 		return nil

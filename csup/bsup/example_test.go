@@ -34,7 +34,10 @@ func Example() {
 
 // Reading JSON Lines with zq's type inference.
 func ExampleJSONReader() {
-	jr := bsup.NewJSONReader(strings.NewReader(`{"a":1,"b":["x",2]}`+"\n"+`{"a":1.5,"b":[]}`), 0)
+	jr, err := bsup.NewJSONReader(strings.NewReader(`{"a":1,"b":["x",2]}` + "\n" + `{"a":1.5,"b":[]}`))
+	if err != nil {
+		panic(err)
+	}
 	for {
 		v, err := jr.Read()
 		if err != nil {

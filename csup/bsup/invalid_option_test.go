@@ -27,4 +27,31 @@ func TestInvalidOptionSentinel(t *testing.T) {
 	// nil options are skipped
 	_, err = NewReader(bytes.NewReader(nil), nil, nil)
 	require.NoError(t, err)
+
+	// NewJSONReader has NewReader's shape.
+	_, err = NewJSONReader(nil)
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	_, err = NewJSONReader(bytes.NewReader(nil), WithMaxDepth(0))
+	require.ErrorIs(t, err, ErrInvalidOption)
+	jr, err := NewJSONReader(bytes.NewReader([]byte(`[[[1]]] [[[[1]]]]`)), nil, WithMaxDepth(3), nil)
+	require.NoError(t, err)
+	_, err = jr.Read()
+	require.NoError(t, err)
+	_, err = jr.Read()
+	require.ErrorIs(t, err, ErrTooLarge, "four levels past WithMaxDepth(3)")
+}
+
+// TestDefaultLimits: the exported defaults are what a reader with no
+// options enforces.
+func TestDefaultLimits(t *testing.T) {
+	c, err := buildConfig(nil)
+	require.NoError(t, err)
+	require.Equal(t, DefaultMaxFrameSize, c.maxFrameSize)
+	require.Equal(t, DefaultMaxTypes, c.maxTypes)
+	require.Equal(t, DefaultMaxDepth, c.maxDepth)
+	require.Equal(t, DefaultFrameThreshold, c.frameThreshold)
+	jr, err := NewJSONReader(bytes.NewReader([]byte(strings.Repeat("[", DefaultMaxDepth+2))))
+	require.NoError(t, err)
+	_, err = jr.Read()
+	require.ErrorIs(t, err, ErrTooLarge)
 }

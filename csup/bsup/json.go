@@ -74,7 +74,7 @@ func AppendJSON(dst []byte, v Value, style JSONStyle) []byte {
 	case KindNet:
 		return appendJSONString(dst, v.Prefix().String())
 	case KindType:
-		tt, err := DecodeTypeValue(v.Bytes, defaultMaxDepth)
+		tt, err := DecodeTypeValue(v.Bytes, DefaultMaxDepth)
 		if err != nil {
 			return append(dst, "null"...)
 		}

@@ -20,7 +20,7 @@ import (
 // type null. Strings are decoded as encoding/json does (invalid UTF-8
 // becomes U+FFFD).
 //
-// It scans bytes itself; FuzzJSONTwins checks it against a reader built
+// It scans bytes itself; FuzzDiffJSONReader checks it against a reader built
 // on encoding/json's tokenizer.
 type JSONReader struct {
 	r        io.Reader
@@ -36,13 +36,18 @@ type JSONReader struct {
 	err      error
 }
 
-// NewJSONReader returns a JSONReader of r. Values nest at most maxDepth
-// levels (0 means the default, 100).
-func NewJSONReader(r io.Reader, maxDepth int) *JSONReader {
-	if maxDepth <= 0 {
-		maxDepth = defaultMaxDepth
+// NewJSONReader returns a JSONReader of r, shaped as NewReader: values
+// nest at most WithMaxDepth levels (default 100), the one option it
+// reads; a nil r is ErrInvalidArgument and a nil Option is skipped.
+func NewJSONReader(r io.Reader, opts ...Option) (*JSONReader, error) {
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
 	}
-	return &JSONReader{r: r, maxDepth: maxDepth, typer: newJSONTyper()}
+	if r == nil {
+		return nil, errs.Wrap(ErrInvalidArgument, "NewJSONReader: nil reader")
+	}
+	return &JSONReader{r: r, maxDepth: cfg.maxDepth, typer: newJSONTyper()}, nil
 }
 
 // errMore means the buffer ended inside a value: read more and retry.

@@ -2,12 +2,20 @@ package bsup
 
 import "github.com/colfmt/colfmt/internal/opt"
 
-// Defaults of the limits (see the Security section of the package doc).
+// Defaults of the limits and of the writer's frame size (see the Security
+// section of the package doc).
 const (
-	defaultMaxFrameSize   = 64 << 20
-	defaultMaxTypes       = 1 << 20
-	defaultMaxDepth       = 100
-	defaultFrameThreshold = 512 << 10
+	// DefaultMaxFrameSize is WithMaxFrameSize's default: 64 MiB of frame
+	// payload, before and after decompression.
+	DefaultMaxFrameSize = 64 << 20
+	// DefaultMaxTypes is WithMaxTypes's default: typedefs in one stream.
+	DefaultMaxTypes = 1 << 20
+	// DefaultMaxDepth is WithMaxDepth's default: nesting levels of types
+	// and values (JSONReader's too).
+	DefaultMaxDepth = 100
+	// DefaultFrameThreshold is WithFrameThreshold's default: bytes of
+	// values a Writer buffers per frame (zed's framethresh).
+	DefaultFrameThreshold = 512 << 10
 )
 
 type config struct {
@@ -21,20 +29,20 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		maxFrameSize:   defaultMaxFrameSize,
-		maxTypes:       defaultMaxTypes,
-		maxDepth:       defaultMaxDepth,
-		frameThreshold: defaultFrameThreshold,
+		maxFrameSize:   DefaultMaxFrameSize,
+		maxTypes:       DefaultMaxTypes,
+		maxDepth:       DefaultMaxDepth,
+		frameThreshold: DefaultFrameThreshold,
 		compress:       true,
 	}
 }
 
-// Option configures a Reader or Writer.
+// Option configures a Reader, JSONReader or Writer.
 type Option func(*config) error
 
 // WithMaxFrameSize limits the payload of one frame, before and after
-// decompression (default 64 MiB). The reader rejects larger frames with
-// ErrTooLarge before allocating anything for them.
+// decompression (default DefaultMaxFrameSize, 64 MiB). The reader rejects
+// larger frames with ErrTooLarge before allocating anything for them.
 func WithMaxFrameSize(n int) Option {
 	return func(c *config) error {
 		if n < 16 {
@@ -45,7 +53,8 @@ func WithMaxFrameSize(n int) Option {
 	}
 }
 
-// WithMaxTypes limits the number of typedefs in one stream (default 1<<20).
+// WithMaxTypes limits the number of typedefs in one stream (default
+// DefaultMaxTypes, 1<<20).
 func WithMaxTypes(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
@@ -56,7 +65,8 @@ func WithMaxTypes(n int) Option {
 	}
 }
 
-// WithMaxDepth limits how deeply types (and so values) nest (default 100).
+// WithMaxDepth limits how deeply types (and so values) nest (default
+// DefaultMaxDepth, 100).
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 10000 {
@@ -68,7 +78,8 @@ func WithMaxDepth(n int) Option {
 }
 
 // WithFrameThreshold sets how many bytes of values a Writer buffers before
-// it writes a frame (default 512 KiB, as zed's framethresh).
+// it writes a frame (default DefaultFrameThreshold, 512 KiB, as zed's
+// framethresh).
 func WithFrameThreshold(n int) Option {
 	return func(c *config) error {
 		if n < 1 {

@@ -9,17 +9,12 @@
 // mips64le and riscv64, where an unaligned wide load traps or is emulated
 // by the kernel or firmware), and any build with -tags purego, gets the
 // portable version (le_purego.go), which goes through encoding/binary and
-// keeps Go's bounds checks. Adding an architecture means adding it to both
-// build lines and to the list in le_arch_test.go. Callers must have
+// keeps Go's bounds checks. This list is the one source of truth: onpair's
+// decode kernels (onpair/kernel_*.go) carry the same build lines, which
+// onpair's TestKernelArchListIsLes checks. Adding an architecture means
+// adding it to the build lines here and there and to the list in
+// le_arch_test.go. Callers must have
 // proved that every access is in range before calling: the unsafe version
 // does not check. Both versions behave identically on valid input, and the
 // tests run against whichever is built.
 package le
-
-// Fat is the table of a fat-read gather decoder (see Gather16): token c's
-// bytes start at Rows[16c], which must be readable for 16 bytes, and Lens[c]
-// is its length (1..16).
-type Fat struct {
-	Rows []byte
-	Lens []uint8
-}

@@ -17,17 +17,3 @@ func PutUint64(b []byte, off int, v uint64) { binary.LittleEndian.PutUint64(b[of
 func Copy16(dst []byte, doff int, src []byte, soff int) {
 	copy(dst[doff:doff+16], src[soff:soff+16])
 }
-
-// Gather16 is the loop of a fat-read gather decoder: starting at w = 0, for
-// each code c in turn it copies the 16 bytes at f.Rows[16c:16c+16] to
-// dst[w:w+16] and advances w by f.Lens[c]; it returns the final w. Same
-// contract as the unsafe version; here every access is bounds-checked.
-func (f *Fat) Gather16(dst []byte, codes []uint16) int {
-	w := 0
-	for _, c := range codes {
-		s := int(c) << 4
-		copy(dst[w:w+16], f.Rows[s:s+16])
-		w += int(f.Lens[c])
-	}
-	return w
-}
