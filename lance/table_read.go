@@ -10,7 +10,6 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -475,14 +474,13 @@ func physicalOfLive(del *roaring.Bitmap, k int64) int64 {
 }
 
 // filterRuns is the number of kept runs in a batch above which deleted
-// rows are dropped with a filter kernel instead of slices joined.
+// rows are dropped by copying the runs (keepRuns) instead of slices joined.
 var filterRuns = 32
 
 // dropDeleted returns the rows of arrs (physical rows pos..pos+n) that del
 // does not delete, at most limit of them.
 func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, cfg config) ([]arrow.Array, error) {
-	type run struct{ a, b int64 }
-	var runs []run
+	var runs []keepRun
 	var kept int64
 	for r := int64(0); r < n && kept < limit; {
 		if del.Contains(uint32(pos + r)) {
@@ -493,41 +491,23 @@ func dropDeleted(arrs []arrow.Array, del *roaring.Bitmap, pos, n, limit int64, c
 		for e < n && kept+(e-r) < limit && !del.Contains(uint32(pos+e)) {
 			e++
 		}
-		runs = append(runs, run{r, e})
+		runs = append(runs, keepRun{r, e})
 		kept += e - r
 		r = e
 	}
 	out := make([]arrow.Array, len(arrs))
-	var mask arrow.Array
-	if len(runs) > filterRuns {
-		// Many short runs: one filter pass beats slicing and joining.
-		b := array.NewBooleanBuilder(cfg.mem)
-		b.Resize(int(n))
-		last := int64(0)
-		for _, r := range runs {
-			for ; last < r.a; last++ {
-				b.UnsafeAppend(false)
-			}
-			for ; last < r.b; last++ {
-				b.UnsafeAppend(true)
-			}
-		}
-		for ; last < n; last++ {
-			b.UnsafeAppend(false)
-		}
-		mask = b.NewArray()
-		b.Release()
-		defer mask.Release()
-	}
 	for k, a := range arrs {
-		if mask != nil {
-			ctx := compute.WithAllocator(context.Background(), cfg.mem)
-			f, err := compute.FilterArray(ctx, a, mask, *compute.DefaultFilterOptions())
-			if err == nil {
-				out[k] = f
-				continue
+		if len(runs) > filterRuns && canKeepRuns(a.DataType()) {
+			// Many short runs: one copying pass beats slicing and joining.
+			f, err := keepRuns(a, runs, kept)
+			if err != nil {
+				for _, x := range out[:k] {
+					x.Release()
+				}
+				return nil, err
 			}
-			// A type the filter kernels lack: slice and join below.
+			out[k] = f
+			continue
 		}
 		if len(runs) == 1 {
 			out[k] = array.NewSlice(a, runs[0].a, runs[0].b)
