@@ -175,6 +175,9 @@ func mergePaths(n *fieldNode, dt arrow.DataType, datas []arrow.ArrayData) (arrow
 // leafRows21 returns the path array of a leaf for rows [a, b), with
 // offset 0 at every level.
 func (r *reader) leafRows21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error) {
+	if d, ok := r.leafDirect21(leaf, a, b); ok {
+		return d, nil
+	}
 	col := r.f.columns[leaf.col]
 	path := pathOf(leaf)
 	var parts []arrow.Array

@@ -1,0 +1,471 @@
+package lance
+
+// The direct read path of 2.1/2.2 for the common leaf: a top-level
+// fixed-width or string/binary column whose pages are mini-block pages
+// without repetition (no lists), with flat, inline bit-packed or variable
+// values. It decodes only the chunks that hold the requested rows, straight
+// into the output Arrow buffers, which are sized from the row window before
+// the first page is read: no per-page array, no Concatenate, and the only
+// page-sized memory is the slice of the chunk buffer that covers the rows.
+//
+// Anything else, and any input the direct path finds wrong, goes to the
+// general path (decodePage21 + assemble), so errors and unusual pages are
+// reported exactly as before; the budget charged by an abandoned direct
+// attempt is given back first.
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// directKind classifies a leaf type for the direct path: 0 = not handled,
+// else the byte width of a fixed-width value, or -4/-8 for 32/64-bit
+// offsets of a string or binary.
+func directKind(dt arrow.DataType) int {
+	switch dt.ID() {
+	case arrow.STRING, arrow.BINARY:
+		return -4
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		return -8
+	case arrow.BOOL, arrow.DICTIONARY, arrow.FIXED_SIZE_LIST, arrow.STRUCT, arrow.NULL, arrow.EXTENSION:
+		return 0
+	}
+	t, ok := dt.(arrow.FixedWidthDataType)
+	if !ok || t.BitWidth()%8 != 0 || t.BitWidth() == 0 || t.BitWidth() > 64 {
+		return 0
+	}
+	return t.BitWidth() / 8
+}
+
+// directPage reports whether the direct path decodes page p of a leaf of
+// the given kind.
+func directPage(p *page, kind int) bool {
+	pl := p.layout
+	if pl == nil || pl.err != nil || pl.kind != miniBlock || pl.rep != nil || pl.dict != nil || pl.repIndex ||
+		pl.numBuffers != 1 || len(pl.layers) != 1 || len(p.buffers) != 2 || pl.value == nil {
+		return false
+	}
+	switch pl.layers[0] {
+	case allValidItem:
+		if pl.def != nil {
+			return false
+		}
+	case nullableItem:
+	default:
+		return false
+	}
+	if pl.numItems != uint64(p.length) {
+		return false
+	}
+	v := pl.value
+	if kind > 0 {
+		return (v.kind == kFlat || v.kind == kInlineBitpack) && int(v.bits) == 8*kind
+	}
+	return v.kind == kVariable && (v.bits == 32 || v.bits == 64)
+}
+
+// directOut is the output of one direct read.
+type directOut struct {
+	kind  int
+	n     int
+	data  []byte  // fixed: n*kind bytes; variable: the bytes
+	o32   []int32 // variable with 32-bit offsets
+	o64   []int64
+	valid []byte // nil until a null is seen
+	nulls int
+	at    int // rows written
+	// scratch
+	chunk []byte   // chunk bytes read from the file
+	lv    []uint16 // def levels of a chunk
+	unp   []byte   // one unpacked FastLanes block
+}
+
+// leafDirect21 reads rows [a, b) of a top-level leaf through the direct
+// path; ok is false when the leaf or one of its pages is not for it, or the
+// direct decoder found something wrong (the caller then uses the general
+// path).
+func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, bool) {
+	if leaf.parent != nil || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) {
+		return nil, false
+	}
+	kind := directKind(leaf.dt)
+	if kind == 0 {
+		return nil, false
+	}
+	col := r.f.columns[leaf.col]
+	first := pageAt(col, a)
+	covered := a
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		if p.rowStart != covered || !directPage(p, kind) {
+			return nil, false
+		}
+		covered = p.rowStart + p.length
+		if pi == first {
+			covered = max(covered, a)
+		}
+	}
+	if covered < b {
+		return nil, false
+	}
+	used := r.mem.used
+	out, ok := r.directRows(col, leaf.dt, kind, first, a, b)
+	if !ok {
+		r.mem.used = used
+		return nil, false
+	}
+	return out, true
+}
+
+func (r *reader) directRows(col *column, dt arrow.DataType, kind int, first int, a, b int64) (arrow.ArrayData, bool) {
+	n := b - a
+	d := &dec{f: r.f, mem: &r.mem, path: col.path, off: col.metaOff}
+	o := &directOut{kind: kind, n: int(n)}
+	if kind > 0 {
+		data, err := d.alloc(n*int64(kind), "values")
+		if err != nil {
+			return nil, false
+		}
+		o.data = data
+	} else {
+		if kind == -4 {
+			if n+1 > d.f.cfg.maxBuffer/4 || d.mem.charge(4*(n+1), d.path, "offsets") != nil {
+				return nil, false
+			}
+			o.o32 = make([]int32, n+1)
+		} else {
+			if _, err := d.allocOffs(n+1, "offsets"); err != nil {
+				return nil, false
+			}
+			o.o64 = make([]int64, n+1)
+		}
+	}
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		lo := max(a, p.rowStart) - p.rowStart
+		hi := min(b, p.rowStart+p.length) - p.rowStart
+		if !r.directPage(d, o, p, int(lo), int(hi)) {
+			return nil, false
+		}
+	}
+	if o.at != o.n {
+		return nil, false
+	}
+	var vbuf *memory.Buffer
+	if o.nulls > 0 {
+		vbuf = memory.NewBufferBytes(o.valid)
+	}
+	if kind > 0 {
+		return array.NewData(dt, o.n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data)}, nil, o.nulls, 0), true
+	}
+	var ob []byte
+	if kind == -4 {
+		ob = arrow.Int32Traits.CastToBytes(o.o32)
+	} else {
+		ob = arrow.Int64Traits.CastToBytes(o.o64)
+	}
+	return array.NewData(dt, o.n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob), memory.NewBufferBytes(o.data)}, nil, o.nulls, 0), true
+}
+
+// directPage decodes rows [lo, hi) of a page into o.
+func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) bool {
+	pl := p.layout
+	metaRange, chunkRange := p.buffers[0], p.buffers[1]
+	if metaRange.size > r.f.cfg.maxBuffer || chunkRange.size > r.f.cfg.maxBuffer || metaRange.size > 1<<40 {
+		return false
+	}
+	ws := int64(2)
+	if pl.large {
+		ws = 4
+	}
+	if metaRange.size%ws != 0 || metaRange.size == 0 {
+		return false
+	}
+	if d.mem.charge(metaRange.size, d.path, "page buffer") != nil {
+		return false
+	}
+	meta := make([]byte, metaRange.size)
+	if r.f.readAt(meta, metaRange.off, d.path) != nil {
+		return false
+	}
+	nchunks := int(metaRange.size / ws)
+	// Find the chunks that hold rows lo..hi and their bytes.
+	type span struct{ row, cnt, pos, size int }
+	var spans [64]span
+	sp := spans[:0]
+	remaining := pl.numItems
+	row, pos := 0, int64(0)
+	for i := 0; i < nchunks; i++ {
+		var word uint64
+		if pl.large {
+			word = uint64(binary.LittleEndian.Uint32(meta[4*i:]))
+		} else {
+			word = uint64(binary.LittleEndian.Uint16(meta[2*i:]))
+		}
+		size := int64((word>>4)+1) * 8
+		var cnt uint64
+		if i < nchunks-1 {
+			cnt = 1 << (word & 0xf)
+			if cnt > remaining {
+				return false
+			}
+		} else {
+			cnt = remaining
+		}
+		remaining -= cnt
+		if pos+size > chunkRange.size {
+			return false
+		}
+		if row < hi && row+int(cnt) > lo {
+			sp = append(sp, span{row, int(cnt), int(pos), int(size)})
+		}
+		row += int(cnt)
+		pos += size
+	}
+	if remaining != 0 || row != int(p.length) || len(sp) == 0 {
+		return false
+	}
+	start, end := sp[0].pos, sp[len(sp)-1].pos+sp[len(sp)-1].size
+	if int64(end-start) > int64(cap(o.chunk)) {
+		if d.mem.charge(int64(end-start), d.path, "page buffer") != nil {
+			return false
+		}
+		o.chunk = make([]byte, end-start)
+	}
+	buf := o.chunk[:end-start]
+	if r.f.readAt(buf, chunkRange.off+int64(start), d.path) != nil {
+		return false
+	}
+	for _, s := range sp {
+		ch := buf[s.pos-start : s.pos-start+s.size]
+		a, b := max(lo, s.row)-s.row, min(hi, s.row+s.cnt)-s.row
+		if !r.directChunk(d, o, pl, ch, s.cnt, a, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// directChunk decodes items [a, b) of one chunk of cnt items into o.
+func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt, a, b int) bool {
+	hdr := 2
+	if pl.def != nil {
+		hdr += 2
+	}
+	sw := 2
+	if pl.large {
+		sw = 4
+	}
+	hdr += sw
+	if hdr > len(ch) {
+		return false
+	}
+	nlev := int(binary.LittleEndian.Uint16(ch))
+	at := 2
+	defSize := 0
+	if pl.def != nil {
+		defSize = int(binary.LittleEndian.Uint16(ch[at:]))
+		at += 2
+	}
+	var size int
+	if pl.large {
+		size = int(binary.LittleEndian.Uint32(ch[at:]))
+	} else {
+		size = int(binary.LittleEndian.Uint16(ch[at:]))
+	}
+	at = pad8(at + sw)
+	take := func(n int) ([]byte, bool) {
+		if n < 0 || at > len(ch) || n > len(ch)-at {
+			return nil, false
+		}
+		b := ch[at : at+n]
+		at = pad8(at + n)
+		return b, true
+	}
+	row := o.at
+	if pl.def != nil {
+		if nlev != cnt {
+			return false
+		}
+		db, ok := take(defSize)
+		if !ok || !r.directDefs(d, o, pl.def, db, cnt, a, b) {
+			return false
+		}
+	} else if o.valid != nil {
+		bitutil.SetBitsTo(o.valid, int64(row), int64(b-a), true)
+	}
+	vb, ok := take(size)
+	if !ok {
+		return false
+	}
+	v := pl.value
+	switch {
+	case o.kind > 0 && v.kind == kFlat:
+		w := o.kind
+		if len(vb) < cnt*w {
+			return false
+		}
+		copy(o.data[row*w:], vb[a*w:b*w])
+	case o.kind > 0:
+		if !o.unpack(vb, 8*o.kind, cnt, a, b, o.data[row*o.kind:]) {
+			return false
+		}
+	default:
+		if !o.variable(vb, int(v.bits), cnt, a, b, d) {
+			return false
+		}
+	}
+	o.at += b - a
+	return true
+}
+
+// directDefs turns the def levels of items [a, b) into validity bits.
+func (r *reader) directDefs(d *dec, o *directOut, c *cnode, buf []byte, cnt, a, b int) bool {
+	var lv []uint16
+	if c.kind == kFlat && c.bits == 16 {
+		if len(buf) < 2*cnt {
+			return false
+		}
+		if cap(o.lv) < b-a {
+			o.lv = make([]uint16, b-a)
+		}
+		lv = o.lv[:b-a]
+		for i := range lv {
+			lv[i] = binary.LittleEndian.Uint16(buf[2*(a+i):])
+		}
+	} else {
+		all, err := d.levels(c, buf, cnt)
+		if err != nil {
+			return false
+		}
+		lv = all[a:b]
+	}
+	row := o.at
+	for i, x := range lv {
+		switch x {
+		case 0:
+			if o.valid != nil {
+				o.valid[(row+i)>>3] |= 1 << ((row + i) & 7)
+			}
+		case 1:
+			if o.valid == nil {
+				vb, err := d.alloc(int64(o.n+7)/8, "validity")
+				if err != nil {
+					return false
+				}
+				o.valid = vb
+				bitutil.SetBitsTo(o.valid, 0, int64(row+i), true)
+			}
+			o.nulls++
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// unpack decodes items [a, b) of cnt inline bit-packed t-bit values (a
+// width word before each block of 1,024) into out.
+func (o *directOut) unpack(buf []byte, t, cnt, a, b int, out []byte) bool {
+	w := t / 8
+	for blk := 0; blk*1024 < cnt; blk++ {
+		if len(buf) < w {
+			return false
+		}
+		bw := readWord(buf, 0, t)
+		if bw > uint64(t) {
+			return false
+		}
+		buf = buf[w:]
+		pb := packedChunkBytes(int(bw))
+		if len(buf) < pb {
+			return false
+		}
+		s, e := blk*1024, min(cnt, blk*1024+1024)
+		if e > a && s < b {
+			if s >= a && e <= b && e-s == 1024 {
+				unpackChunk(buf[:pb], t, int(bw), out[(s-a)*w:])
+			} else {
+				if o.unp == nil {
+					o.unp = make([]byte, 1024*8)
+				}
+				unpackChunk(buf[:pb], t, int(bw), o.unp)
+				from, to := max(s, a), min(e, b)
+				copy(out[(from-a)*w:], o.unp[(from-s)*w:(to-s)*w])
+			}
+		}
+		buf = buf[pb:]
+	}
+	return true
+}
+
+// variable copies items [a, b) of cnt variable values (cnt+1 offsets from
+// the buffer start, then the bytes) into o.
+func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
+	if int64(len(buf)) < int64(cnt+1)*int64(ob/8) {
+		return false
+	}
+	off := func(i int) int64 {
+		if ob == 32 {
+			return int64(binary.LittleEndian.Uint32(buf[4*i:]))
+		}
+		x := binary.LittleEndian.Uint64(buf[8*i:])
+		if x > math.MaxInt64 {
+			return -1
+		}
+		return int64(x)
+	}
+	s, e := off(a), off(b)
+	if s < 0 || e < s || e > int64(len(buf)) {
+		return false
+	}
+	base := int64(len(o.data))
+	need := base + e - s
+	if o.kind == -4 && need > math.MaxInt32 {
+		return false
+	}
+	if need > int64(cap(o.data)) {
+		// Size for the rest of the window at the bytes per row seen so
+		// far, so a batch grows its data buffer about once.
+		grow := need
+		if done := int64(o.at + b - a); done > 0 {
+			grow = max(need, need+(need/done)*int64(o.n-o.at-(b-a))+need/done*16)
+		}
+		if grow > d.f.cfg.maxBuffer {
+			grow = need
+		}
+		if grow > d.f.cfg.maxBuffer || d.mem.charge(grow-int64(cap(o.data)), d.path, "values") != nil {
+			return false
+		}
+		nd := make([]byte, len(o.data), grow)
+		copy(nd, o.data)
+		o.data = nd
+	}
+	o.data = append(o.data, buf[s:e]...)
+	row := o.at
+	prev := s
+	for i := a + 1; i <= b; i++ {
+		x := off(i)
+		if x < prev || x > e {
+			return false
+		}
+		prev = x
+		if o.kind == -4 {
+			o.o32[row+i-a] = int32(base + x - s)
+		} else {
+			o.o64[row+i-a] = base + x - s
+		}
+	}
+	return true
+}
