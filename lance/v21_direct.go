@@ -23,6 +23,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
+// directOff turns the direct path off (tests compare it with the general
+// path).
+var directOff bool
+
 // directKind classifies a leaf type for the direct path: 0 = not handled,
 // else the byte width of a fixed-width value, or -4/-8 for 32/64-bit
 // offsets of a string or binary.
@@ -90,7 +94,7 @@ type directOut struct {
 // direct decoder found something wrong (the caller then uses the general
 // path).
 func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, bool) {
-	if leaf.parent != nil || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) {
+	if directOff || leaf.parent != nil || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) {
 		return nil, false
 	}
 	kind := directKind(leaf.dt)
@@ -442,6 +446,7 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 		if done := int64(o.at + b - a); done > 0 {
 			grow = max(need, need+(need/done)*int64(o.n-o.at-(b-a))+need/done*16)
 		}
+		grow = max(grow, int64(cap(o.data))+int64(cap(o.data))/4)
 		if grow > d.f.cfg.maxBuffer {
 			grow = need
 		}
