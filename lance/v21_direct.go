@@ -27,28 +27,36 @@ import (
 // path).
 var directOff bool
 
-// directKind classifies a leaf type for the direct path: 0 = not handled,
-// else the byte width of a fixed-width value, or -4/-8 for 32/64-bit
-// offsets of a string or binary.
-func directKind(dt arrow.DataType) int {
+// directKind classifies a leaf type for the direct path: kind 0 = not
+// handled, else the byte width of a fixed-width value (of a whole
+// fixed-size list of dim fixed-width items when dim > 0), or -4/-8 for
+// 32/64-bit offsets of a string or binary.
+func directKind(dt arrow.DataType) (kind, dim int) {
 	switch dt.ID() {
 	case arrow.STRING, arrow.BINARY:
-		return -4
+		return -4, 0
 	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
-		return -8
-	case arrow.BOOL, arrow.DICTIONARY, arrow.FIXED_SIZE_LIST, arrow.STRUCT, arrow.NULL, arrow.EXTENSION:
-		return 0
+		return -8, 0
+	case arrow.FIXED_SIZE_LIST:
+		t := dt.(*arrow.FixedSizeListType)
+		w, inner := directKind(t.Elem())
+		if w <= 0 || inner != 0 || t.Len() <= 0 || t.Len() > 1<<20 {
+			return 0, 0
+		}
+		return w * int(t.Len()), int(t.Len())
+	case arrow.BOOL, arrow.DICTIONARY, arrow.STRUCT, arrow.NULL, arrow.EXTENSION:
+		return 0, 0
 	}
 	t, ok := dt.(arrow.FixedWidthDataType)
-	if !ok || t.BitWidth()%8 != 0 || t.BitWidth() == 0 || t.BitWidth() > 64 {
-		return 0
+	if !ok || t.BitWidth()%8 != 0 || t.BitWidth() == 0 || t.BitWidth() > 1<<16 {
+		return 0, 0
 	}
-	return t.BitWidth() / 8
+	return t.BitWidth() / 8, 0
 }
 
 // directPage reports whether the direct path decodes page p of a leaf of
 // the given kind.
-func directPage(p *page, kind int) bool {
+func directPage(p *page, kind, dim int) bool {
 	pl := p.layout
 	if pl == nil || pl.err != nil || pl.kind != miniBlock || pl.rep != nil || pl.dict != nil || pl.repIndex ||
 		pl.numBuffers != 1 || len(pl.layers) != 1 || len(p.buffers) != 2 || pl.value == nil {
@@ -67,8 +75,13 @@ func directPage(p *page, kind int) bool {
 		return false
 	}
 	v := pl.value
-	if kind > 0 {
-		return (v.kind == kFlat || v.kind == kInlineBitpack) && int(v.bits) == 8*kind
+	switch {
+	case dim > 0:
+		return v.kind == kFixedSizeList && !v.valid && int(v.dim) == dim && v.inner != nil &&
+			v.inner.kind == kFlat && int(v.inner.bits)*dim == 8*kind
+	case kind > 0:
+		return (v.kind == kFlat && int(v.bits) == 8*kind) ||
+			(v.kind == kInlineBitpack && int(v.bits) == 8*kind && kind <= 8)
 	}
 	return v.kind == kVariable && (v.bits == 32 || v.bits == 64)
 }
@@ -84,9 +97,10 @@ type directOut struct {
 	nulls int
 	at    int // rows written
 	// scratch
-	chunk []byte   // chunk bytes read from the file
-	lv    []uint16 // def levels of a chunk
-	unp   []byte   // one unpacked FastLanes block
+	chunk []byte // chunk bytes read from the file
+	lvb   []byte // def levels of a chunk, u16 words
+	lvc   []byte // one unpacked block of levels
+	unp   []byte // one unpacked FastLanes block
 }
 
 // leafDirect21 reads rows [a, b) of a top-level leaf through the direct
@@ -97,7 +111,7 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, boo
 	if directOff || leaf.parent != nil || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) {
 		return nil, false
 	}
-	kind := directKind(leaf.dt)
+	kind, dim := directKind(leaf.dt)
 	if kind == 0 {
 		return nil, false
 	}
@@ -109,7 +123,7 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, boo
 		if p.length == 0 {
 			continue
 		}
-		if p.rowStart != covered || !directPage(p, kind) {
+		if p.rowStart != covered || !directPage(p, kind, dim) {
 			return nil, false
 		}
 		covered = p.rowStart + p.length
@@ -121,7 +135,7 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, boo
 		return nil, false
 	}
 	used := r.mem.used
-	out, ok := r.directRows(col, leaf.dt, kind, first, a, b)
+	out, ok := r.directRows(col, leaf.dt, kind, dim, first, a, b)
 	if !ok {
 		r.mem.used = used
 		return nil, false
@@ -129,11 +143,14 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, boo
 	return out, true
 }
 
-func (r *reader) directRows(col *column, dt arrow.DataType, kind int, first int, a, b int64) (arrow.ArrayData, bool) {
+func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first int, a, b int64) (arrow.ArrayData, bool) {
 	n := b - a
 	d := &dec{f: r.f, mem: &r.mem, path: col.path, off: col.metaOff}
 	o := &directOut{kind: kind, n: int(n)}
 	if kind > 0 {
+		if n > d.f.cfg.maxBuffer/int64(kind) {
+			return nil, false
+		}
 		data, err := d.alloc(n*int64(kind), "values")
 		if err != nil {
 			return nil, false
@@ -169,6 +186,11 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind int, first int,
 	var vbuf *memory.Buffer
 	if o.nulls > 0 {
 		vbuf = memory.NewBufferBytes(o.valid)
+	}
+	if dim > 0 {
+		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), o.n*dim, []*memory.Buffer{nil, memory.NewBufferBytes(o.data)}, nil, 0, 0)
+		defer child.Release()
+		return array.NewData(dt, o.n, []*memory.Buffer{vbuf}, []arrow.ArrayData{child}, o.nulls, 0), true
 	}
 	if kind > 0 {
 		return array.NewData(dt, o.n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data)}, nil, o.nulls, 0), true
@@ -315,9 +337,9 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 	}
 	v := pl.value
 	switch {
-	case o.kind > 0 && v.kind == kFlat:
+	case o.kind > 0 && (v.kind == kFlat || v.kind == kFixedSizeList):
 		w := o.kind
-		if len(vb) < cnt*w {
+		if cnt > len(vb)/w {
 			return false
 		}
 		copy(o.data[row*w:], vb[a*w:b*w])
@@ -336,27 +358,51 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 
 // directDefs turns the def levels of items [a, b) into validity bits.
 func (r *reader) directDefs(d *dec, o *directOut, c *cnode, buf []byte, cnt, a, b int) bool {
-	var lv []uint16
-	if c.kind == kFlat && c.bits == 16 {
+	// The levels as u16 little-endian words: the chunk's own bytes when
+	// flat, else unpacked into scratch (no allocation per chunk).
+	var raw []byte
+	switch {
+	case c.kind == kFlat && c.bits == 16:
 		if len(buf) < 2*cnt {
 			return false
 		}
-		if cap(o.lv) < b-a {
-			o.lv = make([]uint16, b-a)
+		raw = buf
+	case (c.kind == kInlineBitpack || c.kind == kOutOfLineBitpack) && c.bits == 16:
+		if int64(cap(o.lvb)) < 2*int64(cnt) {
+			if d.mem.charge(2*int64(cnt), d.path, "levels") != nil {
+				return false
+			}
+			o.lvb = make([]byte, 2*cnt)
 		}
-		lv = o.lv[:b-a]
-		for i := range lv {
-			lv[i] = binary.LittleEndian.Uint16(buf[2*(a+i):])
+		if o.lvc == nil {
+			o.lvc = make([]byte, 2048)
 		}
-	} else {
+		raw = o.lvb[:2*cnt]
+		var err error
+		if c.kind == kInlineBitpack {
+			err = d.inlineBitpackedInto(raw, o.lvc, buf, 16, cnt)
+		} else {
+			err = d.outOfLineInto(raw, o.lvc, buf, 16, int(c.inner.bits), cnt)
+		}
+		if err != nil {
+			return false
+		}
+	default:
 		all, err := d.levels(c, buf, cnt)
 		if err != nil {
 			return false
 		}
-		lv = all[a:b]
+		if cap(o.lvb) < 2*cnt {
+			o.lvb = make([]byte, 2*cnt)
+		}
+		raw = o.lvb[:2*cnt]
+		for i, x := range all {
+			binary.LittleEndian.PutUint16(raw[2*i:], x)
+		}
 	}
 	row := o.at
-	for i, x := range lv {
+	for i := 0; i < b-a; i++ {
+		x := binary.LittleEndian.Uint16(raw[2*(a+i):])
 		switch x {
 		case 0:
 			if o.valid != nil {
