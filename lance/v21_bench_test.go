@@ -243,7 +243,7 @@ func BenchmarkRead22(b *testing.B) {
 		for _, sel := range []struct {
 			name string
 			cols []string
-		}{{"all", nil}, {"one=i", []string{"i"}}, {"one=s", []string{"s"}}} {
+		}{{"all", nil}, {"one=i", []string{"i"}}, {"one=s", []string{"s"}}, {"one=l", []string{"l"}}} {
 			b.Run(v.name+"/"+sel.name, func(b *testing.B) {
 				b.SetBytes(int64(len(v.data)))
 				b.ReportAllocs()

@@ -183,25 +183,7 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 	if o.at != o.n {
 		return nil, false
 	}
-	var vbuf *memory.Buffer
-	if o.nulls > 0 {
-		vbuf = memory.NewBufferBytes(o.valid)
-	}
-	if dim > 0 {
-		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), o.n*dim, []*memory.Buffer{nil, memory.NewBufferBytes(o.data)}, nil, 0, 0)
-		defer child.Release()
-		return array.NewData(dt, o.n, []*memory.Buffer{vbuf}, []arrow.ArrayData{child}, o.nulls, 0), true
-	}
-	if kind > 0 {
-		return array.NewData(dt, o.n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data)}, nil, o.nulls, 0), true
-	}
-	var ob []byte
-	if kind == -4 {
-		ob = arrow.Int32Traits.CastToBytes(o.o32)
-	} else {
-		ob = arrow.Int64Traits.CastToBytes(o.o64)
-	}
-	return array.NewData(dt, o.n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob), memory.NewBufferBytes(o.data)}, nil, o.nulls, 0), true
+	return o.itemData(dt, dim), true
 }
 
 // directPage decodes rows [lo, hi) of a page into o.
@@ -335,7 +317,13 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 	if !ok {
 		return false
 	}
-	v := pl.value
+	return o.values(d, pl.value, vb, cnt, a, b)
+}
+
+// values copies items [a, b) of a chunk's cnt values (buffer vb) to the
+// output at o.at and advances it.
+func (o *directOut) values(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
+	row := o.at
 	switch {
 	case o.kind > 0 && (v.kind == kFlat || v.kind == kFixedSizeList):
 		w := o.kind
@@ -356,28 +344,28 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 	return true
 }
 
-// directDefs turns the def levels of items [a, b) into validity bits.
-func (r *reader) directDefs(d *dec, o *directOut, c *cnode, buf []byte, cnt, a, b int) bool {
-	// The levels as u16 little-endian words: the chunk's own bytes when
-	// flat, else unpacked into scratch (no allocation per chunk).
-	var raw []byte
-	switch {
-	case c.kind == kFlat && c.bits == 16:
+// levels returns cnt levels as u16 little-endian words: the chunk's own
+// bytes when flat, else unpacked into *dst (no allocation per chunk once
+// the scratch is big enough).
+func (o *directOut) levels(d *dec, c *cnode, buf []byte, cnt int, dst *[]byte) ([]byte, bool) {
+	if c.kind == kFlat && c.bits == 16 {
 		if len(buf) < 2*cnt {
-			return false
+			return nil, false
 		}
-		raw = buf
+		return buf[:2*cnt], true
+	}
+	if int64(cap(*dst)) < 2*int64(cnt) {
+		if d.mem.charge(2*int64(cnt), d.path, "levels") != nil {
+			return nil, false
+		}
+		*dst = make([]byte, 2*cnt)
+	}
+	raw := (*dst)[:2*cnt]
+	switch {
 	case (c.kind == kInlineBitpack || c.kind == kOutOfLineBitpack) && c.bits == 16:
-		if int64(cap(o.lvb)) < 2*int64(cnt) {
-			if d.mem.charge(2*int64(cnt), d.path, "levels") != nil {
-				return false
-			}
-			o.lvb = make([]byte, 2*cnt)
-		}
 		if o.lvc == nil {
 			o.lvc = make([]byte, 2048)
 		}
-		raw = o.lvb[:2*cnt]
 		var err error
 		if c.kind == kInlineBitpack {
 			err = d.inlineBitpackedInto(raw, o.lvc, buf, 16, cnt)
@@ -385,39 +373,59 @@ func (r *reader) directDefs(d *dec, o *directOut, c *cnode, buf []byte, cnt, a, 
 			err = d.outOfLineInto(raw, o.lvc, buf, 16, int(c.inner.bits), cnt)
 		}
 		if err != nil {
-			return false
+			return nil, false
 		}
 	default:
 		all, err := d.levels(c, buf, cnt)
 		if err != nil {
-			return false
+			return nil, false
 		}
-		if cap(o.lvb) < 2*cnt {
-			o.lvb = make([]byte, 2*cnt)
-		}
-		raw = o.lvb[:2*cnt]
 		for i, x := range all {
 			binary.LittleEndian.PutUint16(raw[2*i:], x)
 		}
 	}
+	return raw, true
+}
+
+// markNull clears the validity bit of item i (o.at <= i < o.n),
+// allocating the bitmap (every earlier item valid) on the first null.
+func (o *directOut) markNull(d *dec, i int) bool {
+	if o.valid == nil {
+		vb, err := d.alloc(int64(o.capItems()+7)/8, "validity")
+		if err != nil {
+			return false
+		}
+		o.valid = vb
+		bitutil.SetBitsTo(o.valid, 0, int64(i), true)
+	}
+	o.nulls++
+	return true
+}
+
+func (o *directOut) markValid(i int) {
+	if o.valid != nil {
+		o.valid[i>>3] |= 1 << (i & 7)
+	}
+}
+
+// capItems is how many items the output has room for.
+func (o *directOut) capItems() int { return o.n }
+
+// directDefs turns the def levels of items [a, b) into validity bits.
+func (r *reader) directDefs(d *dec, o *directOut, c *cnode, buf []byte, cnt, a, b int) bool {
+	raw, ok := o.levels(d, c, buf, cnt, &o.lvb)
+	if !ok {
+		return false
+	}
 	row := o.at
 	for i := 0; i < b-a; i++ {
-		x := binary.LittleEndian.Uint16(raw[2*(a+i):])
-		switch x {
+		switch binary.LittleEndian.Uint16(raw[2*(a+i):]) {
 		case 0:
-			if o.valid != nil {
-				o.valid[(row+i)>>3] |= 1 << ((row + i) & 7)
-			}
+			o.markValid(row + i)
 		case 1:
-			if o.valid == nil {
-				vb, err := d.alloc(int64(o.n+7)/8, "validity")
-				if err != nil {
-					return false
-				}
-				o.valid = vb
-				bitutil.SetBitsTo(o.valid, 0, int64(row+i), true)
+			if !o.markNull(d, row+i) {
+				return false
 			}
-			o.nulls++
 		default:
 			return false
 		}
@@ -519,4 +527,88 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 		}
 	}
 	return true
+}
+
+// grow makes room for k more items after o.at (the items of a list, whose
+// count is known a page at a time), doubling so a batch reallocates a few
+// times at most.
+func (o *directOut) grow(d *dec, k int) bool {
+	need := o.at + k
+	if need <= o.n {
+		return true
+	}
+	nn := max(need, 2*o.n, 1024)
+	if int64(nn) > d.f.cfg.maxBuffer/8 {
+		nn = need
+	}
+	if int64(nn) > d.f.cfg.maxBuffer/8 {
+		return false
+	}
+	switch {
+	case o.kind > 0:
+		if int64(nn) > d.f.cfg.maxBuffer/int64(o.kind) {
+			return false
+		}
+		nd, err := d.alloc(int64(nn)*int64(o.kind), "values")
+		if err != nil {
+			return false
+		}
+		copy(nd, o.data[:o.at*o.kind])
+		o.data = nd
+	case o.kind == -4:
+		if d.mem.charge(4*int64(nn+1), d.path, "offsets") != nil {
+			return false
+		}
+		no := make([]int32, nn+1)
+		if o.o32 != nil {
+			copy(no, o.o32[:o.at+1])
+		}
+		o.o32 = no
+	default:
+		no, err := d.allocOffs(int64(nn)+1, "offsets")
+		if err != nil {
+			return false
+		}
+		if o.o64 != nil {
+			copy(no, o.o64[:o.at+1])
+		}
+		o.o64 = no
+	}
+	if o.valid != nil {
+		nv, err := d.alloc(int64(nn+7)/8, "validity")
+		if err != nil {
+			return false
+		}
+		copy(nv, o.valid)
+		o.valid = nv
+	}
+	o.n = nn
+	return true
+}
+
+// itemData builds the array of the o.at items written.
+func (o *directOut) itemData(dt arrow.DataType, dim int) arrow.ArrayData {
+	var vbuf *memory.Buffer
+	if o.nulls > 0 {
+		vbuf = memory.NewBufferBytes(o.valid)
+	}
+	n := o.at
+	if dim > 0 {
+		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), n*dim, []*memory.Buffer{nil, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, 0, 0)
+		defer child.Release()
+		return array.NewData(dt, n, []*memory.Buffer{vbuf}, []arrow.ArrayData{child}, o.nulls, 0)
+	}
+	if o.kind > 0 {
+		return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, o.nulls, 0)
+	}
+	if o.o32 == nil && o.o64 == nil {
+		o.o32, o.o64 = make([]int32, 1), make([]int64, 1) // no items
+	}
+	var ob []byte
+	if o.kind == -4 {
+		ob = arrow.Int32Traits.CastToBytes(o.o32[:n+1])
+	} else {
+		ob = arrow.Int64Traits.CastToBytes(o.o64[:n+1])
+	}
+	return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob), memory.NewBufferBytes(o.data)}, nil, o.nulls, 0)
 }

@@ -178,6 +178,9 @@ func (r *reader) leafRows21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error
 	if d, ok := r.leafDirect21(leaf, a, b); ok {
 		return d, nil
 	}
+	if d, ok := r.listDirect21(leaf, a, b); ok {
+		return d, nil
+	}
 	col := r.f.columns[leaf.col]
 	path := pathOf(leaf)
 	var parts []arrow.Array
