@@ -529,15 +529,16 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 	return true
 }
 
-// grow makes room for k more items after o.at (the items of a list, whose
+// grow makes room for k more items after o.at (hint: how many items the
+// rest of the batch likely needs) (the items of a list, whose
 // count is known a page at a time), doubling so a batch reallocates a few
 // times at most.
-func (o *directOut) grow(d *dec, k int) bool {
+func (o *directOut) grow(d *dec, k, hint int) bool {
 	need := o.at + k
 	if need <= o.n {
 		return true
 	}
-	nn := max(need, 2*o.n, 1024)
+	nn := max(need, o.n+o.n/4, o.at+hint, 1024)
 	if int64(nn) > d.f.cfg.maxBuffer/8 {
 		nn = need
 	}

@@ -52,6 +52,7 @@ type listOut struct {
 	rep   []uint16 // a page's levels
 	def   []uint16
 	rb    []byte // level scratch
+	page  []byte // page buffer scratch
 	db    []byte
 }
 
@@ -163,11 +164,23 @@ type listChunk struct {
 // listPage decodes rows [rlo, rhi) of a list page into lo and o.
 func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi int, large bool) bool {
 	pl := p.layout
-	bufs, err := r.readPageBuffers(d, nil, p)
-	if err != nil {
+	// Read the chunk metadata and the chunks into scratch kept across
+	// pages (charged when it grows).
+	mr, cr := p.buffers[0], p.buffers[1]
+	if mr.size > r.f.cfg.maxBuffer || cr.size > r.f.cfg.maxBuffer || mr.size+cr.size > r.f.cfg.maxBuffer {
 		return false
 	}
-	meta, chunks := bufs[0], bufs[1]
+	total := int(mr.size + cr.size)
+	if total > cap(lo.page) {
+		if d.mem.charge(int64(total), d.path, "page buffer") != nil {
+			return false
+		}
+		lo.page = make([]byte, total)
+	}
+	meta, chunks := lo.page[:mr.size], lo.page[mr.size:total]
+	if r.f.readAt(meta, mr.off, d.path) != nil || r.f.readAt(chunks, cr.off, d.path) != nil {
+		return false
+	}
 	ws := 2
 	if pl.large {
 		ws = 4
@@ -291,7 +304,13 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 	if itemLo < 0 {
 		itemLo, itemHi = 0, 0
 	}
-	if !o.grow(d, itemHi-itemLo) {
+	// Expect the rest of the batch to hold as many items per row as
+	// this page's window.
+	hint := itemHi - itemLo
+	if rows := rhi - rlo; rows > 0 {
+		hint += int(int64(hint) * int64(lo.n-lo.at-rows) / int64(rows))
+	}
+	if !o.grow(d, itemHi-itemLo, hint) {
 		return false
 	}
 	// Item validity from the def levels of the window's items.
@@ -376,7 +395,7 @@ func (r *reader) listChunkLevels(d *dec, lo *listOut, o *directOut, pl *pagePlan
 	if !ok {
 		return nil, false
 	}
-	if d.mem.charge(4*int64(nlev), d.path, "levels") != nil {
+	if len(lo.rep)+nlev > cap(lo.rep) && d.mem.charge(4*int64(len(lo.rep)+nlev), d.path, "levels") != nil {
 		return nil, false
 	}
 	for i := 0; i < nlev; i++ {
