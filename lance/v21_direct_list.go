@@ -309,6 +309,7 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 	hint := itemHi - itemLo
 	if rows := rhi - rlo; rows > 0 {
 		hint += int(int64(hint) * int64(lo.n-lo.at-rows) / int64(rows))
+		hint += hint / 8
 	}
 	if !o.grow(d, itemHi-itemLo, hint) {
 		return false
