@@ -58,8 +58,8 @@ func directKind(dt arrow.DataType) (kind, dim int) {
 // the given kind.
 func directPage(p *page, kind, dim int) bool {
 	pl := p.layout
-	if pl == nil || pl.err != nil || pl.kind != miniBlock || pl.rep != nil || pl.dict != nil || pl.repIndex ||
-		pl.numBuffers != 1 || len(pl.layers) != 1 || len(p.buffers) != 2 || pl.value == nil {
+	if pl == nil || pl.err != nil || pl.kind != miniBlock || pl.rep != nil || pl.repIndex ||
+		pl.numBuffers != 1 || len(pl.layers) != 1 || pl.value == nil {
 		return false
 	}
 	switch pl.layers[0] {
@@ -75,6 +75,14 @@ func directPage(p *page, kind, dim int) bool {
 		return false
 	}
 	v := pl.value
+	if pl.dict != nil {
+		// Dictionary indices, flat or bit-packed, of 8 to 64 bits.
+		return len(p.buffers) == 3 && dim == 0 && (v.kind == kFlat || v.kind == kInlineBitpack) &&
+			(v.bits == 8 || v.bits == 16 || v.bits == 32 || v.bits == 64)
+	}
+	if len(p.buffers) != 2 {
+		return false
+	}
 	switch {
 	case dim > 0:
 		return v.kind == kFixedSizeList && !v.valid && int(v.dim) == dim && v.inner != nil &&
@@ -101,6 +109,8 @@ type directOut struct {
 	lvb   []byte // def levels of a chunk, u16 words
 	lvc   []byte // one unpacked block of levels
 	unp   []byte // one unpacked FastLanes block
+	dict  *vals  // the page's dictionary
+	idx   []byte // dictionary indices of a chunk
 }
 
 // leafDirect21 reads rows [a, b) of a top-level leaf through the direct
@@ -206,6 +216,12 @@ func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) bool {
 	meta := make([]byte, metaRange.size)
 	if r.f.readAt(meta, metaRange.off, d.path) != nil {
 		return false
+	}
+	o.dict = nil
+	if pl.dict != nil {
+		if !r.directDict(d, o, p) {
+			return false
+		}
 	}
 	nchunks := int(metaRange.size / ws)
 	// Find the chunks that hold rows lo..hi and their bytes.
@@ -323,6 +339,9 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 // values copies items [a, b) of a chunk's cnt values (buffer vb) to the
 // output at o.at and advances it.
 func (o *directOut) values(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
+	if o.dict != nil {
+		return o.dictValues(d, v, vb, cnt, a, b)
+	}
 	row := o.at
 	switch {
 	case o.kind > 0 && (v.kind == kFlat || v.kind == kFixedSizeList):
@@ -489,27 +508,8 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 		return false
 	}
 	base := int64(len(o.data))
-	need := base + e - s
-	if o.kind == -4 && need > math.MaxInt32 {
+	if !o.reserve(d, e-s, b-a) {
 		return false
-	}
-	if need > int64(cap(o.data)) {
-		// Size for the rest of the window at the bytes per row seen so
-		// far, so a batch grows its data buffer about once.
-		grow := need
-		if done := int64(o.at + b - a); done > 0 {
-			grow = max(need, need+(need/done)*int64(o.n-o.at-(b-a))+need/done*16)
-		}
-		grow = max(grow, int64(cap(o.data))+int64(cap(o.data))/4)
-		if grow > d.f.cfg.maxBuffer {
-			grow = need
-		}
-		if grow > d.f.cfg.maxBuffer || d.mem.charge(grow-int64(cap(o.data)), d.path, "values") != nil {
-			return false
-		}
-		nd := make([]byte, len(o.data), grow)
-		copy(nd, o.data)
-		o.data = nd
 	}
 	o.data = append(o.data, buf[s:e]...)
 	row := o.at
@@ -612,4 +612,122 @@ func (o *directOut) itemData(dt arrow.DataType, dim int) arrow.ArrayData {
 		ob = arrow.Int64Traits.CastToBytes(o.o64[:n+1])
 	}
 	return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob), memory.NewBufferBytes(o.data)}, nil, o.nulls, 0)
+}
+
+// reserve makes room for k more bytes of variable data for the next rows
+// items, sizing for the rest of the output at the bytes per item seen so
+// far, so a batch grows its data buffer about once.
+func (o *directOut) reserve(d *dec, k int64, rows int) bool {
+	need := int64(len(o.data)) + k
+	if o.kind == -4 && need > math.MaxInt32 {
+		return false
+	}
+	if need <= int64(cap(o.data)) {
+		return true
+	}
+	grow := need
+	if done := int64(o.at + rows); done > 0 {
+		grow = max(need, need+(need/done)*int64(o.n-o.at-rows)+need/done*16)
+	}
+	grow = max(grow, int64(cap(o.data))+int64(cap(o.data))/4)
+	if grow > d.f.cfg.maxBuffer {
+		grow = need
+	}
+	if grow > d.f.cfg.maxBuffer || d.mem.charge(grow-int64(cap(o.data)), d.path, "values") != nil {
+		return false
+	}
+	nd := make([]byte, len(o.data), grow)
+	copy(nd, o.data)
+	o.data = nd
+	return true
+}
+
+// directDict reads and decodes a page's dictionary into o.dict.
+func (r *reader) directDict(d *dec, o *directOut, p *page) bool {
+	pl, br := p.layout, p.buffers[2]
+	if br.size > r.f.cfg.maxBuffer || pl.numDict > uint64(r.f.cfg.maxBuffer) ||
+		pl.numDict > uint64(br.size)*8+1 && pl.numDict > 1<<20 {
+		return false
+	}
+	if d.mem.charge(br.size, d.path, "page buffer") != nil {
+		return false
+	}
+	buf := make([]byte, br.size)
+	if r.f.readAt(buf, br.off, d.path) != nil {
+		return false
+	}
+	dict, err := d.block(pl.dict, buf, int(pl.numDict))
+	if err != nil || dict.null || dict.kids != nil || dict.dims != nil {
+		return false
+	}
+	if o.kind < 0 {
+		if !dict.variable() {
+			return false
+		}
+	} else if dict.variable() || dict.bits != 8*o.kind {
+		return false
+	}
+	o.dict = dict
+	return true
+}
+
+// dictValues looks up items [a, b) of a chunk's cnt dictionary indices
+// (buffer vb) and writes the items at o.at.
+func (o *directOut) dictValues(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
+	t := int(v.bits)
+	w := t / 8
+	var idx []byte
+	if v.kind == kFlat {
+		if cnt > len(vb)/w {
+			return false
+		}
+		idx = vb[a*w : b*w]
+	} else {
+		if cap(o.idx) < (b-a)*w {
+			if d.mem.charge(int64((b-a)*w), d.path, "dictionary indices") != nil {
+				return false
+			}
+			o.idx = make([]byte, (b-a)*w)
+		}
+		idx = o.idx[:(b-a)*w]
+		if !o.unpack(vb, t, cnt, a, b, idx) {
+			return false
+		}
+	}
+	dict, n := o.dict, uint64(o.dict.n)
+	row := o.at
+	if o.kind > 0 {
+		k := o.kind
+		for i := 0; i < b-a; i++ {
+			x := readWord(idx, i, t)
+			if x >= n {
+				return false
+			}
+			copy(o.data[(row+i)*k:(row+i+1)*k], dict.data[int(x)*k:])
+		}
+		o.at += b - a
+		return true
+	}
+	var total int64
+	for i := 0; i < b-a; i++ {
+		x := readWord(idx, i, t)
+		if x >= n {
+			return false
+		}
+		total += dict.offs[x+1] - dict.offs[x]
+	}
+	if !o.reserve(d, total, b-a) {
+		return false
+	}
+	for i := 0; i < b-a; i++ {
+		x := readWord(idx, i, t)
+		o.data = append(o.data, dict.data[dict.offs[x]:dict.offs[x+1]]...)
+		if o.kind == -4 {
+			o.o32[row+i+1] = int32(len(o.data))
+		} else {
+			o.o64[row+i+1] = int64(len(o.data))
+		}
+	}
+	o.at += b - a
+	return true
 }
