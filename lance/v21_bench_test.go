@@ -286,13 +286,15 @@ func TestBench22SameRows(t *testing.T) {
 }
 
 // BenchmarkRead22 reads the same rows from a 2.2 and a 2.0 file in one
-// run: all columns, and one column (the int64 i), as rows/s and MB/s of
-// file bytes.
+// run: all columns, and one column (int64 i, string s, list l), as rows/s
+// and MB/s of file bytes; 2.2-general is the 2.2 file with the direct path
+// turned off.
 func BenchmarkRead22(b *testing.B) {
 	for _, v := range []struct {
-		name string
-		data []byte
-	}{{"2.2", bench22File()}, {"2.0", benchFile()}} {
+		name    string
+		data    []byte
+		general bool // the direct path turned off
+	}{{"2.2", bench22File(), false}, {"2.2-general", bench22File(), true}, {"2.0", benchFile(), false}} {
 		f, err := Open(bytes.NewReader(v.data), int64(len(v.data)))
 		if err != nil {
 			b.Fatal(err)
@@ -302,6 +304,8 @@ func BenchmarkRead22(b *testing.B) {
 			cols []string
 		}{{"all", nil}, {"one=i", []string{"i"}}, {"one=s", []string{"s"}}, {"one=l", []string{"l"}}} {
 			b.Run(v.name+"/"+sel.name, func(b *testing.B) {
+				directOff = v.general
+				defer func() { directOff = false }()
 				b.SetBytes(int64(len(v.data)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {

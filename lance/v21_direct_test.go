@@ -210,3 +210,31 @@ func TestV21DirectPages(t *testing.T) {
 	}
 	t.Logf("the direct path took %d of %d real pages", taken, len(seeds))
 }
+
+// unpackChunk's specialised loops invert the reference packer at every
+// width of every value size.
+func TestV21UnpackAllWidths(t *testing.T) {
+	seed := uint64(0x9e3779b97f4a7c15)
+	for _, tb := range []int{8, 16, 32, 64} {
+		for w := 0; w <= tb; w++ {
+			vals := make([]uint64, 1024)
+			for i := range vals {
+				seed ^= seed << 13
+				seed ^= seed >> 7
+				seed ^= seed << 17
+				if w < 64 {
+					vals[i] = seed & (1<<w - 1)
+				} else {
+					vals[i] = seed
+				}
+			}
+			out := make([]byte, 1024*tb/8)
+			unpackChunk(packChunkRef(vals, tb, w), tb, w, out)
+			for i, v := range vals {
+				if got := readWord(out, i, tb); got != v {
+					t.Fatalf("t=%d w=%d value %d: %#x, want %#x", tb, w, i, got, v)
+				}
+			}
+		}
+	}
+}
