@@ -513,6 +513,22 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 	}
 	o.data = append(o.data, buf[s:e]...)
 	row := o.at
+	if ob == 32 && o.kind == -4 {
+		// The common case in one tight loop: 32-bit offsets in, 32-bit
+		// offsets out (base+e fits: reserve checked it).
+		src := buf[4*(a+1) : 4*(b+1)]
+		dst := o.o32[row+1 : row+1+b-a]
+		prev, shift := uint32(s), int32(base-s)
+		for i := range dst {
+			x := binary.LittleEndian.Uint32(src[4*i:])
+			if x < prev || int64(x) > e {
+				return false
+			}
+			prev = x
+			dst[i] = int32(x) + shift
+		}
+		return true
+	}
 	prev := s
 	for i := a + 1; i <= b; i++ {
 		x := off(i)
