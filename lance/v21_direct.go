@@ -56,19 +56,23 @@ func directKind(dt arrow.DataType) (kind, dim int) {
 
 // directPage reports whether the direct path decodes page p of a leaf of
 // the given kind.
-func directPage(p *page, kind, dim int) bool {
+func directPage(p *page, kind, dim, layers int) bool {
 	pl := p.layout
 	if pl == nil || pl.err != nil || pl.kind != miniBlock || pl.rep != nil || pl.repIndex ||
-		pl.numBuffers != 1 || len(pl.layers) != 1 || pl.value == nil {
+		pl.numBuffers != 1 || len(pl.layers) != layers || pl.value == nil {
 		return false
 	}
-	switch pl.layers[0] {
-	case allValidItem:
-		if pl.def != nil {
+	nullable := false
+	for _, l := range pl.layers {
+		switch l {
+		case allValidItem:
+		case nullableItem:
+			nullable = true
+		default:
 			return false
 		}
-	case nullableItem:
-	default:
+	}
+	if !nullable && pl.def != nil {
 		return false
 	}
 	if pl.numItems != uint64(p.length) {
@@ -109,6 +113,8 @@ type directOut struct {
 	lvb   []byte // def levels of a chunk, u16 words
 	lvc   []byte // one unpacked block of levels
 	unp   []byte // one unpacked FastLanes block
+	sv []byte // struct validity (leaf of a struct), nil until a null
+	snulls int
 	dict  *vals  // the page's dictionary
 	idx   []byte // dictionary indices of a chunk
 }
@@ -118,8 +124,16 @@ type directOut struct {
 // direct decoder found something wrong (the caller then uses the general
 // path).
 func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, bool) {
-	if directOff || leaf.parent != nil || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) {
+	if directOff || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) || leaf.packed {
 		return nil, false
+	}
+	// A top-level leaf, or a leaf of a top-level struct (two item layers).
+	layers := 1
+	if pn := leaf.parent; pn != nil {
+		if _, ok := pn.dt.(*arrow.StructType); !ok || pn.parent != nil || pn.packed {
+			return nil, false
+		}
+		layers = 2
 	}
 	kind, dim := directKind(leaf.dt)
 	if kind == 0 {
@@ -133,7 +147,7 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, boo
 		if p.length == 0 {
 			continue
 		}
-		if p.rowStart != covered || !directPage(p, kind, dim) {
+		if p.rowStart != covered || !directPage(p, kind, dim, layers) {
 			return nil, false
 		}
 		covered = p.rowStart + p.length
@@ -150,31 +164,51 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, boo
 		r.mem.used = used
 		return nil, false
 	}
-	return out, true
+	if layers == 2 {
+		// The path array: a struct over the leaf, its validity from the
+		// struct layer's def codes.
+		var vbuf *memory.Buffer
+		if out.snulls > 0 {
+			vbuf = memory.NewBufferBytes(out.sv)
+		}
+		dt := arrow.StructOf(arrow.Field{Name: leaf.name, Type: leaf.dt, Nullable: true})
+		st := array.NewData(dt, int(b-a), []*memory.Buffer{vbuf}, []arrow.ArrayData{out.data}, out.snulls, 0)
+		out.data.Release()
+		return st, true
+	}
+	return out.data, true
 }
 
-func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first int, a, b int64) (arrow.ArrayData, bool) {
+// directResult is a direct read: the leaf array and, for a leaf of a
+// struct, the struct's validity.
+type directResult struct {
+	data   arrow.ArrayData
+	sv     []byte
+	snulls int
+}
+
+func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first int, a, b int64) (directResult, bool) {
 	n := b - a
 	d := &dec{f: r.f, mem: &r.mem, path: col.path, off: col.metaOff}
 	o := &directOut{kind: kind, n: int(n)}
 	if kind > 0 {
 		if n > d.f.cfg.maxBuffer/int64(kind) {
-			return nil, false
+			return directResult{}, false
 		}
 		data, err := d.alloc(n*int64(kind), "values")
 		if err != nil {
-			return nil, false
+			return directResult{}, false
 		}
 		o.data = data
 	} else {
 		if kind == -4 {
 			if n+1 > d.f.cfg.maxBuffer/4 || d.mem.charge(4*(n+1), d.path, "offsets") != nil {
-				return nil, false
+				return directResult{}, false
 			}
 			o.o32 = make([]int32, n+1)
 		} else {
 			if _, err := d.allocOffs(n+1, "offsets"); err != nil {
-				return nil, false
+				return directResult{}, false
 			}
 			o.o64 = make([]int64, n+1)
 		}
@@ -187,13 +221,13 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		if !r.directPage(d, o, p, int(lo), int(hi)) {
-			return nil, false
+			return directResult{}, false
 		}
 	}
 	if o.at != o.n {
-		return nil, false
+		return directResult{}, false
 	}
-	return o.itemData(dt, dim), true
+	return directResult{o.itemData(dt, dim), o.sv, o.snulls}, true
 }
 
 // directPage decodes rows [lo, hi) of a page into o.
@@ -323,11 +357,16 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 			return false
 		}
 		db, ok := take(defSize)
-		if !ok || !r.directDefs(d, o, pl.def, db, cnt, a, b) {
+		if !ok || !r.directDefs(d, o, pl, db, cnt, a, b) {
 			return false
 		}
-	} else if o.valid != nil {
-		bitutil.SetBitsTo(o.valid, int64(row), int64(b-a), true)
+	} else {
+		if o.valid != nil {
+			bitutil.SetBitsTo(o.valid, int64(row), int64(b-a), true)
+		}
+		if o.sv != nil {
+			bitutil.SetBitsTo(o.sv, int64(row), int64(b-a), true)
+		}
 	}
 	vb, ok := take(size)
 	if !ok {
@@ -430,24 +469,50 @@ func (o *directOut) markValid(i int) {
 // capItems is how many items the output has room for.
 func (o *directOut) capItems() int { return o.n }
 
-// directDefs turns the def levels of items [a, b) into validity bits.
-func (r *reader) directDefs(d *dec, o *directOut, c *cnode, buf []byte, cnt, a, b int) bool {
-	raw, ok := o.levels(d, c, buf, cnt, &o.lvb)
+// directDefs turns the def levels of items [a, b) into validity bits:
+// 0 = valid, up to the item layer's codes = a null item, above that (a
+// leaf of a struct) = a null struct.
+func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt, a, b int) bool {
+	raw, ok := o.levels(d, pl.def, buf, cnt, &o.lvb)
 	if !ok {
 		return false
 	}
+	c0 := pl.layers[0].codes()
+	maxDef := c0
+	if len(pl.layers) == 2 {
+		maxDef += pl.layers[1].codes()
+	}
 	row := o.at
 	for i := 0; i < b-a; i++ {
-		switch binary.LittleEndian.Uint16(raw[2*(a+i):]) {
-		case 0:
+		x := binary.LittleEndian.Uint16(raw[2*(a+i):])
+		switch {
+		case x == 0:
 			o.markValid(row + i)
-		case 1:
-			if !o.markNull(d, row+i) {
-				return false
+			if o.sv != nil {
+				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
 			}
-		default:
+			continue
+		case x > maxDef:
 			return false
 		}
+		if !o.markNull(d, row+i) {
+			return false
+		}
+		if x <= c0 {
+			if o.sv != nil {
+				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
+			}
+			continue
+		}
+		if o.sv == nil {
+			sv, err := d.alloc(int64(o.n+7)/8, "validity")
+			if err != nil {
+				return false
+			}
+			o.sv = sv
+			bitutil.SetBitsTo(o.sv, 0, int64(row+i), true)
+		}
+		o.snulls++
 	}
 	return true
 }

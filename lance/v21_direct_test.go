@@ -140,7 +140,9 @@ func directVsGeneral(t *testing.T, minor uint16, layout []byte, bufs [][]byte, r
 	case 1:
 		got, ok = r.leafDirect21(leaf, a, b)
 	case 2:
-		got, ok = r.listDirect21(leaf, a, b)
+		if got, ok = r.leafDirect21(leaf, a, b); !ok {
+			got, ok = r.listDirect21(leaf, a, b)
+		}
 	}
 	if !ok {
 		return false
