@@ -109,14 +109,14 @@ type directOut struct {
 	nulls int
 	at    int // rows written
 	// scratch
-	chunk []byte // chunk bytes read from the file
-	lvb   []byte // def levels of a chunk, u16 words
-	lvc   []byte // one unpacked block of levels
-	unp   []byte // one unpacked FastLanes block
-	sv []byte // struct validity (leaf of a struct), nil until a null
+	chunk  []byte // chunk bytes read from the file
+	lvb    []byte // def levels of a chunk, u16 words
+	lvc    []byte // one unpacked block of levels
+	unp    []byte // one unpacked FastLanes block
+	sv     []byte // struct validity (leaf of a struct), nil until a null
 	snulls int
-	dict  *vals  // the page's dictionary
-	idx   []byte // dictionary indices of a chunk
+	dict   *vals  // the page's dictionary
+	idx    []byte // dictionary indices of a chunk
 }
 
 // leafDirect21 reads rows [a, b) of a top-level leaf through the direct
