@@ -29,8 +29,8 @@ var directOff bool
 
 // directKind classifies a leaf type for the direct path: kind 0 = not
 // handled, else the byte width of a fixed-width value (of a whole
-// fixed-size list of dim fixed-width items when dim > 0), or -4/-8 for
-// 32/64-bit offsets of a string or binary.
+// fixed-size list of dim fixed-width items when dim > 0), -1 for a bool
+// (a bitmap), or -4/-8 for 32/64-bit offsets of a string or binary.
 func directKind(dt arrow.DataType) (kind, dim int) {
 	switch dt.ID() {
 	case arrow.STRING, arrow.BINARY:
@@ -44,7 +44,9 @@ func directKind(dt arrow.DataType) (kind, dim int) {
 			return 0, 0
 		}
 		return w * int(t.Len()), int(t.Len())
-	case arrow.BOOL, arrow.DICTIONARY, arrow.STRUCT, arrow.NULL, arrow.EXTENSION:
+	case arrow.BOOL:
+		return -1, 0
+	case arrow.DICTIONARY, arrow.STRUCT, arrow.NULL, arrow.EXTENSION:
 		return 0, 0
 	}
 	t, ok := dt.(arrow.FixedWidthDataType)
@@ -79,6 +81,10 @@ func directPage(p *page, kind, dim, layers int) bool {
 		return false
 	}
 	v := pl.value
+	if kind == -1 {
+		// Bools: flat 1-bit values, a bitmap.
+		return pl.dict == nil && len(p.buffers) == 2 && v.kind == kFlat && v.bits == 1
+	}
 	if pl.dict != nil {
 		// Dictionary indices, flat or bit-packed, of 8 to 64 bits.
 		return len(p.buffers) == 3 && dim == 0 && (v.kind == kFlat || v.kind == kInlineBitpack) &&
@@ -191,7 +197,13 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 	n := b - a
 	d := &dec{f: r.f, mem: &r.mem, path: col.path, off: col.metaOff}
 	o := &directOut{kind: kind, n: int(n)}
-	if kind > 0 {
+	if kind == -1 {
+		data, err := d.alloc((n+7)/8, "bool values")
+		if err != nil {
+			return directResult{}, false
+		}
+		o.data = data
+	} else if kind > 0 {
 		if n > d.f.cfg.maxBuffer/int64(kind) {
 			return directResult{}, false
 		}
@@ -383,6 +395,11 @@ func (o *directOut) values(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
 	}
 	row := o.at
 	switch {
+	case o.kind == -1:
+		if int64(cnt) > 8*int64(len(vb)) {
+			return false
+		}
+		bitutil.CopyBitmap(vb, a, b-a, o.data, row)
 	case o.kind > 0 && (v.kind == kFlat || v.kind == kFixedSizeList):
 		w := o.kind
 		if cnt > len(vb)/w {
@@ -682,6 +699,9 @@ func (o *directOut) itemData(dt arrow.DataType, dim int) arrow.ArrayData {
 	}
 	if o.kind > 0 {
 		return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, o.nulls, 0)
+	}
+	if o.kind == -1 {
+		return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data)}, nil, o.nulls, 0)
 	}
 	if o.o32 == nil && o.o64 == nil {
 		o.o32, o.o64 = make([]int32, 1), make([]int64, 1) // no items

@@ -19,6 +19,9 @@ import (
 // directListPage reports whether the list path decodes page p.
 func directListPage(p *page, kind, dim int) bool {
 	pl := p.layout
+	if kind == -1 {
+		return false // bool items go the general way
+	}
 	if pl == nil || pl.err != nil || pl.kind != miniBlock || pl.rep == nil || pl.dict != nil ||
 		pl.numBuffers != 1 || len(pl.layers) != 2 || len(p.buffers) < 2 || pl.value == nil {
 		return false
