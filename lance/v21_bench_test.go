@@ -98,12 +98,62 @@ func mbPage22(rows int, layers []pb.RepDefLayer, value *pb.CompressiveEncoding, 
 	return tPage{bufs: [][]byte{meta, chunks}, length: uint64(rows), layout: &pb.PageLayout{Layout: &pb.PageLayout_MiniBlockLayout{MiniBlockLayout: ml}}}
 }
 
+// packChunkRef is the inverse of unpackChunk: 1,024 t-bit values packed
+// at w bits in FastLanes order (test-only writer).
+func packChunkRef(vals []uint64, t, w int) []byte {
+	out := make([]byte, packedChunkBytes(w))
+	if w == 0 {
+		return out
+	}
+	lanes := 1024 / t
+	mask := uint64(1)<<w - 1
+	if w == 64 {
+		mask = ^uint64(0)
+	}
+	for r := 0; r < t; r++ {
+		bit := r * w
+		k, sh := bit/t, bit%t
+		base := fastlanesOrder[r/8]*16 + (r%8)*128
+		for l := 0; l < lanes; l++ {
+			v := vals[base+l] & mask
+			putWord(out, lanes*k+l, t, readWord(out, lanes*k+l, t)|v<<sh)
+			if sh+w > t {
+				putWord(out, lanes*(k+1)+l, t, readWord(out, lanes*(k+1)+l, t)|v>>(t-sh))
+			}
+		}
+	}
+	return out
+}
+
+// inlinePacked is an inline bit-packed mini-block buffer: per 1,024
+// values (the last block zero-padded) a t-bit width word and the block.
+func inlinePacked(vals []uint64, t int) []byte {
+	var out []byte
+	for s := 0; s < len(vals); s += 1024 {
+		blk := make([]uint64, 1024)
+		copy(blk, vals[s:min(len(vals), s+1024)])
+		w := 0
+		for _, v := range blk {
+			w = max(w, bits.Len64(v))
+		}
+		word := make([]byte, t/8)
+		putWord(word, 0, t, uint64(w))
+		out = append(out, word...)
+		out = append(out, packChunkRef(blk, t, w)...)
+	}
+	return out
+}
+
+func inlineBitpacking(t uint64) *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_InlineBitpacking{InlineBitpacking: &pb.InlineBitpacking{UncompressedBitsPerValue: t}}}
+}
+
 var bench22Once sync.Once
 var bench22Bytes []byte
 
 // bench22File holds the rows of benchFile as a Lance 2.2 file: the same
-// columns, pages of 8192 rows, mini-block pages with raw levels and flat
-// or variable values.
+// columns, pages of 8192 rows, mini-block pages with raw levels; integers
+// bit-packed (as LanceDB writes them), floats flat, strings variable.
 func bench22File() []byte {
 	bench22Once.Do(func() {
 		tf := &tFile{pad: true, rows: benchRows, major: 2, minor: 2, fields: top(
@@ -116,12 +166,13 @@ func bench22File() []byte {
 		item := 0
 		for start := 0; start < benchRows; start += benchPageRows {
 			n := min(benchPageRows, benchRows-start)
-			ci.pages = append(ci.pages, mbPage22(n, []pb.RepDefLayer{1}, flat(64), nil, nil, n, all, func(a, b int) []byte {
-				var out []byte
+			// i is bit-packed, as LanceDB writes integers.
+			ci.pages = append(ci.pages, mbPage22(n, []pb.RepDefLayer{1}, inlineBitpacking(64), nil, nil, n, all, func(a, b int) []byte {
+				var vs []uint64
 				for r := start + a; r < start+b; r++ {
-					out = binary.LittleEndian.AppendUint64(out, uint64(r*7919))
+					vs = append(vs, uint64(r*7919))
 				}
-				return out
+				return inlinePacked(vs, 64)
 			}))
 			fdef := make([]uint16, n)
 			sdef := make([]uint16, n)
@@ -179,8 +230,14 @@ func bench22File() []byte {
 					item++
 				}
 			}
-			citems.pages = append(citems.pages, mbPage22(n, []pb.RepDefLayer{1, 5}, flat(32), lrep, ldef, len(items),
-				func(k int) bool { return ldef[k] == 0 }, func(a, b int) []byte { return u32s(items[a:b]...) }))
+			citems.pages = append(citems.pages, mbPage22(n, []pb.RepDefLayer{1, 5}, inlineBitpacking(32), lrep, ldef, len(items),
+				func(k int) bool { return ldef[k] == 0 }, func(a, b int) []byte {
+					vs := make([]uint64, b-a)
+					for i, x := range items[a:b] {
+						vs[i] = uint64(x)
+					}
+					return inlinePacked(vs, 32)
+				}))
 			cv.pages = append(cv.pages, mbPage22(n, []pb.RepDefLayer{1}, fsl, nil, nil, n, all, func(a, b int) []byte {
 				var out []byte
 				for r := start + a; r < start+b; r++ {
@@ -229,13 +286,15 @@ func TestBench22SameRows(t *testing.T) {
 }
 
 // BenchmarkRead22 reads the same rows from a 2.2 and a 2.0 file in one
-// run: all columns, and one column (the int64 i), as rows/s and MB/s of
-// file bytes.
+// run: all columns, and one column (int64 i, string s, list l), as rows/s
+// and MB/s of file bytes; 2.2-general is the 2.2 file with the direct path
+// turned off.
 func BenchmarkRead22(b *testing.B) {
 	for _, v := range []struct {
-		name string
-		data []byte
-	}{{"2.2", bench22File()}, {"2.0", benchFile()}} {
+		name    string
+		data    []byte
+		general bool // the direct path turned off
+	}{{"2.2", bench22File(), false}, {"2.2-general", bench22File(), true}, {"2.0", benchFile(), false}} {
 		f, err := Open(bytes.NewReader(v.data), int64(len(v.data)))
 		if err != nil {
 			b.Fatal(err)
@@ -243,8 +302,10 @@ func BenchmarkRead22(b *testing.B) {
 		for _, sel := range []struct {
 			name string
 			cols []string
-		}{{"all", nil}, {"one=i", []string{"i"}}, {"one=s", []string{"s"}}} {
+		}{{"all", nil}, {"one=i", []string{"i"}}, {"one=s", []string{"s"}}, {"one=l", []string{"l"}}} {
 			b.Run(v.name+"/"+sel.name, func(b *testing.B) {
+				directOff = v.general
+				defer func() { directOff = false }()
 				b.SetBytes(int64(len(v.data)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {

@@ -3,7 +3,11 @@ package lance
 // Running the plan of a 2.1/2.2 file: per selected field, each leaf column
 // decodes the pages that hold the rows (v21_layouts.go), assembles them
 // into path arrays (v21_repdef.go), and mergePaths joins the leaves of a
-// field into its Arrow array.
+// field into its Arrow array. The common leaves (top level, in a top-level
+// struct or list; mini-block pages of flat, bit-packed, dictionary or
+// variable values) take the direct path first (v21_direct.go,
+// v21_direct_list.go): only the chunks of the requested rows, decoded
+// straight into the output buffers.
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -175,6 +179,12 @@ func mergePaths(n *fieldNode, dt arrow.DataType, datas []arrow.ArrayData) (arrow
 // leafRows21 returns the path array of a leaf for rows [a, b), with
 // offset 0 at every level.
 func (r *reader) leafRows21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error) {
+	if d, ok := r.leafDirect21(leaf, a, b); ok {
+		return d, nil
+	}
+	if d, ok := r.listDirect21(leaf, a, b); ok {
+		return d, nil
+	}
 	col := r.f.columns[leaf.col]
 	path := pathOf(leaf)
 	var parts []arrow.Array

@@ -176,19 +176,27 @@ func (d *dec) inlineBitpacked(buf []byte, t, n int) (*vals, error) {
 	if err != nil {
 		return nil, err
 	}
-	var chunk []byte
+	if err := d.inlineBitpackedInto(out, nil, buf, t, n); err != nil {
+		return nil, err
+	}
+	return &vals{n: n, bits: t, data: out}, nil
+}
+
+// inlineBitpackedInto unpacks n t-bit values into out (n*t/8 bytes);
+// chunk, when not nil, is 1024*t/8 bytes of scratch for a short tail.
+func (d *dec) inlineBitpackedInto(out, chunk, buf []byte, t, n int) error {
 	for done := 0; done < n; done += 1024 {
 		if len(buf) < t/8 {
-			return nil, errs.At(ErrBufferSize, d.off, d.path, "bit-packed chunk without its width word")
+			return errs.At(ErrBufferSize, d.off, d.path, "bit-packed chunk without its width word")
 		}
 		w := readWord(buf, 0, t)
 		if w > uint64(t) {
-			return nil, d.corrupt("bit-packed width %d for %d-bit values", w, t)
+			return d.corrupt("bit-packed width %d for %d-bit values", w, t)
 		}
 		buf = buf[t/8:]
 		pb := packedChunkBytes(int(w))
 		if len(buf) < pb {
-			return nil, errs.At(ErrBufferSize, d.off, d.path, "bit-packed chunk of width %d needs %d bytes, has %d", w, pb, len(buf))
+			return errs.At(ErrBufferSize, d.off, d.path, "bit-packed chunk of width %d needs %d bytes, has %d", w, pb, len(buf))
 		}
 		k := min(1024, n-done)
 		if k == 1024 {
@@ -202,7 +210,7 @@ func (d *dec) inlineBitpacked(buf []byte, t, n int) (*vals, error) {
 		}
 		buf = buf[pb:]
 	}
-	return &vals{n: n, bits: t, data: out}, nil
+	return nil
 }
 
 // miniVariable reads n+1 offsets (relative to the buffer start) then the
@@ -437,6 +445,15 @@ func (d *dec) outOfLine(buf []byte, t, w, n int) (*vals, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := d.outOfLineInto(out, nil, buf, t, w, n); err != nil {
+		return nil, err
+	}
+	return &vals{n: n, bits: t, data: out}, nil
+}
+
+// outOfLineInto unpacks into out (n*t/8 bytes); chunk, when not nil, is
+// 1024*t/8 bytes of scratch for a padded tail.
+func (d *dec) outOfLineInto(out, chunk, buf []byte, t, w, n int) error {
 	pb := packedChunkBytes(w)
 	whole, tail := n/1024, n%1024
 	rawLen := int64(whole)*int64(pb) + int64(tail)*int64(t/8)
@@ -446,7 +463,7 @@ func (d *dec) outOfLine(buf []byte, t, w, n int) (*vals, error) {
 	}
 	raw := tail > 0 && int64(len(buf)) == rawLen
 	if !raw && int64(len(buf)) < padLen {
-		return nil, errs.At(ErrBufferSize, d.off, d.path, "out-of-line bit-packed buffer of %d bytes holds fewer than %d values of %d bits", len(buf), n, w)
+		return errs.At(ErrBufferSize, d.off, d.path, "out-of-line bit-packed buffer of %d bytes holds fewer than %d values of %d bits", len(buf), n, w)
 	}
 	for i := 0; i < whole; i++ {
 		unpackChunk(buf[i*pb:(i+1)*pb], t, w, out[i*1024*t/8:])
@@ -456,12 +473,14 @@ func (d *dec) outOfLine(buf []byte, t, w, n int) (*vals, error) {
 		if raw {
 			copy(out[whole*1024*t/8:], rest[:tail*t/8])
 		} else {
-			chunk := make([]byte, 1024*t/8)
+			if chunk == nil {
+				chunk = make([]byte, 1024*t/8)
+			}
 			unpackChunk(rest[:pb], t, w, chunk)
 			copy(out[whole*1024*t/8:], chunk[:tail*t/8])
 		}
 	}
-	return &vals{n: n, bits: t, data: out}, nil
+	return nil
 }
 
 // blockVariable reads the block form: width (32 or 64), data start, n+1

@@ -1,0 +1,834 @@
+package lance
+
+// The direct read path of 2.1/2.2 for the common leaf: a top-level
+// fixed-width or string/binary column whose pages are mini-block pages
+// without repetition (no lists), with flat, inline bit-packed or variable
+// values. It decodes only the chunks that hold the requested rows, straight
+// into the output Arrow buffers, which are sized from the row window before
+// the first page is read: no per-page array, no Concatenate, and the only
+// page-sized memory is the slice of the chunk buffer that covers the rows.
+//
+// Anything else, and any input the direct path finds wrong, goes to the
+// general path (decodePage21 + assemble), so errors and unusual pages are
+// reported exactly as before; the budget charged by an abandoned direct
+// attempt is given back first.
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// directOff turns the direct path off (tests compare it with the general
+// path).
+var directOff bool
+
+// directKind classifies a leaf type for the direct path: kind 0 = not
+// handled, else the byte width of a fixed-width value (of a whole
+// fixed-size list of dim fixed-width items when dim > 0), -1 for a bool
+// (a bitmap), or -4/-8 for 32/64-bit offsets of a string or binary.
+func directKind(dt arrow.DataType) (kind, dim int) {
+	switch dt.ID() {
+	case arrow.STRING, arrow.BINARY:
+		return -4, 0
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		return -8, 0
+	case arrow.FIXED_SIZE_LIST:
+		t := dt.(*arrow.FixedSizeListType)
+		w, inner := directKind(t.Elem())
+		if w <= 0 || inner != 0 || t.Len() <= 0 || t.Len() > 1<<20 {
+			return 0, 0
+		}
+		return w * int(t.Len()), int(t.Len())
+	case arrow.BOOL:
+		return -1, 0
+	case arrow.DICTIONARY, arrow.STRUCT, arrow.NULL, arrow.EXTENSION:
+		return 0, 0
+	}
+	t, ok := dt.(arrow.FixedWidthDataType)
+	if !ok || t.BitWidth()%8 != 0 || t.BitWidth() == 0 || t.BitWidth() > 1<<16 {
+		return 0, 0
+	}
+	return t.BitWidth() / 8, 0
+}
+
+// directPage reports whether the direct path decodes page p of a leaf of
+// the given kind.
+func directPage(p *page, kind, dim, layers int) bool {
+	pl := p.layout
+	if pl == nil || pl.err != nil || pl.kind != miniBlock || pl.rep != nil || pl.repIndex ||
+		pl.numBuffers != 1 || len(pl.layers) != layers || pl.value == nil {
+		return false
+	}
+	nullable := false
+	for _, l := range pl.layers {
+		switch l {
+		case allValidItem:
+		case nullableItem:
+			nullable = true
+		default:
+			return false
+		}
+	}
+	if !nullable && pl.def != nil {
+		return false
+	}
+	if pl.numItems != uint64(p.length) {
+		return false
+	}
+	v := pl.value
+	if kind == -1 {
+		// Bools: flat 1-bit values, a bitmap.
+		return pl.dict == nil && len(p.buffers) == 2 && v.kind == kFlat && v.bits == 1
+	}
+	if pl.dict != nil {
+		// Dictionary indices, flat or bit-packed, of 8 to 64 bits.
+		return len(p.buffers) == 3 && dim == 0 && (v.kind == kFlat || v.kind == kInlineBitpack) &&
+			(v.bits == 8 || v.bits == 16 || v.bits == 32 || v.bits == 64)
+	}
+	if len(p.buffers) != 2 {
+		return false
+	}
+	switch {
+	case dim > 0:
+		return v.kind == kFixedSizeList && !v.valid && int(v.dim) == dim && v.inner != nil &&
+			v.inner.kind == kFlat && int(v.inner.bits)*dim == 8*kind
+	case kind > 0:
+		return (v.kind == kFlat && int(v.bits) == 8*kind) ||
+			(v.kind == kInlineBitpack && int(v.bits) == 8*kind && kind <= 8)
+	}
+	return v.kind == kVariable && (v.bits == 32 || v.bits == 64)
+}
+
+// directOut is the output of one direct read.
+type directOut struct {
+	kind  int
+	n     int
+	data  []byte  // fixed: n*kind bytes; variable: the bytes
+	o32   []int32 // variable with 32-bit offsets
+	o64   []int64
+	valid []byte // nil until a null is seen
+	nulls int
+	at    int // rows written
+	// scratch
+	chunk  []byte // chunk bytes read from the file
+	lvb    []byte // def levels of a chunk, u16 words
+	lvc    []byte // one unpacked block of levels
+	unp    []byte // one unpacked FastLanes block
+	sv     []byte // struct validity (leaf of a struct), nil until a null
+	snulls int
+	dict   *vals  // the page's dictionary
+	idx    []byte // dictionary indices of a chunk
+}
+
+// leafDirect21 reads rows [a, b) of a top-level leaf through the direct
+// path; ok is false when the leaf or one of its pages is not for it, or the
+// direct decoder found something wrong (the caller then uses the general
+// path).
+func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, bool) {
+	if directOff || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) || leaf.packed {
+		return nil, false
+	}
+	// A top-level leaf, or a leaf of a top-level struct (two item layers).
+	layers := 1
+	if pn := leaf.parent; pn != nil {
+		if _, ok := pn.dt.(*arrow.StructType); !ok || pn.parent != nil || pn.packed {
+			return nil, false
+		}
+		layers = 2
+	}
+	kind, dim := directKind(leaf.dt)
+	if kind == 0 {
+		return nil, false
+	}
+	col := r.f.columns[leaf.col]
+	first := pageAt(col, a)
+	covered := a
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		if p.rowStart != covered || !directPage(p, kind, dim, layers) {
+			return nil, false
+		}
+		covered = p.rowStart + p.length
+		if pi == first {
+			covered = max(covered, a)
+		}
+	}
+	if covered < b {
+		return nil, false
+	}
+	used := r.mem.used
+	out, ok := r.directRows(col, leaf.dt, kind, dim, first, a, b)
+	if !ok {
+		r.mem.used = used
+		return nil, false
+	}
+	if layers == 2 {
+		// The path array: a struct over the leaf, its validity from the
+		// struct layer's def codes.
+		var vbuf *memory.Buffer
+		if out.snulls > 0 {
+			vbuf = memory.NewBufferBytes(out.sv)
+		}
+		dt := arrow.StructOf(arrow.Field{Name: leaf.name, Type: leaf.dt, Nullable: true})
+		st := array.NewData(dt, int(b-a), []*memory.Buffer{vbuf}, []arrow.ArrayData{out.data}, out.snulls, 0)
+		out.data.Release()
+		return st, true
+	}
+	return out.data, true
+}
+
+// directResult is a direct read: the leaf array and, for a leaf of a
+// struct, the struct's validity.
+type directResult struct {
+	data   arrow.ArrayData
+	sv     []byte
+	snulls int
+}
+
+func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first int, a, b int64) (directResult, bool) {
+	n := b - a
+	d := &dec{f: r.f, mem: &r.mem, path: col.path, off: col.metaOff}
+	o := &directOut{kind: kind, n: int(n)}
+	if kind == -1 {
+		data, err := d.alloc((n+7)/8, "bool values")
+		if err != nil {
+			return directResult{}, false
+		}
+		o.data = data
+	} else if kind > 0 {
+		if n > d.f.cfg.maxBuffer/int64(kind) {
+			return directResult{}, false
+		}
+		data, err := d.alloc(n*int64(kind), "values")
+		if err != nil {
+			return directResult{}, false
+		}
+		o.data = data
+	} else {
+		if kind == -4 {
+			if n+1 > d.f.cfg.maxBuffer/4 || d.mem.charge(4*(n+1), d.path, "offsets") != nil {
+				return directResult{}, false
+			}
+			o.o32 = make([]int32, n+1)
+		} else {
+			if _, err := d.allocOffs(n+1, "offsets"); err != nil {
+				return directResult{}, false
+			}
+			o.o64 = make([]int64, n+1)
+		}
+	}
+	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+		p := col.pages[pi]
+		if p.length == 0 {
+			continue
+		}
+		lo := max(a, p.rowStart) - p.rowStart
+		hi := min(b, p.rowStart+p.length) - p.rowStart
+		if !r.directPage(d, o, p, int(lo), int(hi)) {
+			return directResult{}, false
+		}
+	}
+	if o.at != o.n {
+		return directResult{}, false
+	}
+	return directResult{o.itemData(dt, dim), o.sv, o.snulls}, true
+}
+
+// directPage decodes rows [lo, hi) of a page into o.
+func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) bool {
+	pl := p.layout
+	metaRange, chunkRange := p.buffers[0], p.buffers[1]
+	if metaRange.size > r.f.cfg.maxBuffer || chunkRange.size > r.f.cfg.maxBuffer || metaRange.size > 1<<40 {
+		return false
+	}
+	ws := int64(2)
+	if pl.large {
+		ws = 4
+	}
+	if metaRange.size%ws != 0 || metaRange.size == 0 {
+		return false
+	}
+	if d.mem.charge(metaRange.size, d.path, "page buffer") != nil {
+		return false
+	}
+	meta := make([]byte, metaRange.size)
+	if r.f.readAt(meta, metaRange.off, d.path) != nil {
+		return false
+	}
+	o.dict = nil
+	if pl.dict != nil {
+		if !r.directDict(d, o, p) {
+			return false
+		}
+	}
+	nchunks := int(metaRange.size / ws)
+	// Find the chunks that hold rows lo..hi and their bytes.
+	type span struct{ row, cnt, pos, size int }
+	var spans [64]span
+	sp := spans[:0]
+	remaining := pl.numItems
+	row, pos := 0, int64(0)
+	for i := 0; i < nchunks; i++ {
+		var word uint64
+		if pl.large {
+			word = uint64(binary.LittleEndian.Uint32(meta[4*i:]))
+		} else {
+			word = uint64(binary.LittleEndian.Uint16(meta[2*i:]))
+		}
+		size := int64((word>>4)+1) * 8
+		var cnt uint64
+		if i < nchunks-1 {
+			cnt = 1 << (word & 0xf)
+			if cnt > remaining {
+				return false
+			}
+		} else {
+			cnt = remaining
+		}
+		remaining -= cnt
+		if pos+size > chunkRange.size {
+			return false
+		}
+		if row < hi && row+int(cnt) > lo {
+			sp = append(sp, span{row, int(cnt), int(pos), int(size)})
+		}
+		row += int(cnt)
+		pos += size
+	}
+	if remaining != 0 || row != int(p.length) || len(sp) == 0 {
+		return false
+	}
+	start, end := sp[0].pos, sp[len(sp)-1].pos+sp[len(sp)-1].size
+	if int64(end-start) > int64(cap(o.chunk)) {
+		if d.mem.charge(int64(end-start), d.path, "page buffer") != nil {
+			return false
+		}
+		o.chunk = make([]byte, end-start)
+	}
+	buf := o.chunk[:end-start]
+	if r.f.readAt(buf, chunkRange.off+int64(start), d.path) != nil {
+		return false
+	}
+	for _, s := range sp {
+		ch := buf[s.pos-start : s.pos-start+s.size]
+		a, b := max(lo, s.row)-s.row, min(hi, s.row+s.cnt)-s.row
+		if !r.directChunk(d, o, pl, ch, s.cnt, a, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// directChunk decodes items [a, b) of one chunk of cnt items into o.
+func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt, a, b int) bool {
+	hdr := 2
+	if pl.def != nil {
+		hdr += 2
+	}
+	sw := 2
+	if pl.large {
+		sw = 4
+	}
+	hdr += sw
+	if hdr > len(ch) {
+		return false
+	}
+	nlev := int(binary.LittleEndian.Uint16(ch))
+	at := 2
+	defSize := 0
+	if pl.def != nil {
+		defSize = int(binary.LittleEndian.Uint16(ch[at:]))
+		at += 2
+	}
+	var size int
+	if pl.large {
+		size = int(binary.LittleEndian.Uint32(ch[at:]))
+	} else {
+		size = int(binary.LittleEndian.Uint16(ch[at:]))
+	}
+	at = pad8(at + sw)
+	take := func(n int) ([]byte, bool) {
+		if n < 0 || at > len(ch) || n > len(ch)-at {
+			return nil, false
+		}
+		b := ch[at : at+n]
+		at = pad8(at + n)
+		return b, true
+	}
+	row := o.at
+	if pl.def != nil {
+		if nlev != cnt {
+			return false
+		}
+		db, ok := take(defSize)
+		if !ok || !r.directDefs(d, o, pl, db, cnt, a, b) {
+			return false
+		}
+	} else {
+		if o.valid != nil {
+			bitutil.SetBitsTo(o.valid, int64(row), int64(b-a), true)
+		}
+		if o.sv != nil {
+			bitutil.SetBitsTo(o.sv, int64(row), int64(b-a), true)
+		}
+	}
+	vb, ok := take(size)
+	if !ok {
+		return false
+	}
+	return o.values(d, pl.value, vb, cnt, a, b)
+}
+
+// values copies items [a, b) of a chunk's cnt values (buffer vb) to the
+// output at o.at and advances it.
+func (o *directOut) values(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
+	if o.dict != nil {
+		return o.dictValues(d, v, vb, cnt, a, b)
+	}
+	row := o.at
+	switch {
+	case o.kind == -1:
+		if int64(cnt) > 8*int64(len(vb)) {
+			return false
+		}
+		bitutil.CopyBitmap(vb, a, b-a, o.data, row)
+	case o.kind > 0 && (v.kind == kFlat || v.kind == kFixedSizeList):
+		w := o.kind
+		if cnt > len(vb)/w {
+			return false
+		}
+		copy(o.data[row*w:], vb[a*w:b*w])
+	case o.kind > 0:
+		if !o.unpack(vb, 8*o.kind, cnt, a, b, o.data[row*o.kind:]) {
+			return false
+		}
+	default:
+		if !o.variable(vb, int(v.bits), cnt, a, b, d) {
+			return false
+		}
+	}
+	o.at += b - a
+	return true
+}
+
+// levels returns cnt levels as u16 little-endian words: the chunk's own
+// bytes when flat, else unpacked into *dst (no allocation per chunk once
+// the scratch is big enough).
+func (o *directOut) levels(d *dec, c *cnode, buf []byte, cnt int, dst *[]byte) ([]byte, bool) {
+	if c.kind == kFlat && c.bits == 16 {
+		if len(buf) < 2*cnt {
+			return nil, false
+		}
+		return buf[:2*cnt], true
+	}
+	if int64(cap(*dst)) < 2*int64(cnt) {
+		if d.mem.charge(2*int64(cnt), d.path, "levels") != nil {
+			return nil, false
+		}
+		*dst = make([]byte, 2*cnt)
+	}
+	raw := (*dst)[:2*cnt]
+	switch {
+	case (c.kind == kInlineBitpack || c.kind == kOutOfLineBitpack) && c.bits == 16:
+		if o.lvc == nil {
+			o.lvc = make([]byte, 2048)
+		}
+		var err error
+		if c.kind == kInlineBitpack {
+			err = d.inlineBitpackedInto(raw, o.lvc, buf, 16, cnt)
+		} else {
+			err = d.outOfLineInto(raw, o.lvc, buf, 16, int(c.inner.bits), cnt)
+		}
+		if err != nil {
+			return nil, false
+		}
+	default:
+		all, err := d.levels(c, buf, cnt)
+		if err != nil {
+			return nil, false
+		}
+		for i, x := range all {
+			binary.LittleEndian.PutUint16(raw[2*i:], x)
+		}
+	}
+	return raw, true
+}
+
+// markNull clears the validity bit of item i (o.at <= i < o.n),
+// allocating the bitmap (every earlier item valid) on the first null.
+func (o *directOut) markNull(d *dec, i int) bool {
+	if o.valid == nil {
+		vb, err := d.alloc(int64(o.capItems()+7)/8, "validity")
+		if err != nil {
+			return false
+		}
+		o.valid = vb
+		bitutil.SetBitsTo(o.valid, 0, int64(i), true)
+	}
+	o.nulls++
+	return true
+}
+
+func (o *directOut) markValid(i int) {
+	if o.valid != nil {
+		o.valid[i>>3] |= 1 << (i & 7)
+	}
+}
+
+// capItems is how many items the output has room for.
+func (o *directOut) capItems() int { return o.n }
+
+// directDefs turns the def levels of items [a, b) into validity bits:
+// 0 = valid, up to the item layer's codes = a null item, above that (a
+// leaf of a struct) = a null struct.
+func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt, a, b int) bool {
+	raw, ok := o.levels(d, pl.def, buf, cnt, &o.lvb)
+	if !ok {
+		return false
+	}
+	c0 := pl.layers[0].codes()
+	maxDef := c0
+	if len(pl.layers) == 2 {
+		maxDef += pl.layers[1].codes()
+	}
+	row := o.at
+	for i := 0; i < b-a; i++ {
+		x := binary.LittleEndian.Uint16(raw[2*(a+i):])
+		switch {
+		case x == 0:
+			o.markValid(row + i)
+			if o.sv != nil {
+				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
+			}
+			continue
+		case x > maxDef:
+			return false
+		}
+		if !o.markNull(d, row+i) {
+			return false
+		}
+		if x <= c0 {
+			if o.sv != nil {
+				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
+			}
+			continue
+		}
+		if o.sv == nil {
+			sv, err := d.alloc(int64(o.n+7)/8, "validity")
+			if err != nil {
+				return false
+			}
+			o.sv = sv
+			bitutil.SetBitsTo(o.sv, 0, int64(row+i), true)
+		}
+		o.snulls++
+	}
+	return true
+}
+
+// unpack decodes items [a, b) of cnt inline bit-packed t-bit values (a
+// width word before each block of 1,024) into out.
+func (o *directOut) unpack(buf []byte, t, cnt, a, b int, out []byte) bool {
+	w := t / 8
+	for blk := 0; blk*1024 < cnt; blk++ {
+		if len(buf) < w {
+			return false
+		}
+		bw := readWord(buf, 0, t)
+		if bw > uint64(t) {
+			return false
+		}
+		buf = buf[w:]
+		pb := packedChunkBytes(int(bw))
+		if len(buf) < pb {
+			return false
+		}
+		s, e := blk*1024, min(cnt, blk*1024+1024)
+		if e > a && s < b {
+			if s >= a && e <= b && e-s == 1024 {
+				unpackChunk(buf[:pb], t, int(bw), out[(s-a)*w:])
+			} else {
+				if o.unp == nil {
+					o.unp = make([]byte, 1024*8)
+				}
+				unpackChunk(buf[:pb], t, int(bw), o.unp)
+				from, to := max(s, a), min(e, b)
+				copy(out[(from-a)*w:], o.unp[(from-s)*w:(to-s)*w])
+			}
+		}
+		buf = buf[pb:]
+	}
+	return true
+}
+
+// variable copies items [a, b) of cnt variable values (cnt+1 offsets from
+// the buffer start, then the bytes) into o.
+func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
+	if int64(len(buf)) < int64(cnt+1)*int64(ob/8) {
+		return false
+	}
+	off := func(i int) int64 {
+		if ob == 32 {
+			return int64(binary.LittleEndian.Uint32(buf[4*i:]))
+		}
+		x := binary.LittleEndian.Uint64(buf[8*i:])
+		if x > math.MaxInt64 {
+			return -1
+		}
+		return int64(x)
+	}
+	s, e := off(a), off(b)
+	if s < 0 || e < s || e > int64(len(buf)) {
+		return false
+	}
+	base := int64(len(o.data))
+	if !o.reserve(d, e-s, b-a) {
+		return false
+	}
+	o.data = append(o.data, buf[s:e]...)
+	row := o.at
+	if ob == 32 && o.kind == -4 {
+		// The common case in one tight loop: 32-bit offsets in, 32-bit
+		// offsets out (base+e fits: reserve checked it).
+		src := buf[4*(a+1) : 4*(b+1)]
+		dst := o.o32[row+1 : row+1+b-a]
+		prev, shift := uint32(s), int32(base-s)
+		for i := range dst {
+			x := binary.LittleEndian.Uint32(src[4*i:])
+			if x < prev || int64(x) > e {
+				return false
+			}
+			prev = x
+			dst[i] = int32(x) + shift
+		}
+		return true
+	}
+	prev := s
+	for i := a + 1; i <= b; i++ {
+		x := off(i)
+		if x < prev || x > e {
+			return false
+		}
+		prev = x
+		if o.kind == -4 {
+			o.o32[row+i-a] = int32(base + x - s)
+		} else {
+			o.o64[row+i-a] = base + x - s
+		}
+	}
+	return true
+}
+
+// grow makes room for k more items after o.at (hint: how many items the
+// rest of the batch likely needs) (the items of a list, whose
+// count is known a page at a time), doubling so a batch reallocates a few
+// times at most.
+func (o *directOut) grow(d *dec, k, hint int) bool {
+	need := o.at + k
+	if need <= o.n {
+		return true
+	}
+	nn := max(need, o.n+o.n/4, o.at+hint, 1024)
+	if int64(nn) > d.f.cfg.maxBuffer/8 {
+		nn = need
+	}
+	if int64(nn) > d.f.cfg.maxBuffer/8 {
+		return false
+	}
+	switch {
+	case o.kind > 0:
+		if int64(nn) > d.f.cfg.maxBuffer/int64(o.kind) {
+			return false
+		}
+		nd, err := d.alloc(int64(nn)*int64(o.kind), "values")
+		if err != nil {
+			return false
+		}
+		copy(nd, o.data[:o.at*o.kind])
+		o.data = nd
+	case o.kind == -4:
+		if d.mem.charge(4*int64(nn+1), d.path, "offsets") != nil {
+			return false
+		}
+		no := make([]int32, nn+1)
+		if o.o32 != nil {
+			copy(no, o.o32[:o.at+1])
+		}
+		o.o32 = no
+	default:
+		no, err := d.allocOffs(int64(nn)+1, "offsets")
+		if err != nil {
+			return false
+		}
+		if o.o64 != nil {
+			copy(no, o.o64[:o.at+1])
+		}
+		o.o64 = no
+	}
+	if o.valid != nil {
+		nv, err := d.alloc(int64(nn+7)/8, "validity")
+		if err != nil {
+			return false
+		}
+		copy(nv, o.valid)
+		o.valid = nv
+	}
+	o.n = nn
+	return true
+}
+
+// itemData builds the array of the o.at items written.
+func (o *directOut) itemData(dt arrow.DataType, dim int) arrow.ArrayData {
+	var vbuf *memory.Buffer
+	if o.nulls > 0 {
+		vbuf = memory.NewBufferBytes(o.valid)
+	}
+	n := o.at
+	if dim > 0 {
+		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), n*dim, []*memory.Buffer{nil, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, 0, 0)
+		defer child.Release()
+		return array.NewData(dt, n, []*memory.Buffer{vbuf}, []arrow.ArrayData{child}, o.nulls, 0)
+	}
+	if o.kind > 0 {
+		return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, o.nulls, 0)
+	}
+	if o.kind == -1 {
+		return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(o.data)}, nil, o.nulls, 0)
+	}
+	if o.o32 == nil && o.o64 == nil {
+		o.o32, o.o64 = make([]int32, 1), make([]int64, 1) // no items
+	}
+	var ob []byte
+	if o.kind == -4 {
+		ob = arrow.Int32Traits.CastToBytes(o.o32[:n+1])
+	} else {
+		ob = arrow.Int64Traits.CastToBytes(o.o64[:n+1])
+	}
+	return array.NewData(dt, n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob), memory.NewBufferBytes(o.data)}, nil, o.nulls, 0)
+}
+
+// reserve makes room for k more bytes of variable data for the next rows
+// items, sizing for the rest of the output at the bytes per item seen so
+// far, so a batch grows its data buffer about once.
+func (o *directOut) reserve(d *dec, k int64, rows int) bool {
+	need := int64(len(o.data)) + k
+	if o.kind == -4 && need > math.MaxInt32 {
+		return false
+	}
+	if need <= int64(cap(o.data)) {
+		return true
+	}
+	grow := need
+	if done := int64(o.at + rows); done > 0 {
+		grow = max(need, need+(need/done)*int64(o.n-o.at-rows)+need/done*16)
+	}
+	grow = max(grow, int64(cap(o.data))+int64(cap(o.data))/4)
+	if grow > d.f.cfg.maxBuffer {
+		grow = need
+	}
+	if grow > d.f.cfg.maxBuffer || d.mem.charge(grow-int64(cap(o.data)), d.path, "values") != nil {
+		return false
+	}
+	nd := make([]byte, len(o.data), grow)
+	copy(nd, o.data)
+	o.data = nd
+	return true
+}
+
+// directDict reads and decodes a page's dictionary into o.dict.
+func (r *reader) directDict(d *dec, o *directOut, p *page) bool {
+	pl, br := p.layout, p.buffers[2]
+	if br.size > r.f.cfg.maxBuffer || pl.numDict > uint64(r.f.cfg.maxBuffer) ||
+		pl.numDict > uint64(br.size)*8+1 && pl.numDict > 1<<20 {
+		return false
+	}
+	if d.mem.charge(br.size, d.path, "page buffer") != nil {
+		return false
+	}
+	buf := make([]byte, br.size)
+	if r.f.readAt(buf, br.off, d.path) != nil {
+		return false
+	}
+	dict, err := d.block(pl.dict, buf, int(pl.numDict))
+	if err != nil || dict.null || dict.kids != nil || dict.dims != nil {
+		return false
+	}
+	if o.kind < 0 {
+		if !dict.variable() {
+			return false
+		}
+	} else if dict.variable() || dict.bits != 8*o.kind {
+		return false
+	}
+	o.dict = dict
+	return true
+}
+
+// dictValues looks up items [a, b) of a chunk's cnt dictionary indices
+// (buffer vb) and writes the items at o.at.
+func (o *directOut) dictValues(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
+	t := int(v.bits)
+	w := t / 8
+	var idx []byte
+	if v.kind == kFlat {
+		if cnt > len(vb)/w {
+			return false
+		}
+		idx = vb[a*w : b*w]
+	} else {
+		if cap(o.idx) < (b-a)*w {
+			if d.mem.charge(int64((b-a)*w), d.path, "dictionary indices") != nil {
+				return false
+			}
+			o.idx = make([]byte, (b-a)*w)
+		}
+		idx = o.idx[:(b-a)*w]
+		if !o.unpack(vb, t, cnt, a, b, idx) {
+			return false
+		}
+	}
+	dict, n := o.dict, uint64(o.dict.n)
+	row := o.at
+	if o.kind > 0 {
+		k := o.kind
+		for i := 0; i < b-a; i++ {
+			x := readWord(idx, i, t)
+			if x >= n {
+				return false
+			}
+			copy(o.data[(row+i)*k:(row+i+1)*k], dict.data[int(x)*k:])
+		}
+		o.at += b - a
+		return true
+	}
+	var total int64
+	for i := 0; i < b-a; i++ {
+		x := readWord(idx, i, t)
+		if x >= n {
+			return false
+		}
+		total += dict.offs[x+1] - dict.offs[x]
+	}
+	if !o.reserve(d, total, b-a) {
+		return false
+	}
+	for i := 0; i < b-a; i++ {
+		x := readWord(idx, i, t)
+		o.data = append(o.data, dict.data[dict.offs[x]:dict.offs[x+1]]...)
+		if o.kind == -4 {
+			o.o32[row+i+1] = int32(len(o.data))
+		} else {
+			o.o64[row+i+1] = int64(len(o.data))
+		}
+	}
+	o.at += b - a
+	return true
+}
