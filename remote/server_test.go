@@ -51,15 +51,18 @@ func (s *testServer) count() (int, int64) {
 	return s.requests, s.bytes
 }
 
+// countingWriter counts body bytes before they are sent, so the count is
+// complete by the time the client has read them.
 type countingWriter struct {
 	http.ResponseWriter
-	n int64
+	s *testServer
 }
 
 func (w *countingWriter) Write(p []byte) (int, error) {
-	n, err := w.ResponseWriter.Write(p)
-	w.n += int64(n)
-	return n, err
+	w.s.mu.Lock()
+	w.s.bytes += int64(len(p))
+	w.s.mu.Unlock()
+	return w.ResponseWriter.Write(p)
 }
 
 func (s *testServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -98,11 +101,7 @@ func (s *testServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if noRanges {
 		r.Header.Del("Range")
 	}
-	cw := &countingWriter{ResponseWriter: w}
-	http.ServeContent(cw, r, "", st.ModTime(), fh)
-	s.mu.Lock()
-	s.bytes += cw.n
-	s.mu.Unlock()
+	http.ServeContent(&countingWriter{ResponseWriter: w, s: s}, r, "", st.ModTime(), fh)
 }
 
 // url returns the server's URL of rel (a path below ../shared/data).
