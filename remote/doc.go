@@ -47,10 +47,12 @@
 // more: it falls back to _versions/latest_version_hint.json and opens the
 // manifest and data files by name.
 //
-// Not read: s3://, gs://, azblob:// (ErrUnsupported). gocloud.dev/blob is
-// on the module proxy but was left out of this first part; an object
-// store served over HTTPS (presigned or public URLs, S3 website and GCS
-// public endpoints) works through http(s).
+// # Object stores
+//
+// s3://, gs://, azblob:// are read by package remote/objstore through
+// gocloud.dev/blob (Open fails on them with ErrUnsupported), kept apart so
+// programs reading HTTP and files do not link gocloud. It builds on
+// OpenObject, the hook that turns any store's range reads into a *File.
 //
 // # Security
 //

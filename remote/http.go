@@ -225,6 +225,10 @@ func transient(ctx context.Context, err error) bool {
 	if errors.Is(err, ErrChanged) || errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupported) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		return false
 	}
+	var tmp interface{ Temporary() bool }
+	if errors.As(err, &tmp) && tmp.Temporary() {
+		return true
+	}
 	var ne net.Error
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, io.EOF) || errors.Is(err, syscall.EPIPE) || (errors.As(err, &ne) && ne.Timeout())
