@@ -13,6 +13,27 @@ import (
 	"github.com/colfmt/colfmt/lance"
 )
 
+// lanceColumnExtents lists the byte ranges of column field's metadata,
+// buffers and pages.
+func lanceColumnExtents(f *lance.File, field string) []Extent {
+	var es []Extent
+	for _, c := range f.Columns() {
+		if !strings.HasSuffix(c.Path, "("+field+")") {
+			continue
+		}
+		es = append(es, Extent{c.Metadata.Offset, c.Metadata.Size})
+		for _, r := range c.Buffers {
+			es = append(es, Extent{r.Offset, r.Size})
+		}
+		for _, p := range c.Pages {
+			for _, r := range p.Buffers {
+				es = append(es, Extent{r.Offset, r.Size})
+			}
+		}
+	}
+	return es
+}
+
 // lanceColumnBytes is the bytes of column field's pages, column buffers
 // and metadata: what reading that column needs beyond the footer.
 func lanceColumnBytes(tb testing.TB, path, field string) int64 {
@@ -47,7 +68,8 @@ func lanceColumnBytes(tb testing.TB, path, field string) int64 {
 
 // BenchmarkLanceColumnOverHTTP opens a Lance data file over HTTP with 20 ms
 // injected per request and reads one column ("column", default tail cache;
-// "column-tail8k" with an 8 KiB one), against one plain GET of the whole
+// "column-tail8k" with an 8 KiB one; "column-prefetch" prefetching the
+// column's pages, as listed by lance.File.Columns, in one batch), against one plain GET of the whole
 // file and reading the column from memory ("whole"). Loopback has no
 // bandwidth limit, so the wall time counts round trips only.
 // Metrics: requests, bytes received, and bytes of the column's pages and
@@ -69,7 +91,7 @@ func BenchmarkLanceColumnOverHTTP(b *testing.B) {
 		rel := append(c.rel, ents[0].Name())
 		colBytes := lanceColumnBytes(b, filepath.Join(append([]string{s.root}, rel...)...), c.field)
 		url := s.url(rel...)
-		for _, mode := range []string{"column", "column-tail8k", "whole"} {
+		for _, mode := range []string{"column", "column-tail8k", "column-prefetch", "whole"} {
 			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				b.ReportAllocs()
 				var requests, recv int64
@@ -105,6 +127,12 @@ func BenchmarkLanceColumnOverHTTP(b *testing.B) {
 					lf, err := lance.Open(r, size)
 					if err != nil {
 						b.Fatal(err)
+					}
+					if mode == "column-prefetch" {
+						// The column's pages in one concurrent batch.
+						if err := r.(*File).Prefetch(ctx, lanceColumnExtents(lf, c.field)); err != nil {
+							b.Fatal(err)
+						}
 					}
 					rec, err := lf.Read(lance.ReadOptions{Columns: []string{c.field}})
 					if err != nil {

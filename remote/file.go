@@ -38,6 +38,8 @@ type File struct {
 	tail    []byte
 	tailOff int64
 
+	pre prefetched // what Prefetch read
+
 	requests, bytes, retries, wallNanos atomic.Int64
 
 	mu  sync.Mutex // guards pos

@@ -28,6 +28,8 @@ const (
 	DefaultTailCache = 64 << 10
 	// MaxTailCache bounds WithTailCache.
 	MaxTailCache = 64 << 20
+	// DefaultMaxPrefetch bounds the bytes Prefetch keeps per File.
+	DefaultMaxPrefetch = 256 << 20
 	// DefaultMaxRequestSize bounds one request's body (a coalesced span).
 	DefaultMaxRequestSize = 256 << 20
 )
@@ -43,6 +45,7 @@ type config struct {
 	gap         int64
 	tail        int64
 	maxRequest  int64
+	maxPrefetch int64
 }
 
 func defaultConfig() config {
@@ -54,6 +57,7 @@ func defaultConfig() config {
 		gap:         DefaultCoalesceGap,
 		tail:        DefaultTailCache,
 		maxRequest:  DefaultMaxRequestSize,
+		maxPrefetch: DefaultMaxPrefetch,
 	}
 }
 
@@ -146,6 +150,18 @@ func WithMaxRequestSize(n int64) Option {
 			return opt.Invalid(ErrInvalidOption, "WithMaxRequestSize", n, "must be in %d..%d", 1<<10, int64(4<<30))
 		}
 		cfg.maxRequest = n
+		return nil
+	}
+}
+
+// WithMaxPrefetch bounds the bytes Prefetch keeps per File (0..64 GiB;
+// default DefaultMaxPrefetch). 0 disables Prefetch.
+func WithMaxPrefetch(n int64) Option {
+	return func(cfg *config) error {
+		if n < 0 || n > 64<<30 {
+			return opt.Invalid(ErrInvalidOption, "WithMaxPrefetch", n, "must be in 0..%d", int64(64<<30))
+		}
+		cfg.maxPrefetch = n
 		return nil
 	}
 }

@@ -46,10 +46,17 @@ func (f *File) ReadRanges(ctx context.Context, rs []Range) error {
 				continue
 			}
 		}
+		if b := f.cached(r.Off, r.Off+int64(len(r.Buf))); b != nil {
+			copy(r.Buf, b)
+			continue
+		}
 		todo = append(todo, r)
 	}
 	spans := plan(todo, f.cfg.gap, f.cfg.maxRequest)
-	if len(spans) == 1 {
+	switch len(spans) {
+	case 0:
+		return nil
+	case 1:
 		return f.readSpan(ctx, spans[0])
 	}
 	ctx, cancel := context.WithCancel(ctx)

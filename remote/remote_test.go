@@ -225,3 +225,38 @@ func TestInvalidOptions(t *testing.T) {
 		t.Fatalf("empty: %v", err)
 	}
 }
+
+// TestPrefetch: prefetched extents serve later reads without requests;
+// the bound is enforced before reading.
+func TestPrefetch(t *testing.T) {
+	s := newTestServer(t)
+	rel := []string{"lance21", "2.2", "primitives.lance", "data", dataFile(t)}
+	want, _ := os.ReadFile(filepath.Join(append([]string{s.root}, rel...)...))
+	f := mustOpen(t, s.url(rel...), WithTailCache(0), WithCoalesceGap(100), WithMaxPrefetch(20000))
+	n0, _ := s.count()
+	if err := f.Prefetch(ctx, []Extent{{5000, 1000}, {0, 100}, {6050, 10}, {100000, 5000}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.count(); n-n0 != 3 {
+		t.Fatalf("%d requests for 3 spans", n-n0)
+	}
+	for _, e := range []Extent{{5000, 1000}, {5500, 560}, {0, 1}, {100100, 10}} {
+		p := make([]byte, e.Len)
+		if _, err := f.ReadAt(p, e.Off); err != nil || !bytes.Equal(p, want[e.Off:e.Off+e.Len]) {
+			t.Fatalf("ReadAt %v: %v", e, err)
+		}
+	}
+	if n, _ := s.count(); n-n0 != 3 {
+		t.Fatalf("reads inside prefetched blocks sent %d requests", n-n0-3)
+	}
+	p := make([]byte, 10)
+	if _, err := f.ReadAt(p, 4995); err != nil || !bytes.Equal(p, want[4995:5005]) { // straddles: fetched
+		t.Fatal(err)
+	}
+	if err := f.Prefetch(ctx, []Extent{{200000, 20000}}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("over WithMaxPrefetch: %v", err)
+	}
+	if err := f.Prefetch(ctx, []Extent{{f.Size(), 1}}); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("past the end: %v", err)
+	}
+}
