@@ -22,13 +22,14 @@ import (
 // rather than serves another version.
 type httpSource struct {
 	url          string
+	name         string // url without credentials or query, for messages
 	client       *http.Client
 	etag         string
 	lastModified string
 }
 
 func openHTTP(ctx context.Context, f *File, u *url.URL) error {
-	s := &httpSource{url: u.String(), client: f.cfg.client}
+	s := &httpSource{url: u.String(), name: redact(u), client: f.cfg.client}
 	f.src = s
 	return f.retry(ctx, func() error { return s.open(ctx, f) })
 }
@@ -42,7 +43,7 @@ func (s *httpSource) open(ctx context.Context, f *File) error {
 		}
 		resp.Body.Close()
 		if resp.ContentLength < 0 {
-			return fmt.Errorf("%s: %w: HEAD gave no Content-Length", s.url, ErrUnsupported)
+			return fmt.Errorf("%s: %w: HEAD gave no Content-Length", s.name, ErrUnsupported)
 		}
 		s.remember(resp)
 		f.size, f.modTime = resp.ContentLength, modTime(resp)
@@ -64,7 +65,7 @@ func (s *httpSource) open(ctx context.Context, f *File) error {
 		}
 		start, end, total, err := parseContentRange(resp.Header.Get("Content-Range"))
 		if err != nil || end >= total || end-start+1 > f.cfg.tail {
-			return fmt.Errorf("%s: %w: Content-Range %q for the last %d bytes", s.url, ErrCorrupt, resp.Header.Get("Content-Range"), f.cfg.tail)
+			return fmt.Errorf("%s: %w: Content-Range %q for the last %d bytes", s.name, ErrCorrupt, resp.Header.Get("Content-Range"), f.cfg.tail)
 		}
 		buf := make([]byte, end-start+1)
 		if err := f.readBody(resp.Body, buf); err != nil {
@@ -75,12 +76,12 @@ func (s *httpSource) open(ctx context.Context, f *File) error {
 		// An empty object: "bytes */0".
 		cr := resp.Header.Get("Content-Range")
 		if cr != "bytes */0" {
-			return fmt.Errorf("%s: %w: 416 for a suffix range (Content-Range %q)", s.url, ErrCorrupt, cr)
+			return fmt.Errorf("%s: %w: 416 for a suffix range (Content-Range %q)", s.name, ErrCorrupt, cr)
 		}
 		f.size = 0
 	default: // 200: the server ignored Range and sends the whole object.
 		if resp.ContentLength < 0 || resp.ContentLength > f.cfg.tail {
-			return fmt.Errorf("%s: %w: server does not serve range requests (200 to a Range of the last %d bytes, object of %d bytes)", s.url, ErrUnsupported, f.cfg.tail, resp.ContentLength)
+			return fmt.Errorf("%s: %w: server does not serve range requests (200 to a Range of the last %d bytes, object of %d bytes)", s.name, ErrUnsupported, f.cfg.tail, resp.ContentLength)
 		}
 		buf := make([]byte, resp.ContentLength)
 		if err := f.readBody(resp.Body, buf); err != nil {
@@ -145,19 +146,19 @@ func (s *httpSource) fetchOnce(ctx context.Context, f *File, p []byte, off, end 
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusOK {
 		if off != 0 || end != f.size-1 {
-			return fmt.Errorf("%s: %w: server ignored Range bytes=%d-%d", s.url, ErrUnsupported, off, end)
+			return fmt.Errorf("%s: %w: server ignored Range bytes=%d-%d", s.name, ErrUnsupported, off, end)
 		}
 	} else {
 		start, rend, total, err := parseContentRange(resp.Header.Get("Content-Range"))
 		if err != nil || start != off || rend != end {
-			return fmt.Errorf("%s: %w: Content-Range %q for bytes=%d-%d", s.url, ErrCorrupt, resp.Header.Get("Content-Range"), off, end)
+			return fmt.Errorf("%s: %w: Content-Range %q for bytes=%d-%d", s.name, ErrCorrupt, resp.Header.Get("Content-Range"), off, end)
 		}
 		if total != f.size {
-			return fmt.Errorf("%s: %w: size %d, was %d at open", s.url, ErrChanged, total, f.size)
+			return fmt.Errorf("%s: %w: size %d, was %d at open", s.name, ErrChanged, total, f.size)
 		}
 	}
 	if et, lm := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified"); et != s.etag || (s.etag == "" && lm != s.lastModified) {
-		return fmt.Errorf("%s: %w: ETag %q Last-Modified %q, were %q %q at open", s.url, ErrChanged, et, lm, s.etag, s.lastModified)
+		return fmt.Errorf("%s: %w: ETag %q Last-Modified %q, were %q %q at open", s.name, ErrChanged, et, lm, s.etag, s.lastModified)
 	}
 	return f.readBody(resp.Body, p)
 }
@@ -184,6 +185,10 @@ func (s *httpSource) do(ctx context.Context, f *File, method, rng string, valida
 	resp, err := s.client.Do(req)
 	f.wallNanos.Add(int64(time.Since(start)))
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = s.name // the query may hold a presigned URL's signature
+		}
 		return nil, err
 	}
 	switch {
@@ -194,13 +199,13 @@ func (s *httpSource) do(ctx context.Context, f *File, method, rng string, valida
 	resp.Body.Close()
 	switch resp.StatusCode {
 	case http.StatusPreconditionFailed:
-		return nil, fmt.Errorf("%s: %w: server refused If-Match %q (412)", s.url, ErrChanged, s.etag)
+		return nil, fmt.Errorf("%s: %w: server refused If-Match %q (412)", s.name, ErrChanged, s.etag)
 	case http.StatusNotFound, http.StatusGone:
-		return nil, &fs.PathError{Op: "open", Path: s.url, Err: fs.ErrNotExist}
+		return nil, &fs.PathError{Op: "open", Path: s.name, Err: fs.ErrNotExist}
 	case http.StatusForbidden, http.StatusUnauthorized:
-		return nil, &fs.PathError{Op: "open", Path: s.url, Err: fmt.Errorf("%w: %s", fs.ErrPermission, resp.Status)}
+		return nil, &fs.PathError{Op: "open", Path: s.name, Err: fmt.Errorf("%w: %s", fs.ErrPermission, resp.Status)}
 	}
-	return nil, &statusError{url: s.url, status: resp.Status, code: resp.StatusCode}
+	return nil, &statusError{url: s.name, status: resp.Status, code: resp.StatusCode}
 }
 
 func (s *httpSource) close() error { return nil }
@@ -278,4 +283,16 @@ func parseContentRange(s string) (start, end, total int64, err error) {
 		return 0, 0, 0, bad
 	}
 	return start, end, total, nil
+}
+
+// redact drops a URL's user info and query (presigned URLs carry their
+// credentials there) so that error messages can be logged.
+func redact(u *url.URL) string {
+	r := *u
+	r.User = nil
+	if r.RawQuery != "" {
+		r.RawQuery = "REDACTED"
+	}
+	r.Fragment, r.RawFragment = "", ""
+	return r.String()
 }

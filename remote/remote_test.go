@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -258,5 +259,39 @@ func TestPrefetch(t *testing.T) {
 	}
 	if err := f.Prefetch(ctx, []Extent{{f.Size(), 1}}); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("past the end: %v", err)
+	}
+}
+
+// TestErrorsHideQuery: a presigned URL's signature stays out of errors.
+func TestErrorsHideQuery(t *testing.T) {
+	s := newTestServer(t)
+	_, err := Open(ctx, s.url("nope.lance")+"?X-Amz-Signature=secret")
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("error %v", err)
+	}
+	s.Close()
+	_, err = Open(ctx, s.url("at1", "qcol.at1")+"?X-Amz-Signature=secret", WithRetries(0))
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestSmallFilesOneRequest: a CSUP or AT-1 file within the tail cache is
+// opened and decoded whole with the one request Open sends.
+func TestSmallFilesOneRequest(t *testing.T) {
+	s := newTestServer(t)
+	for _, c := range []struct {
+		format string
+		rel    []string
+	}{
+		{"csup", []string{"csup", "csup-v16_super-v0.3.0", "nested.csup"}},
+		{"at1", []string{"at1", "qcol.at1"}},
+		{"lance", []string{"lance", "v2_2_alltypes_5rows.lance"}},
+	} {
+		f := mustOpen(t, s.url(c.rel...))
+		decodeAs(t, c.format, f, f.Size())
+		if st := f.Stats(); st.Requests != 1 || st.Bytes != f.Size() {
+			t.Fatalf("%v: %v for a %d-byte file", c.rel, st, f.Size())
+		}
 	}
 }
