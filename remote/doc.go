@@ -43,8 +43,8 @@
 //
 // FS over file:// or a path is os.DirFS. Over HTTP there is no listing:
 // Open(name) opens base/name as a *File (which is an fs.File: Stat, Read,
-// ReadAt) and ReadDir fails with ErrUnsupported. lance.OpenTable needs no
-// more: it falls back to _versions/latest_version_hint.json and opens the
+// ReadAt), Stat sends a HEAD, and ReadDir fails with ErrUnsupported.
+// lance.OpenTable needs no more: it falls back to _versions/latest_version_hint.json and opens the
 // manifest and data files by name.
 //
 // # Object stores

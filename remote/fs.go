@@ -80,6 +80,25 @@ func (h *httpFS) Open(name string) (fs.File, error) {
 	return f, nil
 }
 
+// Stat learns name's size with a HEAD request (Open would read its tail).
+func (h *httpFS) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) || name == "." {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	u := *h.base
+	u.Path += "/" + name
+	f, err := Open(h.ctx, u.String(), append(h.opts[:len(h.opts):len(h.opts)], WithTailCache(0))...)
+	if err != nil {
+		if pe, ok := err.(*fs.PathError); ok {
+			pe.Op, pe.Path = "stat", name
+			return nil, pe
+		}
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	defer f.Close()
+	return f.Stat()
+}
+
 // ReadDir fails: HTTP has no listing.
 func (h *httpFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return nil, &fs.PathError{Op: "readdir", Path: name, Err: fmt.Errorf("%w: HTTP has no directory listing", ErrUnsupported)}

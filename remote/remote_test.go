@@ -140,6 +140,21 @@ func TestRetryTransient(t *testing.T) {
 	}
 }
 
+// TestRetryReset: a connection closed without an answer is retried.
+func TestRetryReset(t *testing.T) {
+	s := newTestServer(t)
+	f := mustOpen(t, s.url("at1", "qcol.at1"), WithBackoff(time.Millisecond), WithTailCache(0))
+	want, _ := os.ReadFile(filepath.Join(s.root, "at1", "qcol.at1"))
+	s.set(func(s *testServer) { s.reset = 2 })
+	p := make([]byte, 20)
+	if _, err := f.ReadAt(p, 3); err != nil || !bytes.Equal(p, want[3:23]) {
+		t.Fatalf("ReadAt after resets: %v", err)
+	}
+	if r, _ := s.count(); f.Stats().Retries < 1 || r < 3 {
+		t.Fatalf("no retry counted: %v, server saw %d requests", f.Stats(), r)
+	}
+}
+
 func TestNotFoundAndNoRanges(t *testing.T) {
 	s := newTestServer(t)
 	_, err := Open(ctx, s.url("nope.lance"))

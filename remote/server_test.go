@@ -27,6 +27,7 @@ type testServer struct {
 	ranges        []string
 	etag          string // sent for every file; "" sends none
 	fail          int    // answer the next fail requests with 503
+	reset         int    // close the connection of the next reset requests unanswered
 	latency       time.Duration
 	ignoreIfMatch bool // serve whatever If-Match says
 	noRanges      bool // ignore Range (answer 200)
@@ -74,7 +75,17 @@ func (s *testServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if fail {
 		s.fail--
 	}
+	reset := s.reset > 0
+	if reset {
+		s.reset--
+	}
 	s.mu.Unlock()
+	if reset {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			conn.Close()
+		}
+		return
+	}
 	time.Sleep(latency)
 	if fail {
 		http.Error(w, "try later", http.StatusServiceUnavailable)
