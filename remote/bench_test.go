@@ -94,7 +94,7 @@ func BenchmarkLanceColumnOverHTTP(b *testing.B) {
 		for _, mode := range []string{"column", "column-tail8k", "column-prefetch", "whole"} {
 			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				b.ReportAllocs()
-				var requests, recv int64
+				var requests, recv, rounds int64
 				for b.Loop() {
 					var (
 						r    io.ReaderAt
@@ -139,11 +139,16 @@ func BenchmarkLanceColumnOverHTTP(b *testing.B) {
 						b.Fatal(err)
 					}
 					rec.Release()
+					rounds = 1 // the whole file's GET
+					if f, ok := r.(*File); ok {
+						rounds = f.Stats().Rounds
+					}
 					n1, bytes1 := s.count()
 					requests, recv = int64(n1-n0), bytes1-bytes0
 					b.SetBytes(size)
 				}
 				b.ReportMetric(float64(requests), "requests/op")
+				b.ReportMetric(float64(rounds), "rounds/op")
 				b.ReportMetric(float64(recv), "recv-bytes/op")
 				b.ReportMetric(float64(colBytes), "colbytes")
 			})

@@ -41,6 +41,7 @@ type File struct {
 	pre prefetched // what Prefetch read
 
 	requests, bytes, retries, wallNanos atomic.Int64
+	rounds, inflight                    atomic.Int64
 
 	mu  sync.Mutex // guards pos
 	pos int64      // for Read
@@ -48,14 +49,19 @@ type File struct {
 
 // Stats counts what a File cost so far.
 type Stats struct {
-	Requests int64         // requests sent, retries included (ReadAt calls on a local file)
-	Bytes    int64         // body bytes received
-	Retries  int64         // requests that were retries of a transient failure
-	Wall     time.Duration // time spent in requests, summed over concurrent ones
+	Requests int64 // requests sent, retries included (ReadAt calls on a local file)
+	Bytes    int64 // body bytes received
+	Retries  int64 // requests that were retries of a transient failure
+	// Rounds counts sequential round trips: Open's, then every ReadAt,
+	// ReadRanges or Prefetch batch that went to the store while no other
+	// was in flight (concurrent requests of one batch count once; retries
+	// are not counted).
+	Rounds int64
+	Wall   time.Duration // time spent in requests, summed over concurrent ones
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d requests (%d retries), %d bytes, %v in requests", s.Requests, s.Retries, s.Bytes, s.Wall.Round(time.Microsecond))
+	return fmt.Sprintf("%d round trips, %d requests (%d retries), %d bytes, %v in requests", s.Rounds, s.Requests, s.Retries, s.Bytes, s.Wall.Round(time.Microsecond))
 }
 
 // Open opens the object at rawURL: http:// or https:// (range requests),
@@ -82,6 +88,7 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidArgument, err)
 		}
 		f.name = path.Base(u.Path)
+		f.rounds.Add(1)
 		if err := openHTTP(ctx, f, u); err != nil {
 			return nil, err
 		}
@@ -135,7 +142,7 @@ func (f *File) Size() int64 { return f.size }
 
 // Stats returns what the File has cost so far.
 func (f *File) Stats() Stats {
-	return Stats{Requests: f.requests.Load(), Bytes: f.bytes.Load(), Retries: f.retries.Load(), Wall: time.Duration(f.wallNanos.Load())}
+	return Stats{Rounds: f.rounds.Load(), Requests: f.requests.Load(), Bytes: f.bytes.Load(), Retries: f.retries.Load(), Wall: time.Duration(f.wallNanos.Load())}
 }
 
 // Close releases the File.

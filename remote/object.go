@@ -38,6 +38,7 @@ func OpenObject(ctx context.Context, name string, obj Object, opts ...Option) (*
 	}
 	f := &File{name: name, cfg: cfg, ctx: ctx, sem: make(chan struct{}, cfg.maxInFlight),
 		src: objectSource{obj}, size: obj.Size(), modTime: obj.ModTime()}
+	f.rounds.Add(1)
 	if n := min(cfg.tail, f.size); n > 0 {
 		tail := make([]byte, n)
 		if err := f.src.fetch(ctx, f, tail, f.size-n); err != nil {

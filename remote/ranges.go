@@ -53,9 +53,11 @@ func (f *File) ReadRanges(ctx context.Context, rs []Range) error {
 		todo = append(todo, r)
 	}
 	spans := plan(todo, f.cfg.gap, f.cfg.maxRequest)
-	switch len(spans) {
-	case 0:
+	if len(spans) == 0 {
 		return nil
+	}
+	defer f.round()()
+	switch len(spans) {
 	case 1:
 		return f.readSpan(ctx, spans[0])
 	}
@@ -138,4 +140,14 @@ func plan(rs []Range, gap, maxReq int64) []span {
 		spans = append(spans, span{off: p.Off, end: end, parts: []Range{p}})
 	}
 	return spans
+}
+
+// round counts a round trip: a batch of requests that starts while no
+// other batch of this File is in flight. It returns the function that
+// ends the batch.
+func (f *File) round() func() {
+	if f.inflight.Add(1) == 1 {
+		f.rounds.Add(1)
+	}
+	return func() { f.inflight.Add(-1) }
 }

@@ -214,6 +214,9 @@ func TestCoalesce(t *testing.T) {
 	if n, _ := s.count(); n-n0 != 3 {
 		t.Fatalf("%d requests for 3 spans (%q)", n-n0, s.ranges[n0:])
 	}
+	if st := f.Stats(); st.Rounds != 2 || st.Requests != 4 {
+		t.Fatalf("%v: want open's round and one round of 3 requests", st)
+	}
 	// A range outside the object is the caller's mistake.
 	if err := f.ReadRanges(ctx, []Range{{Off: f.Size() - 1, Buf: make([]byte, 2)}}); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("range past the end: %v", err)
