@@ -75,8 +75,18 @@ func lanceColumnBytes(tb testing.TB, path, field string) int64 {
 // Metrics: requests, bytes received, and bytes of the column's pages and
 // metadata (colbytes) per op; ns/op is the wall time.
 func BenchmarkLanceColumnOverHTTP(b *testing.B) {
+	benchLanceColumn(b, 0)
+}
+
+// BenchmarkLanceColumnOverHTTP100Mbit is BenchmarkLanceColumnOverHTTP with
+// responses sent at 12.5 MB/s (100 Mbit/s), so bytes cost time too.
+func BenchmarkLanceColumnOverHTTP100Mbit(b *testing.B) {
+	benchLanceColumn(b, 12_500_000)
+}
+
+func benchLanceColumn(b *testing.B, bandwidth int64) {
 	s := newTestServer(b)
-	s.set(func(s *testServer) { s.latency = 20 * time.Millisecond })
+	s.set(func(s *testServer) { s.latency, s.bandwidth = 20*time.Millisecond, bandwidth })
 	for _, c := range []struct {
 		name, field string
 		rel         []string

@@ -29,6 +29,7 @@ type testServer struct {
 	fail          int    // answer the next fail requests with 503
 	reset         int    // close the connection of the next reset requests unanswered
 	latency       time.Duration
+	bandwidth     int64 // bytes per second a response is sent at; 0: unlimited
 	ignoreIfMatch bool // serve whatever If-Match says
 	noRanges      bool // ignore Range (answer 200)
 }
@@ -62,7 +63,11 @@ type countingWriter struct {
 func (w *countingWriter) Write(p []byte) (int, error) {
 	w.s.mu.Lock()
 	w.s.bytes += int64(len(p))
+	bw := w.s.bandwidth
 	w.s.mu.Unlock()
+	if bw > 0 {
+		time.Sleep(time.Duration(int64(len(p)) * int64(time.Second) / bw))
+	}
 	return w.ResponseWriter.Write(p)
 }
 
