@@ -30,8 +30,8 @@ type testServer struct {
 	reset         int    // close the connection of the next reset requests unanswered
 	latency       time.Duration
 	bandwidth     int64 // bytes per second a response is sent at; 0: unlimited
-	ignoreIfMatch bool // serve whatever If-Match says
-	noRanges      bool // ignore Range (answer 200)
+	ignoreIfMatch bool  // serve whatever If-Match says
+	noRanges      bool  // ignore Range (answer 200)
 }
 
 func newTestServer(t testing.TB) *testServer {
