@@ -23,6 +23,9 @@ var maxStdin int64 = 1 << 30
 // caller can read AT-1 from a stream: the input then keeps the pipe in
 // Stream (R is nil) when it starts with an AT-1 magic.
 func openInput(path string, stdin io.Reader, streamOK bool) (in *input, closeFn func(), err error) {
+	if in, closeFn, ok, err := openRemoteInput(path); ok {
+		return in, closeFn, err
+	}
 	if path != "-" {
 		fh, err := os.Open(path)
 		if err != nil {
