@@ -214,7 +214,9 @@ func xzIndexSize(src []byte) (uint64, bool) {
 	}
 	foot := src[len(src)-12:]
 	bsize := (uint64(foot[4]) | uint64(foot[5])<<8 | uint64(foot[6])<<16 | uint64(foot[7])<<24 + 1) * 4
-	if bsize > uint64(len(src)-24) {
+	// An index holds at least its indicator, record count and CRC32,
+	// padded to 8 bytes.
+	if bsize < 8 || bsize > uint64(len(src)-24) {
 		return 0, false
 	}
 	idx := src[len(src)-12-int(bsize) : len(src)-12]
