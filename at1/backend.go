@@ -136,12 +136,15 @@ func (c *config) unxzBuf(z *xz.Reader, buf, src []byte, limit int64, off int64, 
 	// The stream's index gives the exact size when the stream ends the
 	// data; otherwise grow from a guess.
 	size := int64(-1)
-	if n, ok := xzIndexSize(src); ok {
+	if n, one, ok := xzIndex(src); ok {
 		if n > uint64(limit) {
 			return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
 		}
 		size = int64(n)
-		src = shrinkDict(src, n)
+		if one {
+			// The index is this stream's own: n is what it decodes to.
+			src = shrinkDict(src, n)
+		}
 	}
 	if err := z.Reset(bytes.NewReader(src)); err != nil {
 		return nil, errs.At(ErrCorrupt, off, path, "xz: %v", err)
@@ -209,37 +212,47 @@ func xzErr(err error, off int64, path string) error {
 // that ends exactly at the end of src. ok is false when the footer is not
 // there (trailing bytes, damage); the decoder checks the index anyway.
 func xzIndexSize(src []byte) (uint64, bool) {
+	n, _, ok := xzIndex(src)
+	return n, ok
+}
+
+// xzIndex is xzIndexSize that also reports whether src is exactly one
+// stream: header, the blocks the index lists, index and footer. When it
+// is not (streams concatenated), the index read is the last stream's.
+func xzIndex(src []byte) (uint64, bool, bool) {
 	if len(src) < 32 || src[len(src)-2] != 'Y' || src[len(src)-1] != 'Z' {
-		return 0, false
+		return 0, false, false
 	}
 	foot := src[len(src)-12:]
 	bsize := (uint64(foot[4]) | uint64(foot[5])<<8 | uint64(foot[6])<<16 | uint64(foot[7])<<24 + 1) * 4
 	// An index holds at least its indicator, record count and CRC32,
 	// padded to 8 bytes.
 	if bsize < 8 || bsize > uint64(len(src)-24) {
-		return 0, false
+		return 0, false, false
 	}
 	idx := src[len(src)-12-int(bsize) : len(src)-12]
 	if idx[0] != 0 {
-		return 0, false
+		return 0, false, false
 	}
 	cur := &cursor{b: idx[:len(idx)-4], off: 1}
 	n, err := cur.uv("records")
 	if err != nil || n > uint64(len(idx)) {
-		return 0, false
+		return 0, false, false
 	}
-	var total uint64
+	var total, blocks uint64
 	for i := uint64(0); i < n; i++ {
-		if _, err := cur.uv("unpadded"); err != nil {
-			return 0, false
+		up, err := cur.uv("unpadded")
+		if err != nil {
+			return 0, false, false
 		}
 		u, err := cur.uv("uncompressed")
 		if err != nil || total+u < total {
-			return 0, false
+			return 0, false, false
 		}
 		total += u
+		blocks += (min(up, uint64(len(src))) + 3) &^ 3 // no overflow
 	}
-	return total, true
+	return total, 12+blocks+bsize+12 == uint64(len(src)), true
 }
 
 // xzDictSize reads the LZMA2 dictionary size of the first block, so a

@@ -64,3 +64,38 @@ func TestShrinkDict(t *testing.T) {
 		t.Error("shrinkDict rewrote a header whose CRC does not match")
 	}
 }
+
+// TestShrinkDictConcatenated: when a second stream follows the first, the
+// index at the end is the second's, so the first keeps its declared
+// dictionary and decodes in full.
+func TestShrinkDictConcatenated(t *testing.T) {
+	// Matches 6000 bytes back: beyond the 4 KiB dictionary the second
+	// stream's size would give.
+	rnd := make([]byte, 6000)
+	for i, x := 0, uint32(1); i < len(rnd); i++ {
+		x = x*1664525 + 1013904223
+		rnd[i] = byte(x >> 24)
+	}
+	first := bytes.Repeat(rnd, 3)
+	a, err := xzCompress(nil, first, 6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := xzCompress(nil, []byte("tiny"), 6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, one, ok := xzIndex(a); !ok || !one {
+		t.Fatalf("single stream: one=%v ok=%v", one, ok)
+	}
+	both := append(bytes.Clone(a), b...)
+	if n, one, ok := xzIndex(both); !ok || one || n != 4 {
+		t.Fatalf("concatenated: n=%d one=%v ok=%v", n, one, ok)
+	}
+	c, _ := newConfig(nil)
+	z, _ := rootxz.NewReader(nil, 0)
+	got, err := c.unxzBuf(z, nil, both, 1<<20, 0, "test", nil)
+	if err != nil || !bytes.Equal(got, first) {
+		t.Fatalf("decoded %d bytes, %v; want the first stream's %d", len(got), err, len(first))
+	}
+}
