@@ -2,7 +2,9 @@ package at1
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"sync"
 
@@ -131,21 +133,25 @@ func (c *config) unxzBuf(z *xz.Reader, buf, src []byte, limit int64, off int64, 
 	if d, ok := xzDictSize(src); ok && d > uint64(c.maxDict) {
 		return nil, errs.TooLarge(ErrTooLarge, off, path, "xz dictionary", d, int64(c.maxDict))
 	}
+	// The stream's index gives the exact size when the stream ends the
+	// data; otherwise grow from a guess.
+	size := int64(-1)
+	if n, one, ok := xzIndex(src); ok {
+		if n > uint64(limit) {
+			return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
+		}
+		size = int64(n)
+		if one {
+			// The index is this stream's own: n is what it decodes to.
+			src = shrinkDict(src, n)
+		}
+	}
 	if err := z.Reset(bytes.NewReader(src)); err != nil {
 		return nil, errs.At(ErrCorrupt, off, path, "xz: %v", err)
 	}
 	// Only the first stream counts; bytes after it are ignored, as the
 	// reference does (vector raw_xz_trailing_garbage).
 	z.Multistream(false)
-	// The stream's index gives the exact size when the stream ends the
-	// data; otherwise grow from a guess.
-	size := int64(-1)
-	if n, ok := xzIndexSize(src); ok {
-		if n > uint64(limit) {
-			return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
-		}
-		size = int64(n)
-	}
 	if size < 0 {
 		size = min(int64(len(src))*4, limit)
 	}
@@ -206,44 +212,63 @@ func xzErr(err error, off int64, path string) error {
 // that ends exactly at the end of src. ok is false when the footer is not
 // there (trailing bytes, damage); the decoder checks the index anyway.
 func xzIndexSize(src []byte) (uint64, bool) {
+	n, _, ok := xzIndex(src)
+	return n, ok
+}
+
+// xzIndex is xzIndexSize that also reports whether src is exactly one
+// stream: header, the blocks the index lists, index and footer. When it
+// is not (streams concatenated), the index read is the last stream's.
+func xzIndex(src []byte) (uint64, bool, bool) {
 	if len(src) < 32 || src[len(src)-2] != 'Y' || src[len(src)-1] != 'Z' {
-		return 0, false
+		return 0, false, false
 	}
 	foot := src[len(src)-12:]
 	bsize := (uint64(foot[4]) | uint64(foot[5])<<8 | uint64(foot[6])<<16 | uint64(foot[7])<<24 + 1) * 4
-	if bsize > uint64(len(src)-24) {
-		return 0, false
+	// An index holds at least its indicator, record count and CRC32,
+	// padded to 8 bytes.
+	if bsize < 8 || bsize > uint64(len(src)-24) {
+		return 0, false, false
 	}
 	idx := src[len(src)-12-int(bsize) : len(src)-12]
 	if idx[0] != 0 {
-		return 0, false
+		return 0, false, false
 	}
 	cur := &cursor{b: idx[:len(idx)-4], off: 1}
 	n, err := cur.uv("records")
 	if err != nil || n > uint64(len(idx)) {
-		return 0, false
+		return 0, false, false
 	}
-	var total uint64
+	var total, blocks uint64
 	for i := uint64(0); i < n; i++ {
-		if _, err := cur.uv("unpadded"); err != nil {
-			return 0, false
+		up, err := cur.uv("unpadded")
+		if err != nil {
+			return 0, false, false
 		}
 		u, err := cur.uv("uncompressed")
 		if err != nil || total+u < total {
-			return 0, false
+			return 0, false, false
 		}
 		total += u
+		blocks += (min(up, uint64(len(src))) + 3) &^ 3 // no overflow
 	}
-	return total, true
+	return total, 12+blocks+bsize+12 == uint64(len(src)), true
 }
 
 // xzDictSize reads the LZMA2 dictionary size of the first block, so a
 // declared size beyond the limit fails before the decoder allocates it.
 func xzDictSize(src []byte) (uint64, bool) {
+	d, _, ok := xzDictProps(src)
+	return d, ok
+}
+
+// xzDictProps is xzDictSize that also returns the offset in src of the
+// LZMA2 properties byte.
+func xzDictProps(src []byte) (uint64, int, bool) {
 	// Stream header (12 bytes), then a block header: size byte, flags,
 	// optional compressed and uncompressed sizes, then filter flags.
 	if len(src) < 14 || src[12] == 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	hdr := src[12:]
 	flags := hdr[1]
@@ -262,39 +287,68 @@ func xzDictSize(src []byte) (uint64, bool) {
 		return false
 	}
 	if flags&0x40 != 0 && !skipVarint() {
-		return 0, false
+		return 0, 0, false
 	}
 	if flags&0x80 != 0 && !skipVarint() {
-		return 0, false
+		return 0, 0, false
 	}
 	nf := int(flags&3) + 1
 	for i := 0; i < nf; i++ {
 		if p >= len(hdr) {
-			return 0, false
+			return 0, 0, false
 		}
 		id := hdr[p]
 		p++
 		if p >= len(hdr) {
-			return 0, false
+			return 0, 0, false
 		}
 		psize := int(hdr[p])
 		p++
 		if p+psize > len(hdr) {
-			return 0, false
+			return 0, 0, false
 		}
 		if id == 0x21 && psize == 1 {
 			props := hdr[p]
 			if props > 40 {
-				return 0, false
+				return 0, 0, false
 			}
 			if props == 40 {
-				return 1<<32 - 1, true
+				return 1<<32 - 1, 12 + p, true
 			}
-			return uint64(2|props&1) << (props/2 + 11), true
+			return uint64(2|props&1) << (props/2 + 11), 12 + p, true
 		}
 		p += psize
 	}
-	return 0, false
+	return 0, 0, false
+}
+
+// shrinkDict returns src, or a copy of it whose first block declares a
+// smaller LZMA2 dictionary, when the stream decodes to n bytes, fewer
+// than its declared dictionary: no match can reach further back than the
+// output so far, so a dictionary of n bytes decodes the same stream, and
+// the decoder then allocates (and the kernel maps) n bytes instead of
+// the 8 MiB that xz -6 declares even for a 10-byte file. The block
+// header's CRC32 is recomputed for the new properties byte.
+func shrinkDict(src []byte, n uint64) []byte {
+	d, at, ok := xzDictProps(src)
+	if !ok || n >= d || d <= 4096 {
+		return src
+	}
+	hsize := (int(src[12]) + 1) * 4
+	if 12+hsize > len(src) || crc32.ChecksumIEEE(src[12:12+hsize-4]) != binary.LittleEndian.Uint32(src[12+hsize-4:]) {
+		return src // the decoder reports the damage
+	}
+	props := byte(0)
+	for ; props < 40 && uint64(2|props&1)<<(props/2+11) < n; props++ {
+	}
+	if uint64(2|props&1)<<(props/2+11) >= d {
+		return src
+	}
+	out := make([]byte, len(src))
+	copy(out, src)
+	out[at] = props
+	binary.LittleEndian.PutUint32(out[12+hsize-4:], crc32.ChecksumIEEE(out[12:12+hsize-4]))
+	return out
 }
 
 // zstdSharedMax is the largest frame the shared zstd decoders decode.

@@ -215,15 +215,16 @@ func spend(cur *cursor, budget *int64, n int) error {
 func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
 	rest := cur.b[cur.off:]
 	// Every value ends in the one byte below 0x80 of its varint: size the
-	// offsets exactly and the text for about 8 bytes a value.
+	// offsets exactly. A first pass sums the text's exact length (and
+	// stops where it would pass the budget), so the second formats each
+	// value in place into a buffer that never grows.
 	n := 0
 	for _, b := range rest {
 		if b < 0x80 {
 			n++
 		}
 	}
-	v := colVals{buf: make([]byte, 0, int(min(int64(n)*8+16, max(*budget, 0)+1))), offs: make([]uint32, 1, n+1)}
-	var acc int64
+	var acc, total int64
 	for p := 0; p < len(rest); {
 		z, k := varint.Consume(rest[p:])
 		if k <= 0 {
@@ -233,13 +234,24 @@ func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
 		}
 		p += k
 		acc += varint.DecodeZigzag(z) // wrapping, where C would be undefined
-		v.buf = appendNum(v.buf, acc, dec)
-		v.buf = append(v.buf, '\n')
-		v.offs = append(v.offs, uint32(len(v.buf)))
-		if int64(len(v.buf)) > *budget {
+		total += int64(numLen(acc, dec)) + 1
+		if total > *budget {
 			cur.off += p
-			return colVals{}, spend(cur, budget, len(v.buf))
+			return colVals{}, spend(cur, budget, int(total))
 		}
+	}
+	v := colVals{buf: make([]byte, total), offs: make([]uint32, n+1)}
+	acc = 0
+	at := 0
+	for i, p := 0, 0; p < len(rest); i++ {
+		z, k := varint.Consume(rest[p:])
+		p += k
+		acc += varint.DecodeZigzag(z)
+		end := at + numLen(acc, dec)
+		putNum(v.buf[at:end], acc, dec)
+		v.buf[end] = '\n'
+		at = end + 1
+		v.offs[i+1] = uint32(at)
 	}
 	cur.off = len(cur.b)
 	return v, spend(cur, budget, len(v.buf))

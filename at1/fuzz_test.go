@@ -365,5 +365,17 @@ func FuzzDiffAppendFixed(f *testing.F) {
 		if got != want {
 			t.Fatalf("appendFixed(%d, %d) = %q, want %q", n, d, got, want)
 		}
+		// numColumn's in-place formatter agrees with appendNum, for
+		// DEC and (d = maxScale stands in for) INT.
+		dec := int(d)
+		if d == maxScale {
+			dec = -1
+		}
+		want = string(appendNum(nil, n, dec))
+		b := make([]byte, numLen(n, dec))
+		putNum(b, n, dec)
+		if string(b) != want {
+			t.Fatalf("putNum(%d, %d) = %q, want %q", n, dec, b, want)
+		}
 	})
 }

@@ -42,20 +42,18 @@ func heapPeak(f func()) (peak, total uint64) {
 			case <-done:
 				return
 			case <-t.C:
-				if v := read(); v > hi {
-					mu.Lock()
-					hi = v
-					mu.Unlock()
-				}
+				v := read()
+				mu.Lock()
+				hi = max(hi, v)
+				mu.Unlock()
 			}
 		}
 	}()
 	f()
-	if v := read(); v > hi {
-		hi = v
-	}
+	last := read()
 	close(done)
-	wg.Wait()
+	wg.Wait() // the sampler has stopped: hi is ours alone
+	hi = max(hi, last)
 	runtime.ReadMemStats(&after)
 	return hi - base, after.TotalAlloc - before.TotalAlloc
 }

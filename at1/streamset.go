@@ -80,8 +80,23 @@ func (ss *streamSet) load(names ...string) error {
 		}
 		jobs = append(jobs, job{name, i})
 	}
+	// Goroutines pay only when there is work to share: streams that
+	// declare little output in all decode on this one, decided from the
+	// declared sizes before any decoding.
+	conc := ss.cfg.concurrency
+	var total uint64
+	for _, j := range jobs {
+		n, ok := declaredSize(ss.streams[j.i].Backend, ss.data[j.i])
+		if !ok {
+			n = parallelMinBytes
+		}
+		total += min(n, parallelMinBytes)
+	}
+	if total < parallelMinBytes {
+		conc = 1
+	}
 	out := make([][]byte, len(jobs))
-	err := parallel(ss.cfg.concurrency, len(jobs), func(k int) error {
+	err := parallel(conc, len(jobs), func(k int) error {
 		d, err := ss.decompress(jobs[k].i, nil)
 		out[k] = d
 		return err
@@ -94,6 +109,10 @@ func (ss *streamSet) load(names ...string) error {
 	}
 	return nil
 }
+
+// parallelMinBytes is the declared output below which load decodes its
+// streams on the calling goroutine.
+const parallelMinBytes = 128 << 10
 
 // decompress decodes stream i, charging the set's budget before the
 // output is allocated: by the size the backend declares (stored length,

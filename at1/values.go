@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -89,6 +90,60 @@ func appendFixed(dst []byte, n int64, d int) []byte {
 	dst = append(dst, s[:split]...)
 	dst = append(dst, '.')
 	return append(dst, s[split:]...)
+}
+
+// pow10 holds 10^i for i in 0..19, for decDigits.
+var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// decDigits is the number of decimal digits of u (1 for 0).
+func decDigits(u uint64) int {
+	t := bits.Len64(u) * 1233 >> 12 // about log10(u)
+	if u >= pow10[t] {
+		t++
+	}
+	return max(t, 1)
+}
+
+// numLen is len(appendNum(nil, n, dec)).
+func numLen(n int64, dec int) int {
+	mag, neg := uint64(n), 0
+	if n < 0 {
+		mag, neg = -mag, 1
+	}
+	d := decDigits(mag)
+	if dec < 0 {
+		return d + neg
+	}
+	return max(d, dec+1) + 1 + neg
+}
+
+// putNum writes appendNum(nil, n, dec) into b, whose length is
+// numLen(n, dec), from the right.
+func putNum(b []byte, n int64, dec int) {
+	mag := uint64(n)
+	if n < 0 {
+		mag = -mag
+		b[0] = '-'
+	}
+	i := len(b) - 1
+	if dec >= 0 {
+		for k := 0; k < dec; k++ {
+			b[i] = byte('0' + mag%10)
+			mag /= 10
+			i--
+		}
+		b[i] = '.'
+		i--
+	}
+	for {
+		b[i] = byte('0' + mag%10)
+		mag /= 10
+		i--
+		if mag == 0 {
+			break
+		}
+	}
 }
 
 // appendNum formats a NUMEXC/INT/DEC value: integer when dec < 0.
