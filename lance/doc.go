@@ -167,7 +167,7 @@
 //     or one batch of Records, may allocate for decoded buffers, charged
 //     as they are allocated (before the allocation), so a small file that
 //     declares huge pages fails with ErrTooLarge instead of taking memory.
-//     With batches cut by bytes (DefaultBatchBytes, 64 MiB), `colfmt cat`
+//     With batches cut by bytes (DefaultBatchBytes, 16 MiB), `colfmt cat`
 //     of any file streams in bounded memory.
 //
 // In 2.1/2.2 files every chunk size, level count, bit width, offset,

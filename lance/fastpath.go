@@ -3,6 +3,7 @@ package lance
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -125,7 +126,7 @@ func (f *File) bufferRange(col *column, p *page, b *encpb.Buffer) (bufRange, boo
 func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, bool, error) {
 	f := r.f
 	var rowBytes int64
-	anyNulls := false
+	anyNulls, allNull := false, true
 	first := pageAt(col, a)
 	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
 		p := col.pages[pi]
@@ -145,6 +146,7 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 			}
 		}
 		anyNulls = anyNulls || fp.values == nil || fp.validity != nil
+		allNull = allNull && fp.values == nil
 		rowBytes = fp.rowBytes
 	}
 	if rowBytes == 0 {
@@ -161,10 +163,17 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 	if err := r.mem.charge(total+(n+7)/8, col.path, "fixed-width values"); err != nil {
 		return nil, false, err
 	}
-	out := make([]byte, total)
-	var vb []byte
-	if anyNulls {
-		vb = make([]byte, bitutil.BytesForBits(n))
+	var out, vb []byte
+	if z := zeroSlab(); allNull && total <= int64(len(z)) {
+		// Nothing is written into an all-null read: its values and
+		// validity share one read-only run of zeros, so a small file of
+		// huge all-null pages costs no allocation per batch.
+		out, vb = z[:total:total], z[:bitutil.BytesForBits(n):bitutil.BytesForBits(n)]
+	} else {
+		out = make([]byte, total)
+		if anyNulls {
+			vb = make([]byte, bitutil.BytesForBits(n))
+		}
 	}
 	pos := int64(0) // rows written
 	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
@@ -220,6 +229,11 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 	defer d.Release()
 	return array.MakeFromData(d), true, nil
 }
+
+// zeroSlab is the run of zeros all-null reads share (see leafDirect). It
+// is never written: Arrow arrays are immutable, and the readers that copy
+// rows (keepRuns) write into new buffers.
+var zeroSlab = sync.OnceValue(func() []byte { return make([]byte, DefaultBatchBytes) })
 
 func fixedData(dt arrow.DataType, n int, values []byte) arrow.ArrayData {
 	if t, ok := dt.(*arrow.FixedSizeListType); ok {

@@ -24,8 +24,8 @@ const (
 	DefaultBatchRows = 1 << 16
 	// DefaultBatchBytes is the decoded size Records aims a record at: a
 	// batch holds fewer than BatchRows rows when its rows are wide, so that
-	// streaming a file of wide rows stays in bounded memory: 64 MiB.
-	DefaultBatchBytes = 64 << 20
+	// streaming a file of wide rows stays in bounded memory: 16 MiB.
+	DefaultBatchBytes = 16 << 20
 	// DefaultMemoryLimit is the total a read may allocate for the buffers
 	// of one record (Read) or of one batch (Records), decoded pages it
 	// keeps for the next batch included: 256 MiB. A read that would need

@@ -40,7 +40,7 @@ import (
 // collector runs, so the process's address space stays near its live data
 // (a 2 GiB address-space cap held under load, which GC pacing alone did
 // not guarantee).
-const defaultMemLimit = 768 << 20
+const defaultMemLimit = 512 << 20
 
 func main() {
 	if _, ok := os.LookupEnv("GOMEMLIMIT"); !ok {
