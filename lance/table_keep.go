@@ -63,40 +63,10 @@ func keepData(d arrow.ArrayData, runs []keepRun, kept int64) (arrow.ArrayData, e
 		}
 		out = []*memory.Buffer{validity, values}
 	case *arrow.StringType, *arrow.BinaryType:
-		offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())
-		var data []byte
-		if bufs[2] != nil {
-			data = bufs[2].Bytes()
-		}
-		no := make([]int32, 0, kept+1)
-		nd := make([]byte, 0)
-		no = append(no, 0)
-		for _, r := range runs {
-			s, e := offs[off+r.a], offs[off+r.b]
-			base := int32(len(nd)) - s
-			for i := off + r.a + 1; i <= off+r.b; i++ {
-				no = append(no, offs[i]+base)
-			}
-			nd = append(nd, data[s:e]...)
-		}
+		no, nd := keepVarlen(arrow.Int32Traits.CastFromBytes(bufs[1].Bytes()), bufs[2], off, runs, kept)
 		out = []*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(no)), memory.NewBufferBytes(nd)}
 	case *arrow.LargeStringType, *arrow.LargeBinaryType:
-		offs := arrow.Int64Traits.CastFromBytes(bufs[1].Bytes())
-		var data []byte
-		if bufs[2] != nil {
-			data = bufs[2].Bytes()
-		}
-		no := make([]int64, 0, kept+1)
-		nd := make([]byte, 0)
-		no = append(no, 0)
-		for _, r := range runs {
-			s, e := offs[off+r.a], offs[off+r.b]
-			base := int64(len(nd)) - s
-			for i := off + r.a + 1; i <= off+r.b; i++ {
-				no = append(no, offs[i]+base)
-			}
-			nd = append(nd, data[s:e]...)
-		}
+		no, nd := keepVarlen(arrow.Int64Traits.CastFromBytes(bufs[1].Bytes()), bufs[2], off, runs, kept)
 		out = []*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(no)), memory.NewBufferBytes(nd)}
 	case *arrow.StructType:
 		out = []*memory.Buffer{validity}
@@ -130,6 +100,26 @@ func keepData(d arrow.ArrayData, runs []keepRun, kept int64) (arrow.ArrayData, e
 		return nil, errs.Wrap(ErrUnsupported, "dropping deleted rows of %s", d.DataType())
 	}
 	return array.NewData(d.DataType(), int(kept), out, children, nulls, 0), nil
+}
+
+// keepVarlen copies the offsets (rebased to start at 0) and the bytes of
+// runs of a string or binary array whose offsets are offs, from row off.
+func keepVarlen[T int32 | int64](offs []T, data *memory.Buffer, off int64, runs []keepRun, kept int64) ([]T, []byte) {
+	var src []byte
+	if data != nil {
+		src = data.Bytes()
+	}
+	no := make([]T, 1, kept+1)
+	nd := make([]byte, 0)
+	for _, r := range runs {
+		s, e := offs[off+r.a], offs[off+r.b]
+		base := T(len(nd)) - s
+		for _, o := range offs[off+r.a+1 : off+r.b+1] {
+			no = append(no, o+base)
+		}
+		nd = append(nd, src[s:e]...)
+	}
+	return no, nd
 }
 
 // keepBits copies the bits of runs from a bitmap starting at bit off; a
