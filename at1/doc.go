@@ -170,7 +170,7 @@
 //     columnar file's columns at most this (and 2 GiB). A frame's
 //     payload is read only as its bytes arrive, so a header that claims a
 //     large frame allocates nothing it does not deliver.
-//   - WithMemoryLimit (default 512 MiB): the decoded streams one stream
+//   - WithMemoryLimit (default 256 MiB): the decoded streams one stream
 //     set (a whole-file container or one frame) holds in total. Each
 //     stream is charged before it is decompressed, from the size its
 //     backend declares (stored length, zstd content size, xz index), or

@@ -24,8 +24,11 @@ const (
 	// whole-file container, or one frame) holds at once, in total. It is
 	// charged before each stream is decompressed, from the size the
 	// backend declares (zstd content size, xz index, stored length) or,
-	// when none is declared, as the stream grows.
-	DefaultMemoryLimit = 512 << 20
+	// when none is declared, as the stream grows. 256 MiB: one stream of
+	// the largest default size, so a hostile file claiming many such
+	// streams stops after the first (colfmt stays well inside a 2 GiB
+	// address-space cap even as a cgo binary, which reserves ~1.5 GB).
+	DefaultMemoryLimit = 256 << 20
 )
 
 // maxStreamLimit keeps per-stream and per-column buffers addressable by
