@@ -147,9 +147,10 @@
 //
 // # Byte order
 //
-// Arrow buffers are little-endian in memory on every platform this
-// package is tested on; on big-endian hosts (s390x) it builds, but
-// decoded values are wrong, so its tests do not run there.
+// The decoders copy Lance's little-endian values into Arrow buffers as
+// they are, which Arrow reads in the host's byte order: on big-endian
+// hosts (s390x) the package builds, but decoded values are wrong, so its
+// tests do not run there yet.
 //
 // # Security
 //
