@@ -131,12 +131,24 @@
 // LZ4 if smaller), Bytes (LZ4 if smaller, intcomp offsets) or Primitive;
 // a set is written as an unreferenced Array node followed by the Set node
 // over the same data; empty Bytes and Primitive columns have untyped null
-// Min/Max and a Bytes Count of 2^32−1. Typed nulls have no encoding in
-// CSUP v16 as super v0.3.0 writes it (its input syntax has only untyped
-// nulls, which become separate top-level types): a column whose values are
-// all null becomes a Const null, and nulls mixed with values fail with
-// ErrUnsupported naming the column. Dictionary columns follow the notes
-// (no sample has one), so their bytes are not verified against super.
+// Min/Max and a Bytes Count of 2^32−1.
+//
+// Typed nulls: super v0.3.0's data model has none (a null is a value of
+// type null; CSUP v16 has no null or presence node, and a record field's
+// Opt/Nones mark optional, missing fields, not nulls), so the v16 writer
+// writes a typed null as super holds the same data: a null of a union type
+// becomes the union's null member (a null member added last when there is
+// none, as null::(int64|string|null)); any other typed null becomes an
+// untyped null and the types around it are rebuilt, so a record with a
+// null field is its own top-level type (a Dynamic variant, as super writes
+// {a:null}), and an array, set or map whose elements then differ in type
+// has a union element type, first-met order, null last (no sample covers
+// this; our choice). Values read back are those converted values. Written
+// this way, the values of the zed-era inputs (null(int64),
+// null({...}), null((int64,string))) give super's own files byte for byte
+// (tested for every sample, nulls, nested and unions included).
+// Dictionary columns follow the notes (no sample has one), so their bytes
+// are not verified against super.
 //
 // The spec-layout writer buffers each column stream and cuts a segment when a buffer
 // reaches the segment threshold (WithSegmentThreshold, default 5 MiB, zq's

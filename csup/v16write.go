@@ -526,6 +526,7 @@ func primLess(a, b bsup.Value) bool {
 // write16 adds a value to the current CSUP v16 object.
 func (w *Writer) write16(v bsup.Value) error {
 	o := w.obj
+	v = untypeNulls(v)
 	if v.Type.Depth() > w.cfg.maxDepth {
 		return errs.Wrap(ErrTooLarge, "type nesting depth %d exceeds the limit of %d", v.Type.Depth(), w.cfg.maxDepth)
 	}

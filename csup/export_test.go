@@ -1,0 +1,4 @@
+package csup
+
+// UntypeNulls exposes the CSUP v16 writer's typed-null conversion to tests.
+var UntypeNulls = untypeNulls
