@@ -126,8 +126,9 @@
 // default 120 000, as super cuts objects) in typed column buffers; at the
 // end of an object each column becomes nodes — metadata IDs in post-order,
 // data in pre-order — with super's choices: a leaf column with one distinct
-// value is a Const, with 2–255 distinct values fewer than its rows a Dict
-// (except int8, uint8 and bool), else Int/Uint (intcomp), Float (float64,
+// value is a Const, with 2–256 distinct values fewer than its rows a Dict
+// (except int8, uint8 and bool), else Int/Uint (intcomp: Int as
+// CompressInt64 with trailing-zero shifts, Uint as CompressUint64 without), Float (float64,
 // LZ4 if smaller), Bytes (LZ4 if smaller, intcomp offsets) or Primitive;
 // a set is written as an unreferenced Array node followed by the Set node
 // over the same data; empty Bytes and Primitive columns have untyped null

@@ -236,9 +236,15 @@ func (e *emitter) ints32(vals []uint32) bsup.Value {
 	return segv(off, int64(4*len(vals)), int64(len(e.data))-off, 0)
 }
 
-func (e *emitter) ints64(vals []uint64) bsup.Value {
+// ints64 appends the intcomp stream of an Int (signed, CompressInt64) or
+// Uint (CompressUint64) column.
+func (e *emitter) ints64(vals []uint64, signed bool) bsup.Value {
 	off := int64(len(e.data))
-	e.data = intcomp.AppendUint64(e.data, vals)
+	if signed {
+		e.data = intcomp.AppendInt64(e.data, vals)
+	} else {
+		e.data = intcomp.AppendUint64(e.data, vals)
+	}
 	return segv(off, int64(8*len(vals)), int64(len(e.data))-off, 0)
 }
 
@@ -360,7 +366,7 @@ func (e *emitter) leaf(c *col16) (int, error) {
 			if _, ok := distinct[string(key)]; !ok {
 				distinct[string(key)] = len(order)
 				order = append(order, i)
-				if len(order) > 255 {
+				if len(order) > 256 {
 					break
 				}
 			}
@@ -372,7 +378,7 @@ func (e *emitter) leaf(c *col16) (int, error) {
 			}
 			return e.node(rec(constT(t), v, u32v(n))), nil
 		}
-		if len(order) <= 255 && int64(len(order)) < n {
+		if len(order) <= 256 && int64(len(order)) < n {
 			return e.dict(l, distinct, order)
 		}
 	}
@@ -428,7 +434,7 @@ func (e *emitter) plain(l *leafBuf) (int, error) {
 				mx = x
 			}
 		}
-		loc := e.ints64(u)
+		loc := e.ints64(u, true)
 		return e.node(rec(t16Int, tv, loc, bsup.NewInt(bsup.TypeInt64, mn), bsup.NewInt(bsup.TypeInt64, mx), u32v(n))), nil
 	case classUint:
 		var mn, mx uint64
@@ -440,7 +446,7 @@ func (e *emitter) plain(l *leafBuf) (int, error) {
 				mx = x
 			}
 		}
-		loc := e.ints64(l.uints)
+		loc := e.ints64(l.uints, false)
 		return e.node(rec(t16Uint, tv, loc, bsup.NewUint(bsup.TypeUint64, mn), bsup.NewUint(bsup.TypeUint64, mx), u32v(n))), nil
 	case classFloat:
 		b := make([]byte, 0, 8*n)

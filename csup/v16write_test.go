@@ -87,3 +87,27 @@ func FuzzDiffCSUPv16Writer(f *testing.F) {
 		require.NoError(t, f.Validate())
 	})
 }
+
+// Dictionaries take up to 256 distinct values (8-bit indexes 0..255, as
+// super's encoder allows) when there are fewer distinct values than rows.
+func TestCSUPv16WriterDictLimit(t *testing.T) {
+	rt := bsup.NewRecord([]bsup.Field{{Name: "s", Type: bsup.TypeString}})
+	for _, c := range []struct {
+		distinct int
+		dict     bool
+	}{{2, true}, {255, true}, {256, true}, {257, false}} {
+		var vals []bsup.Value
+		for i := 0; i < 600; i++ {
+			vals = append(vals, bsup.NewRecordValue(rt, bsup.NewString(itoa3(i%c.distinct))))
+		}
+		f, got := readCSUP(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16)))
+		requireSame(t, vals, got)
+		var sb strings.Builder
+		require.NoError(t, f.Describe(&sb))
+		require.Equal(t, c.dict, strings.Contains(sb.String(), "dict"), "%d distinct:\n%s", c.distinct, sb.String())
+	}
+}
+
+func itoa3(i int) string {
+	return string([]byte{'v', byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)})
+}
