@@ -123,7 +123,9 @@
 // csup` writes it by default). The CSUP v16 writer reproduces what super
 // v0.3.0 wrote for every sample byte for byte (tested on all ten, and on
 // `pack` of mixed.json): values are buffered per object (WithObjectRows,
-// default 120 000, as super cuts objects) in typed column buffers; at the
+// default 120 000, as super cuts objects; WithObjectSize, default 256 MiB,
+// also ends an object early so that memory stays bounded when rows are
+// large — super cuts by rows only) in typed column buffers; at the
 // end of an object each column becomes nodes — metadata IDs in post-order,
 // data in pre-order — with super's choices: a leaf column with one distinct
 // value is a Const, with 2–256 distinct values fewer than its rows a Dict

@@ -123,3 +123,24 @@ func TestCSUPv16WriterMixedNulls(t *testing.T) {
 	_, got = readCSUP(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16)))
 	requireSame(t, []bsup.Value{want[1], want[1]}, got)
 }
+
+// Large rows end an object at WithObjectSize bytes, before
+// WithObjectRows: the writer's memory stays bounded, and the objects
+// read back as one sequence of values.
+func TestCSUPv16WriterObjectSize(t *testing.T) {
+	rt := bsup.NewRecord([]bsup.Field{{Name: "i", Type: bsup.TypeInt64}, {Name: "s", Type: bsup.TypeString}})
+	var vals []bsup.Value
+	for i := 0; i < 40; i++ {
+		vals = append(vals, bsup.NewRecordValue(rt, bsup.NewInt(bsup.TypeInt64, int64(i)), bsup.NewString(strings.Repeat(string(rune('a'+i%26)), 100_000))))
+	}
+	count := func(b []byte) int {
+		f, got := readCSUP(t, b)
+		requireSame(t, vals, got)
+		var sb strings.Builder
+		require.NoError(t, f.Describe(&sb))
+		return strings.Count(sb.String(), "\nobject ")
+	}
+	require.Equal(t, 1, count(writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16))))
+	// 1 MB: about 10 rows of 100 kB each per object.
+	require.Equal(t, 4, count(writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectSize(1<<20))))
+}

@@ -39,6 +39,25 @@ func hasTypedNull(v bsup.Value) bool {
 	return false
 }
 
+// scan16 reports whether v holds a typed null and about how many bytes
+// the v16 writer buffers for it (8 a leaf value, its bytes plus 4 for a
+// string or bytes value, 4 per container), in one walk.
+func scan16(v bsup.Value) (typedNull bool, size int64) {
+	if v.Null {
+		return v.Type.Kind != bsup.KindNull, 0
+	}
+	if v.Elems == nil {
+		return false, 8 + int64(len(v.Bytes))
+	}
+	size = 4
+	for _, e := range v.Elems {
+		n, s := scan16(e)
+		typedNull = typedNull || n
+		size += s
+	}
+	return typedNull, size
+}
+
 // untypeNulls returns v with every typed null replaced as described above.
 func untypeNulls(v bsup.Value) bsup.Value {
 	if !hasTypedNull(v) {

@@ -205,6 +205,7 @@ type obj16 struct {
 	variants []*col16
 	tags     []uint32
 	rows     int64
+	size     int64 // about the bytes buffered (see scan16)
 }
 
 // emitter turns builders into data and metadata values.
@@ -532,7 +533,10 @@ func primLess(a, b bsup.Value) bool {
 // write16 adds a value to the current CSUP v16 object.
 func (w *Writer) write16(v bsup.Value) error {
 	o := w.obj
-	v = untypeNulls(v)
+	typedNull, size := scan16(v)
+	if typedNull {
+		v = untype(v)
+	}
 	if v.Type.Depth() > w.cfg.maxDepth {
 		return errs.Wrap(ErrTooLarge, "type nesting depth %d exceeds the limit of %d", v.Type.Depth(), w.cfg.maxDepth)
 	}
@@ -549,7 +553,8 @@ func (w *Writer) write16(v bsup.Value) error {
 	}
 	o.tags = append(o.tags, uint32(k))
 	o.rows++
-	if o.rows >= int64(w.cfg.objectRows) {
+	o.size += size
+	if o.rows >= int64(w.cfg.objectRows) || o.size >= w.cfg.objectSize {
 		if err := w.flush16(); err != nil {
 			w.err = err
 			return err
