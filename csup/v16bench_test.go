@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/colfmt/colfmt/csup"
 	"github.com/colfmt/colfmt/csup/bsup"
@@ -170,4 +171,129 @@ func BenchmarkCSUPv16Write(b *testing.B) {
 			return bsup.NewWriter(w)
 		})
 	})
+}
+
+// BenchmarkCSUPv16Ratios measures the readers and writers interleaved in
+// each iteration, so that a shared, loaded machine slows them alike, and
+// reports the ratios of their best per-value times: csup-vs-bsup (full
+// CSUP v16 scan against the Super Binary scan of the same rows; >1 means
+// CSUP is faster), project-vs-bsup (the one-column projection),
+// csup-vs-json (against encoding/json on the first 100 000 JSON lines),
+// write-vs-bsup (the CSUP v16 writer against the Super Binary writer, on
+// 100 000 rows). Run with -benchtime 5x or more.
+func BenchmarkCSUPv16Ratios(b *testing.B) {
+	file, other := benchV16()
+	stream, js := other[0], other[1]
+	jsSub := js
+	for i, n := 0, 0; i < len(js); i++ {
+		if js[i] == '\n' {
+			if n++; n == 100_000 {
+				jsSub = js[:i+1]
+				break
+			}
+		}
+	}
+	wvals := make([]bsup.Value, 100_000)
+	for i := range wvals {
+		wvals[i] = v16RowAt(i)
+	}
+	best := map[string]float64{}
+	timeIt := func(name string, rows int, fn func() int) {
+		start := time.Now()
+		n := fn()
+		if n != rows {
+			b.Fatalf("%s: %d rows, want %d", name, n, rows)
+		}
+		per := float64(time.Since(start).Nanoseconds()) / float64(rows)
+		if old, ok := best[name]; !ok || per < old {
+			best[name] = per
+		}
+	}
+	scanCSUP := func(fields ...string) func() int {
+		return func() int {
+			f, err := csup.Open(bytes.NewReader(file), int64(len(file)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := f.NewReader(fields...)
+			var v bsup.Value
+			n := 0
+			for ; ; n++ {
+				if err := r.ReadInto(&v); err == io.EOF {
+					return n
+				} else if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	scanBSUP := func() int {
+		r, err := bsup.NewReader(bytes.NewReader(stream))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var v bsup.Value
+		n := 0
+		for ; ; n++ {
+			if err := r.ReadInto(&v); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	scanJSON := func() int {
+		d := json.NewDecoder(bytes.NewReader(jsSub))
+		var row v16JSONRow
+		n := 0
+		for ; ; n++ {
+			if err := d.Decode(&row); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	write := func(csup16 bool) func() int {
+		return func() int {
+			var w interface {
+				Write(bsup.Value) error
+				Close() error
+			}
+			var err error
+			if csup16 {
+				w, err = csup.NewWriter(io.Discard, csup.WithLayout(csup.LayoutCSUP16))
+			} else {
+				w, err = bsup.NewWriter(io.Discard)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, v := range wvals {
+				if err := w.Write(v); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+			return len(wvals)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		timeIt("csup", 1_000_000, scanCSUP())
+		timeIt("bsup", 1_000_000, scanBSUP)
+		timeIt("project", 1_000_000, scanCSUP("name"))
+		timeIt("json", 100_000, scanJSON)
+		timeIt("write-csup", len(wvals), write(true))
+		timeIt("write-bsup", len(wvals), write(false))
+	}
+	b.ReportMetric(best["bsup"]/best["csup"], "csup-vs-bsup")
+	b.ReportMetric(best["bsup"]/best["project"], "project-vs-bsup")
+	b.ReportMetric(best["json"]/best["csup"], "csup-vs-json")
+	b.ReportMetric(best["write-bsup"]/best["write-csup"], "write-vs-bsup")
+	b.ReportMetric(1e9/best["csup"], "csup-values/s")
+	b.ReportMetric(1e9/best["bsup"], "bsup-values/s")
 }
