@@ -206,6 +206,8 @@ type obj16 struct {
 	tags     []uint32
 	rows     int64
 	size     int64 // about the bytes buffered (see scan16)
+	// spare holds the emptied column trees of earlier objects, by type key.
+	spare map[string]*col16
 }
 
 // emitter turns builders into data and metadata values.
@@ -545,7 +547,13 @@ func (w *Writer) write16(v bsup.Value) error {
 	if !ok {
 		k = len(o.variants)
 		o.keys[key] = k
-		o.variants = append(o.variants, newCol16(v.Type, "super"+itoa(k)))
+		c := o.spare[key]
+		if c == nil || c.path != "super"+itoa(k) {
+			c = newCol16(v.Type, "super"+itoa(k))
+		} else {
+			delete(o.spare, key)
+		}
+		o.variants = append(o.variants, c)
 	}
 	if err := o.variants[k].push(v, 0); err != nil {
 		w.err = err
@@ -609,8 +617,32 @@ func (w *Writer) flush16() error {
 			return err
 		}
 	}
-	w.obj = &obj16{keys: map[string]int{}}
+	// The next object reuses this one's column buffers, emptied, for the
+	// values of the same types (no regrowing them object after object).
+	// Only the last object's trees are kept, so types that stop occurring
+	// do not pile up.
+	spare := make(map[string]*col16, len(o.keys))
+	for key, k := range o.keys {
+		o.variants[k].reset()
+		spare[key] = o.variants[k]
+	}
+	w.obj = &obj16{keys: map[string]int{}, spare: spare}
 	return nil
+}
+
+// reset empties c for the next object, keeping its storage.
+func (c *col16) reset() {
+	c.n, c.nulls = 0, 0
+	if c.offs != nil {
+		c.offs = c.offs[:1]
+	}
+	c.tags = c.tags[:0]
+	if l := c.leaf; l != nil {
+		l.ints, l.uints, l.floats, l.data, l.ends = l.ints[:0], l.uints[:0], l.floats[:0], l.data[:0], l.ends[:0]
+	}
+	for _, k := range c.kids {
+		k.reset()
+	}
 }
 
 // Leaf value classes: how a leaf column's values are stored while an
