@@ -150,8 +150,10 @@
 // this way, the values of the zed-era inputs (null(int64),
 // null({...}), null((int64,string))) give super's own files byte for byte
 // (tested for every sample, nulls, nested and unions included).
-// Dictionary columns follow the notes (no sample has one), so their bytes
-// are not verified against super.
+// No sample has a dictionary column: Dict data follows super's public
+// source, which every version of agrees on (the entries' node, then the
+// counts, then the one-byte index; up to 256 entries), but its bytes are
+// not verified against a file super wrote.
 //
 // The spec-layout writer buffers each column stream and cuts a segment when a buffer
 // reaches the segment threshold (WithSegmentThreshold, default 5 MiB, zq's

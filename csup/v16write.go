@@ -399,12 +399,14 @@ func (e *emitter) dict(l *leafBuf, distinct map[string]int, order []int) (int, e
 		index[i] = byte(k)
 		counts[k]++
 	}
-	ix := e.raw(index)
-	cs := e.ints32(counts)
+	// Data in the order super's dictionary encoder emits it (every
+	// version of its source agrees): the entries, the counts, the index.
 	id, err := e.plain(l.subset(order))
 	if err != nil {
 		return 0, err
 	}
+	cs := e.ints32(counts)
+	ix := e.raw(index)
 	return e.node(rec(t16Dict, idv(id), cs, ix, u32v(int64(n)))), nil
 }
 

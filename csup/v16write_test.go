@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"github.com/colfmt/colfmt/csup/internal/testgen"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,4 +112,26 @@ func TestCSUPv16WriterDictLimit(t *testing.T) {
 
 func itoa3(i int) string {
 	return string([]byte{'v', byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)})
+}
+
+// A dictionary column's data is laid out as super's encoder emits it: the
+// entries, then the counts, then the index (Describe lists the Dict's own
+// segments index first, counts second, then the entries node's).
+func TestCSUPv16WriterDictOrder(t *testing.T) {
+	rt := bsup.NewRecord([]bsup.Field{{Name: "s", Type: bsup.TypeString}})
+	var vals []bsup.Value
+	for i := 0; i < 6; i++ {
+		vals = append(vals, bsup.NewRecordValue(rt, bsup.NewString(strings.Repeat("x", i%2+1))))
+	}
+	f, got := readCSUP(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16)))
+	requireSame(t, vals, got)
+	var sb strings.Builder
+	require.NoError(t, f.Describe(&sb))
+	m := regexp.MustCompile(`dict  string .*\[(\d+)\+6 raw 6\] \[(\d+)\+\d+ raw 16\]\n.*bytes  string .*\[(\d+)\+3 raw 3\] \[(\d+)\+`).FindStringSubmatch(sb.String())
+	require.NotNil(t, m, sb.String())
+	off := func(i int) int { n, _ := strconv.Atoi(m[i]); return n }
+	index, counts, entries, offsets := off(1), off(2), off(3), off(4)
+	require.Less(t, entries, offsets)
+	require.Less(t, offsets, counts)
+	require.Less(t, counts, index)
 }
