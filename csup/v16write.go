@@ -678,9 +678,18 @@ func newLeafBuf(t *bsup.Type) *leafBuf {
 		l.class = classFloat
 	case bsup.KindString, bsup.KindBytes:
 		l.class = classBytes
+	case bsup.KindType:
+		if typeValuesInBytes {
+			l.class = classBytes
+		}
 	}
 	return l
 }
+
+// typeValuesInBytes makes the writer put type values in Bytes nodes, as
+// super's encoder does in some versions (tests of the reader set it);
+// by default they go in Primitive nodes.
+var typeValuesInBytes = false
 
 func (l *leafBuf) len() int {
 	switch l.class {
@@ -721,7 +730,10 @@ func (l *leafBuf) add(v bsup.Value) error {
 	case classFloat:
 		l.floats = append(l.floats, v.Float)
 	case classBytes:
-		return l.appendBody(v.Bytes)
+		if bsup.PayloadKind(v.Type) != bsup.KindType {
+			return l.appendBody(v.Bytes)
+		}
+		fallthrough
 	default:
 		if bsup.PayloadKind(v.Type) == bsup.KindType {
 			// Type values are stored in their Super Binary version 2 form.

@@ -135,3 +135,23 @@ func TestCSUPv16WriterDictOrder(t *testing.T) {
 	require.Less(t, offsets, counts)
 	require.Less(t, counts, index)
 }
+
+// Type values read back from Bytes nodes (where super's encoder puts them
+// in some versions) as from Primitive nodes (where this writer puts them).
+func TestCSUPv16TypeValuesInBytes(t *testing.T) {
+	rt := bsup.NewRecord([]bsup.Field{{Name: "t", Type: bsup.TypeType}})
+	var vals []bsup.Value
+	for _, tt := range []*bsup.Type{bsup.TypeInt64, bsup.TypeString, bsup.NewArray(bsup.TypeIP), bsup.TypeInt64} {
+		vals = append(vals, bsup.NewRecordValue(rt, bsup.Value{Type: bsup.TypeType, Bytes: bsup.AppendTypeValue(nil, tt)}))
+	}
+	for _, inBytes := range []bool{false, true} {
+		if inBytes {
+			defer csup.TypeValuesInBytes()()
+		}
+		f, got := readCSUP(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(2)))
+		requireSame(t, vals, got)
+		var sb strings.Builder
+		require.NoError(t, f.Describe(&sb))
+		require.Equal(t, inBytes, strings.Contains(sb.String(), "bytes  type"), sb.String())
+	}
+}
