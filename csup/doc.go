@@ -53,7 +53,10 @@
 // while Float, Bytes and Primitive segments give the stored size in Length;
 // array, set, map and bytes columns store n+1 offsets, not lengths; a
 // Bytes node's Count is 2^32−1 when it is empty (the offsets decide);
-// a BSUP v2 record typedef puts each field's type before its optional flag.
+// a BSUP v2 record typedef puts each field's type before its optional flag;
+// type values may sit in Primitive nodes (tag-encoded, as this writer
+// puts them) or in Bytes nodes (as super's source puts them in some
+// versions), in their BSUP v2 form either way.
 //
 // # Entry points
 //
