@@ -185,8 +185,7 @@
 //
 // A full scan still builds a value tree per row, so it runs at about the
 // speed of Super Binary; the 2x-over-super target needs a reader
-// that fills typed vectors instead.
-// Scans reuse one Value (Reader.ReadInto); the JSON side decodes into one
+// that fills typed vectors instead. Scans reuse one Value (Reader.ReadInto); the JSON side decodes into one
 // reused Go struct. BenchmarkCSUPv16Scan and BenchmarkCSUPv16Write give
 // the same comparisons as MB/s and values/s per format.
 //
