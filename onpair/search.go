@@ -230,6 +230,13 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // longer than 63 bytes run the matcher on their first 63 bytes and confirm
 // the candidate rows by decoding them.
 func (c *Column) Contains(substr []byte) RowSet {
+	return c.contains(substr, searchChunk, false)
+}
+
+// contains is Contains with the chunk size (a multiple of 64) and the
+// first chunk's mode as parameters, so the tests can drive both scans and
+// every switch between them on small columns.
+func (c *Column) contains(substr []byte, chunk int, dense bool) RowSet {
 	set := newRowSet(c.Len())
 	if len(substr) == 0 {
 		for r := 0; r < c.Len(); r++ {
@@ -281,9 +288,8 @@ func (c *Column) Contains(substr []byte) RowSet {
 	// match). The first chunk is scanned flat (the old single mode, so
 	// no file pays more than one chunk for the choice); each next one
 	// follows the density of the one before.
-	dense := false
-	for r0 := 0; r0 < c.Len(); r0 += searchChunk {
-		r1 := min(r0+searchChunk, c.Len())
+	for r0 := 0; r0 < c.Len(); r0 += chunk {
+		r1 := min(r0+chunk, c.Len())
 		var hits int
 		if dense {
 			hits = rowScan(set.words, ends, pf, tab, c, &b, top, nsig, r0, r1)
