@@ -204,21 +204,24 @@ func pathSelected(path string, cols []string) bool {
 // count a page shared by several sliced batches once per batch.
 func lanceDBArrowBytes(a arrow.Array) int64 {
 	n := int64(a.Len())
+	if n == 0 {
+		return 0
+	}
 	var size int64
 	if a.NullN() > 0 {
 		size = (n + 7) / 8
 	}
 	switch a := a.(type) {
 	case *array.String:
-		size += 4*(n+1) + int64(a.ValueOffset(a.Len())-a.ValueOffset(0))
+		offs := a.ValueOffsets()
+		size += 4*(n+1) + int64(offs[len(offs)-1]-offs[0])
 	case *array.Binary:
-		size += 4*(n+1) + int64(a.ValueOffset(a.Len())-a.ValueOffset(0))
+		offs := a.ValueOffsets()
+		size += 4*(n+1) + int64(offs[len(offs)-1]-offs[0])
 	case *array.LargeString:
-		size += 8*(n+1) + a.ValueOffset(a.Len()) - a.ValueOffset(0)
+		offs := a.ValueOffsets()
+		size += 8*(n+1) + offs[len(offs)-1] - offs[0]
 	case array.ListLike:
-		if n == 0 {
-			break
-		}
 		lo, _ := a.ValueOffsets(0)
 		_, hi := a.ValueOffsets(a.Len() - 1)
 		if _, fixed := a.(*array.FixedSizeList); !fixed {
