@@ -35,6 +35,10 @@ import (
 //     reads, after a GC before the first;
 //   - peak-live-MB: the live heap after a GC at every batch of one untimed
 //     read, the batch still held: what a streaming reader must keep;
+//   - peak-rss-MB: the process's resident-set high water (getrusage, on
+//     systems that have it), all sub-benchmarks run so far included: run
+//     one sub-benchmark per process (as compare.sh does) to compare it
+//     with LanceDB's peak RSS;
 //   - table-MB: the Arrow bytes of the whole read, batch-MB the largest
 //     batch, page-MB the largest stored page of the selected columns.
 //
@@ -144,6 +148,9 @@ func benchLanceDBTable(b *testing.B, dir, table string, cols []string) {
 	}
 	const mb = 1 << 20
 	b.ReportMetric(float64(peakHeap)/mb, "peak-heap-MB")
+	if rss := maxRSS(); rss > 0 {
+		b.ReportMetric(float64(rss)/mb, "peak-rss-MB")
+	}
 	b.ReportMetric(float64(peakLive)/mb, "peak-live-MB")
 	b.ReportMetric(float64(total)/mb, "table-MB")
 	b.ReportMetric(float64(maxBatch)/mb, "batch-MB")

@@ -23,12 +23,12 @@ for (const f of fs.readdirSync(dir)) {
         const x = m[4].match(new RegExp(`([\\d.]+) ${name}`));
         return x ? +x[1] : NaN;
       };
-      push(go, m[1], { wall: +m[3] / 1e6, cpu: metric("cpu-ms/op"), heap: metric("peak-heap-MB"), live: metric("peak-live-MB"), mb: metric("table-MB") });
+      push(go, m[1], { wall: +m[3] / 1e6, cpu: metric("cpu-ms/op"), heap: metric("peak-heap-MB"), live: metric("peak-live-MB"), rss: metric("peak-rss-MB"), mb: metric("table-MB") });
     }
   }
 }
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
-console.log("case\tLanceDB wall ms\tcolfmt wall ms\twall ratio (LanceDB/colfmt: speed-up)\tLanceDB cpu ms\tcolfmt cpu ms\tcpu ratio\tLanceDB peak RSS MB\tcolfmt peak heap MB\tcolfmt peak live MB\trounds");
+console.log("case\tLanceDB wall ms\tcolfmt wall ms\twall ratio (LanceDB/colfmt: speed-up)\tLanceDB cpu ms\tcolfmt cpu ms\tcpu ratio\tLanceDB peak RSS MB\tcolfmt peak RSS MB\tcolfmt peak heap MB\tcolfmt peak live MB\trounds");
 for (const k of Object.keys(go).sort().reverse()) {
   const n = node[k];
   if (!n) continue;
@@ -36,5 +36,5 @@ for (const k of Object.keys(go).sort().reverse()) {
   const nw = med(n.map((x) => x.wall)), gw = med(g.map((x) => x.wall));
   const nc = med(n.map((x) => x.cpu)), gc = med(g.map((x) => x.cpu));
   console.log([k, nw.toFixed(0), gw.toFixed(0), (nw / gw).toFixed(2), nc.toFixed(0), gc.toFixed(0), (nc / gc).toFixed(2),
-    med(n.map((x) => x.rss)).toFixed(0), med(g.map((x) => x.heap)).toFixed(0), med(g.map((x) => x.live)).toFixed(0), `${n.length}/${g.length}`].join("\t"));
+    med(n.map((x) => x.rss)).toFixed(0), med(g.map((x) => x.rss)).toFixed(0), med(g.map((x) => x.heap)).toFixed(0), med(g.map((x) => x.live)).toFixed(0), `${n.length}/${g.length}`].join("\t"));
 }
