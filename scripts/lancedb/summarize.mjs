@@ -27,7 +27,10 @@ for (const f of fs.readdirSync(dir)) {
     }
   }
 }
-const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const med = (a) => {
+  const s = a.filter((x) => !Number.isNaN(x)).sort((x, y) => x - y);
+  return s.length ? s[s.length >> 1] : NaN;
+};
 console.log("case\tLanceDB wall ms\tcolfmt wall ms\twall ratio (LanceDB/colfmt: speed-up)\tLanceDB cpu ms\tcolfmt cpu ms\tcpu ratio\tLanceDB peak RSS MB\tcolfmt peak RSS MB\tcolfmt peak heap MB\tcolfmt peak live MB\trounds");
 for (const k of Object.keys(go).sort().reverse()) {
   const n = node[k];
