@@ -12,13 +12,12 @@ import (
 	"github.com/colfmt/colfmt/internal/errs"
 )
 
-// The common list column (every offsets page a plain u64 Flat, each page's
-// items following the previous page's) is read in one pass per page: the
-// page's offsets into reused scratch, then checked and written rebased
-// straight into the output offsets, validity built a word at a time.
-// Anything else (compressed or narrower offsets, pages whose items leave
-// a gap) takes the general list decoder, which the fuzz targets compare
-// this with.
+// The common list column (every offsets page a plain u64 Flat, planned by
+// planList20) is read in one pass per page: the page's offsets into reused
+// scratch, then checked and written rebased straight into the output
+// offsets, validity built a word at a time. Other offsets (compressed or
+// narrower) are planned for the general list decoder, which the fuzz
+// targets compare this with.
 
 // u64Scratch returns n reusable u64 slots and their bytes.
 func (r *reader) u64Scratch(n int64) ([]uint64, []byte) {
@@ -30,49 +29,19 @@ func (r *reader) u64Scratch(n int64) ([]uint64, []byte) {
 }
 
 // listDirect reads rows [a, b) of a list field (item nil: a 0.13 string
-// stored as a list of u8); ok is false when the general path must be used.
-func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, depth int) (arrow.Array, bool, error) {
+// stored as a list of u8) whose offsets pages the plan found all plain
+// (planList20). When a page's items do not follow the previous page's
+// (a gap), the items are read run by run and joined.
+func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, depth int) (arrow.Array, error) {
 	f := r.f
 	col := f.columns[n.col]
 	rows := b - a
 	large := dt.ID() == arrow.LARGE_LIST || (item == nil && isLarge(dt))
-	// Pass 1, without reading: every page involved must have the plain layout.
-	var base int64
-	first := -1
-	for pi, p := range col.pages {
-		le := p.enc.GetList()
-		if le == nil || le.NumItems > 1<<62 {
-			return nil, false, nil
-		}
-		base += int64(le.NumItems)
-		if base > 1<<62 {
-			return nil, false, nil
-		}
-		if p.rowStart >= b {
-			break
-		}
-		if p.rowStart+p.length <= a || p.length == 0 {
-			continue
-		}
-		fl := plainFlat(le.GetOffsets(), 64)
-		if fl == nil {
-			return nil, false, nil
-		}
-		if _, ok := f.bufferRange(col, p, fl.Buffer); !ok {
-			return nil, false, nil
-		}
-		if first < 0 {
-			first = pi
-		}
-	}
-	if first < 0 {
-		return nil, false, nil
-	}
 	if err := f.checkAlloc(rows+1, 64, &where{path: col.path}, "offsets"); err != nil {
-		return nil, false, nil // the general path reports it page by page
+		return nil, err
 	}
 	if err := r.mem.charge(8*(rows+1)+(rows+7)/8, col.path, "list offsets"); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	var o32 []int32
 	var o64 []int64
@@ -82,11 +51,16 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 		o32 = make([]int32, rows+1)
 	}
 	words := make([]uint64, (rows+63)/64)
+	type run struct{ ia, ib int64 } // global item ranges, in output order
+	var runs []run
 	at := int64(0)     // output rows written
-	var ia, ib int64   // global item range so far
+	var shift int64    // output offset = global item + shift
 	var pageBase int64 // items of the column's earlier offsets pages
 	for pi, p := range col.pages {
 		le := p.enc.GetList()
+		if le == nil {
+			return nil, errs.At(ErrCorrupt, col.metaOff, col.path, "page %d is not of the planned List layout", pi)
+		}
 		pb := pageBase
 		pageBase += int64(le.NumItems)
 		if p.rowStart >= b {
@@ -96,25 +70,25 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 			continue
 		}
 		if err := r.ctx.Err(); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi), budget: &r.mem}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		if err := f.checkAlloc(p.length, 64, w, "offsets"); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		fl := plainFlat(le.GetOffsets(), 64)
-		br, _ := f.bufferRange(col, p, fl.Buffer)
-		if br.size > f.cfg.maxBuffer {
-			return nil, false, nil // the general path reports it
+		if fl == nil {
+			return nil, errs.At(ErrCorrupt, col.metaOff, w.path, "offsets are not of the planned plain layout")
 		}
+		br, _ := f.bufferRange(col, p, fl.Buffer)
 		if br.size < p.length*8 {
-			return nil, false, errs.At(ErrBufferSize, br.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of %d bits", br.size, p.length, 64)
+			return nil, errs.At(ErrBufferSize, br.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of %d bits", br.size, p.length, 64)
 		}
 		offs, raw := r.u64Scratch(hi)
 		if err := f.readAt(raw, br.off, w.path); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		adj, num := le.NullOffsetAdjustment, le.NumItems
 		lim := endLimit(adj, num)
@@ -123,12 +97,17 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 		prev, bad := checkEnds(offs[:lo], adj, 0, lim)
 		if bad < 0 {
 			start := pb + int64(prev)
-			if at == 0 {
-				ia = start
-			} else if start != ib {
-				return nil, false, nil // the items leave a gap: the general path joins segments
+			switch {
+			case len(runs) == 0:
+				runs = append(runs, run{start, start})
+				shift = -start
+			case start != runs[len(runs)-1].ib:
+				// A gap: a new run of items, placed after the items so far.
+				last := runs[len(runs)-1]
+				shift += last.ib - start
+				runs = append(runs, run{start, start})
 			}
-			rebase := pb - ia // output offset = rebase + page-local end
+			rebase := pb + shift // output offset = rebase + page-local end
 			if large {
 				prev, bad = rebaseEnds(offs[lo:hi], adj, prev, lim, rebase, o64[at+1:], words, at)
 			} else {
@@ -143,14 +122,20 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 			if bad > 0 {
 				pv = storedEnd(offs[bad-1], adj)
 			}
-			return nil, false, errs.At(ErrOffsets, -1, w.path, "list %d ends at item %d after %d (adjustment %d, %d items)", bad, storedEnd(offs[bad], adj), pv, adj, num)
+			return nil, errs.At(ErrOffsets, -1, w.path, "list %d ends at item %d after %d (adjustment %d, %d items)", bad, storedEnd(offs[bad], adj), pv, adj, num)
 		}
-		ib = pb + int64(prev)
+		runs[len(runs)-1].ib = pb + int64(prev)
 		at += hi - lo
 	}
-	total := ib - ia
+	if len(runs) == 0 || at != rows {
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "list pages hold %d of rows %d..%d", at, a, b)
+	}
+	var total int64
+	for _, rn := range runs {
+		total += rn.ib - rn.ia
+	}
 	if !large && total > math.MaxInt32 {
-		return nil, false, errs.At(ErrTooLarge, -1, col.path, "%d list items need a large_list", total)
+		return nil, errs.At(ErrTooLarge, -1, col.path, "%d list items need a large_list", total)
 	}
 	nulls := int(rows) - popcount(words)
 	var vb []byte
@@ -159,22 +144,58 @@ func (r *reader) listDirect(n, item *fieldNode, dt arrow.DataType, a, b int64, d
 	}
 	w := &where{col: col, path: col.path}
 	if item == nil {
-		u8, err := r.leaf(f.columns[n.col+1], arrow.PrimitiveTypes.Uint8, ia, ib)
-		if err != nil {
-			return nil, false, err
+		var data []byte
+		for _, rn := range runs {
+			u8, err := r.leaf(f.columns[n.col+1], arrow.PrimitiveTypes.Uint8, rn.ia, rn.ib)
+			if err != nil {
+				return nil, err
+			}
+			if len(runs) == 1 {
+				data = u8.(*array.Uint8).Uint8Values()
+			} else {
+				data = append(data, u8.(*array.Uint8).Uint8Values()...)
+			}
+			u8.Release()
 		}
-		data := u8.(*array.Uint8).Uint8Values()
-		u8.Release()
-		arr, err := f.varBinaryOffsets(w, dt, o32, o64, data, vb, nulls)
-		return arr, err == nil, err
+		return f.varBinaryOffsets(w, dt, o32, o64, data, vb, nulls)
 	}
-	items, err := r.field(item, ia, ib, depth+1)
+	items, err := r.items(item, runs[0].ia, runs[0].ib, depth)
 	if err != nil {
-		return nil, false, err
+		return nil, err
+	}
+	if len(runs) > 1 {
+		parts := []arrow.Array{items}
+		defer func() {
+			for _, p := range parts {
+				p.Release()
+			}
+		}()
+		budget := joinBudget{f: f, path: col.path}
+		if err := budget.add(items); err != nil {
+			return nil, err
+		}
+		for _, rn := range runs[1:] {
+			it, err := r.items(item, rn.ia, rn.ib, depth)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, it)
+			if err := budget.add(it); err != nil {
+				return nil, err
+			}
+		}
+		items, err = array.Concatenate(parts, f.cfg.mem)
+		if err != nil {
+			return nil, errs.At(ErrCorrupt, -1, col.path, "joining list items: %v", err)
+		}
 	}
 	defer items.Release()
-	arr, err := listArrayOffsets(dt, o32, o64, items, vb, nulls)
-	return arr, err == nil, err
+	return listArrayOffsets(dt, o32, o64, items, vb, nulls)
+}
+
+// items reads the items [ia, ib) of a list.
+func (r *reader) items(item *fieldNode, ia, ib int64, depth int) (arrow.Array, error) {
+	return r.field(item, ia, ib, depth+1)
 }
 
 func popcount(words []uint64) int {

@@ -42,6 +42,10 @@ type config struct {
 	mem         memory.Allocator
 
 	table tableConfig // OpenTable only (table_options.go)
+
+	// forceGeneral makes every read run the general decoders whatever the
+	// plan chose (tests compare both; no Option sets it).
+	forceGeneral bool
 }
 
 func defaultConfig() config {

@@ -48,8 +48,8 @@ type reader struct {
 	// strict makes the reader check what decoding alone would not: page
 	// kinds of struct headers and row totals.
 	strict bool
-	// general disables the direct fixed-width path, so tests and fuzzing
-	// can compare it with the general decoder.
+	// general runs the general decoders whatever the plan chose
+	// (config.forceGeneral; tests and fuzzing compare both).
 	general bool
 	// scratch holds one page's u64 offsets or indices at a time.
 	scratch []uint64
@@ -63,7 +63,7 @@ type cachedPage struct {
 }
 
 func (f *File) newReader() *reader {
-	return &reader{ctx: context.Background(), f: f, cache: map[int]cachedPage{}}
+	return &reader{ctx: context.Background(), f: f, cache: map[int]cachedPage{}, general: f.cfg.forceGeneral}
 }
 
 func (r *reader) release() {
@@ -326,13 +326,11 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		return array.MakeArrayOfNull(r.f.cfg.mem, dt, 0), nil
 	}
 	if !r.general {
-		if arr, ok, err := r.leafDirect(col, dt, a, b); ok || err != nil {
-			return arr, err
-		}
-		if isVarBinary(dt) {
-			if arr, ok, err := r.leafBinaryDirect(col, dt, a, b); ok || err != nil {
-				return arr, err
-			}
+		switch col.decoder {
+		case decFixed20:
+			return r.leafDirect(col, dt, a, b)
+		case decBinary20:
+			return r.leafBinaryDirect(col, dt, a, b)
 		}
 	}
 	var parts []arrow.Array
@@ -381,10 +379,8 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 	if a == b {
 		return array.MakeArrayOfNull(f.cfg.mem, dt, 0), nil
 	}
-	if !r.general {
-		if arr, ok, err := r.listDirect(n, item, dt, a, b, depth); ok || err != nil {
-			return arr, err
-		}
+	if !r.general && col.decoder == decList20 {
+		return r.listDirect(n, item, dt, a, b, depth)
 	}
 	// One segment per offsets page that holds wanted rows.
 	type segment struct {
