@@ -1,7 +1,7 @@
 package lance
 
 // The plan: Open parses the footer, the offset tables, every column's
-// metadata and every page's encoding once (container.go, file.go), maps
+// metadata and every page's encoding once (container.go, container_footer.go), maps
 // the schema onto the columns, and then decides which decoder runs each
 // page (plan20.go for 2.0, plan21.go for 2.1/2.2). A read only runs the
 // planned decoders: there is no "try the direct decoder, fall back to the
@@ -10,28 +10,29 @@ package lance
 // the data says is checked while decoding, and a direct decoder that finds
 // it wrong returns a located error, as the general decoder would.
 //
-// A new encoding is planned in one place (planPage20 / planPage21 and the
-// layout recognisers they call) and decoded in one place (its decoder).
+// A new encoding is planned in one place (planLeaf20/planList20 and
+// planPage21, with the layout recognisers they call) and decoded in one
+// place (its decoder).
 
 // decoderKind is the decoder the plan picks for a page.
 type decoderKind uint8
 
 const (
 	// decGeneral decodes whole pages into arrays and joins slices of them
-	// (2.0: decode.go; 2.1/2.2: v21_layouts.go + v21_repdef.go).
+	// (2.0: enc20.go; 2.1/2.2: layout21.go + repdef21.go).
 	decGeneral decoderKind = iota
 	// decFixed20: 2.0 uncompressed fixed-width values (under Nullable and
-	// FixedSizeList), read straight into the output (fastpath.go).
+	// FixedSizeList), read straight into the output (enc20_direct.go).
 	decFixed20
 	// decBinary20: 2.0 plain Binary pages (u64 ends, u8 bytes).
 	decBinary20
-	// decList20: 2.0 List pages with plain u64 offsets (listdirect.go).
+	// decList20: 2.0 List pages with plain u64 offsets (enc20_list_direct.go).
 	decList20
 	// decLeaf21: 2.1/2.2 mini-block page of a top-level leaf or a leaf of
-	// a top-level struct (v21_direct.go).
+	// a top-level struct (layout21_direct.go).
 	decLeaf21
 	// decList21: 2.1/2.2 mini-block page of a top-level list's leaf
-	// (v21_direct_list.go).
+	// (layout21_direct_list.go).
 	decList21
 )
 

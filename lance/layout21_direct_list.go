@@ -5,7 +5,7 @@ package lance
 // unpacked into scratch once, one scan turns the rows of the window into
 // list offsets and validity and item validity, and only the items of those
 // rows are copied from their chunks into the growing item buffers. The plan
-// picks it per page (planPage21); as in v21_direct.go, what the data gets
+// picks it per page (planPage21); as in layout21_direct.go, what the data gets
 // wrong is a located error.
 
 import (

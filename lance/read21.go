@@ -1,12 +1,12 @@
 package lance
 
 // Running the plan of a 2.1/2.2 file: per selected field, each leaf column
-// decodes the pages that hold the rows (v21_layouts.go), assembles them
-// into path arrays (v21_repdef.go), and mergePaths joins the leaves of a
+// decodes the pages that hold the rows (layout21.go), assembles them
+// into path arrays (repdef21.go), and mergePaths joins the leaves of a
 // field into its Arrow array. Pages the plan gave a direct decoder (top
 // level, in a top-level struct or list; mini-block pages of flat,
 // bit-packed, dictionary or variable values) run it instead
-// (v21_direct.go, v21_direct_list.go): only the chunks of the requested
+// (layout21_direct.go, layout21_direct_list.go): only the chunks of the requested
 // rows, decoded straight into the output buffers.
 
 import (
