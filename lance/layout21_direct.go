@@ -272,14 +272,14 @@ func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) error {
 		if i < nchunks-1 {
 			cnt = 1 << (word & 0xf)
 			if cnt > remaining {
-				return d.corrupt("chunk %d of %d items: only %d of the page's %d items are left", i, cnt, remaining, pl.numItems)
+				return errs.At(ErrCorrupt, metaRange.off+int64(i)*ws, d.path, "chunk %d of %d items: only %d of the page's %d items are left", i, cnt, remaining, pl.numItems)
 			}
 		} else {
 			cnt = remaining
 		}
 		remaining -= cnt
 		if pos+size > chunkRange.size {
-			return d.corrupt("chunk %d ends at byte %d of a %d-byte chunk buffer", i, pos+size, chunkRange.size)
+			return errs.At(ErrCorrupt, metaRange.off+int64(i)*ws, d.path, "chunk %d ends at byte %d of a %d-byte chunk buffer", i, pos+size, chunkRange.size)
 		}
 		if row < hi && row+int(cnt) > lo {
 			sp = append(sp, span{row, int(cnt), int(pos), int(size)})

@@ -182,14 +182,14 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 		if i < nchunks-1 {
 			cnt = 1 << (word & 0xf)
 			if cnt > remaining {
-				return d.corrupt("chunk %d of %d items: only %d of the page's %d items are left", i, cnt, remaining, pl.numItems)
+				return errs.At(ErrCorrupt, mr.off+int64(i*ws), d.path, "chunk %d of %d items: only %d of the page's %d items are left", i, cnt, remaining, pl.numItems)
 			}
 		} else {
 			cnt = remaining
 		}
 		remaining -= cnt
 		if uint64(pos)+size > uint64(len(chunks)) {
-			return d.corrupt("chunk %d ends at byte %d of a %d-byte chunk buffer", i, uint64(pos)+size, len(chunks))
+			return errs.At(ErrCorrupt, mr.off+int64(i*ws), d.path, "chunk %d ends at byte %d of a %d-byte chunk buffer", i, uint64(pos)+size, len(chunks))
 		}
 		ch := chunks[pos : pos+int(size)]
 		d.off = cr.off + int64(pos)
