@@ -67,6 +67,7 @@ type page struct {
 	enc      *encpb.ArrayEncoding // 2.0
 	layout   *pagePlan            // 2.1/2.2: the page's validated layout
 	decoder  decoderKind          // the decoder the plan runs (plan.go)
+	path     string               // names the page in errors (set by plan)
 }
 
 // Version returns the footer's major and minor version: (0, 3) or (2, 0)

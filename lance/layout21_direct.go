@@ -206,7 +206,7 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
-		d.path, d.off = pagePath(col, pi), p.buffers[1].off
+		d.path, d.off = p.path, p.buffers[1].off
 		if err := r.directPage(d, o, p, int(lo), int(hi)); err != nil {
 			return directResult{}, err
 		}

@@ -104,7 +104,7 @@ func (r *reader) listRows(col *column, dt, itemType arrow.DataType, large bool, 
 		}
 		plo := max(a, p.rowStart) - p.rowStart
 		phi := min(b, p.rowStart+p.length) - p.rowStart
-		d.path, d.off = pagePath(col, pi), p.buffers[1].off
+		d.path, d.off = p.path, p.buffers[1].off
 		if err := r.listPage(d, lo, o, p, int(plo), int(phi), large); err != nil {
 			return nil, err
 		}

@@ -57,6 +57,11 @@ func (k decoderKind) String() string {
 // plan decides every page's decoder once the schema is mapped onto the
 // columns.
 func (f *File) plan() {
+	for _, c := range f.columns {
+		for pi, p := range c.pages {
+			p.path = pagePath(c, pi)
+		}
+	}
 	if f.structural() {
 		for _, c := range f.columns {
 			f.planColumn21(c)

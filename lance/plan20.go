@@ -6,11 +6,12 @@ import (
 	"github.com/colfmt/colfmt/lance/internal/pb/encpb"
 )
 
-// planField20 plans the columns of a 2.0 field. The 2.0 direct decoders
-// span pages (one output buffer for all the pages of a read), so the
-// choice is per column: a column is direct when every non-empty page has
-// the direct layout (and, for fixed width, the same row width); else
-// every page of it runs the general decoder.
+// planField20 plans the columns of a 2.0 field. A leaf column is planned
+// per page (planLeaf20): a read runs consecutive pages of one direct
+// decoder as one range into one output buffer and joins runs of different
+// decoders. A list's offsets column is planned as a whole (planList20):
+// its direct decoder writes all pages' offsets into one buffer and reads
+// the items once per run.
 func (f *File) planField20(n *fieldNode, depth int) {
 	if depth > f.cfg.maxDepth || n.col < 0 || n.col >= len(f.columns) {
 		return
@@ -31,13 +32,11 @@ func (f *File) planField20(n *fieldNode, depth int) {
 	if n.legacyList {
 		f.setDecoder(f.columns[n.col], f.planList20(f.columns[n.col]))
 		if n.col+1 < len(f.columns) {
-			c := f.columns[n.col+1]
-			f.setDecoder(c, f.planLeaf20(c, arrow.PrimitiveTypes.Uint8))
+			f.planLeaf20(f.columns[n.col+1], arrow.PrimitiveTypes.Uint8)
 		}
 		return
 	}
-	c := f.columns[n.col]
-	f.setDecoder(c, f.planLeaf20(c, n.dt))
+	f.planLeaf20(f.columns[n.col], n.dt)
 }
 
 func (f *File) setDecoder(c *column, k decoderKind) {
@@ -47,41 +46,38 @@ func (f *File) setDecoder(c *column, k decoderKind) {
 	}
 }
 
-// planLeaf20 picks the decoder of a one-column field read as dt.
-func (f *File) planLeaf20(col *column, dt arrow.DataType) decoderKind {
-	fixed, binary := true, isVarBinary(dt)
-	var rowBytes int64
+// planLeaf20 picks the decoder of each page of a one-column field read as
+// dt: direct fixed-width when the page is uncompressed fixed-width values
+// of dt's row width (possibly all null) with its buffers in range, direct
+// Binary when it is plain Binary with its buffers in range and within
+// WithMaxBufferSize, else general.
+func (f *File) planLeaf20(col *column, dt arrow.DataType) {
+	rowBytes, fixedType := fixedRowBytes(dt)
+	binaryType := isVarBinary(dt)
 	for _, p := range col.pages {
-		if p.length == 0 {
-			continue
-		}
-		if fixed {
+		p.decoder = decGeneral
+		if fixedType {
 			fp, ok := fixedLayout(p.enc, dt)
-			ok = ok && (rowBytes == 0 || fp.rowBytes == rowBytes)
+			ok = ok && fp.rowBytes == rowBytes
 			for _, b := range []*encpb.Buffer{fp.values, fp.validity} {
 				if ok && b != nil {
 					_, ok = f.bufferRange(col, p, b)
 				}
 			}
-			fixed, rowBytes = ok, fp.rowBytes
-		}
-		if binary {
-			idx, data, _, ok := binaryLayout(p.enc)
 			if ok {
+				p.decoder = decFixed20
+			}
+		}
+		if binaryType {
+			if idx, data, _, ok := binaryLayout(p.enc); ok {
 				ir, ok1 := f.bufferRange(col, p, idx.Buffer)
 				dr, ok2 := f.bufferRange(col, p, data.Buffer)
-				ok = ok1 && ok2 && ir.size <= f.cfg.maxBuffer && dr.size <= f.cfg.maxBuffer
+				if ok1 && ok2 && ir.size <= f.cfg.maxBuffer && dr.size <= f.cfg.maxBuffer {
+					p.decoder = decBinary20
+				}
 			}
-			binary = ok
 		}
 	}
-	switch {
-	case fixed && rowBytes > 0:
-		return decFixed20
-	case binary && col.rows > 0:
-		return decBinary20
-	}
-	return decGeneral
 }
 
 // planList20 picks the decoder of a list's offsets column: direct when

@@ -325,14 +325,6 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 	if a == b {
 		return array.MakeArrayOfNull(r.f.cfg.mem, dt, 0), nil
 	}
-	if !r.general {
-		switch col.decoder {
-		case decFixed20:
-			return r.leafDirect(col, dt, a, b)
-		case decBinary20:
-			return r.leafBinaryDirect(col, dt, a, b)
-		}
-	}
 	var parts []arrow.Array
 	defer func() {
 		for _, p := range parts {
@@ -340,19 +332,45 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		}
 	}()
 	budget := joinBudget{f: r.f, path: col.path}
-	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; {
 		p := col.pages[pi]
 		if p.length == 0 {
+			pi++
 			continue
-		}
-		arr, err := r.decodePage(col, pi, dt)
-		if err != nil {
-			return nil, err
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
-		parts = append(parts, array.NewSlice(arr, lo, hi))
-		if err := budget.add(parts[len(parts)-1]); err != nil {
+		var arr arrow.Array
+		if k := p.decoder; k != decGeneral && !r.general {
+			// A run of pages planned for one direct decoder: one range.
+			s, e := p.rowStart+lo, p.rowStart+hi
+			for pi++; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+				if q := col.pages[pi]; q.length > 0 {
+					if q.decoder != k {
+						break
+					}
+					e = min(b, q.rowStart+q.length)
+				}
+			}
+			var err error
+			if k == decFixed20 {
+				arr, err = r.leafDirect(col, dt, s, e)
+			} else {
+				arr, err = r.leafBinaryDirect(col, dt, s, e)
+			}
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			whole, err := r.decodePage(col, pi, dt)
+			if err != nil {
+				return nil, err
+			}
+			arr = array.NewSlice(whole, lo, hi)
+			pi++
+		}
+		parts = append(parts, arr)
+		if err := budget.add(arr); err != nil {
 			return nil, err
 		}
 	}
