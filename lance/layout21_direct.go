@@ -93,6 +93,9 @@ func directPage(p *page, kind, dim, layers int) bool {
 	if len(p.buffers) != 2 {
 		return false
 	}
+	if decodedChunks(v, kind, dim) {
+		return true
+	}
 	switch {
 	case dim > 0:
 		return v.kind == kFixedSizeList && !v.valid && int(v.dim) == dim && v.inner != nil &&
@@ -102,6 +105,79 @@ func directPage(p *page, kind, dim, layers int) bool {
 			(v.kind == kInlineBitpack && int(v.bits) == 8*kind && kind <= 8)
 	}
 	return v.kind == kVariable && (v.bits == 32 || v.bits == 64)
+}
+
+// decodedChunks reports a chunk value encoding the direct leaf decoder
+// runs through the general chunk decoder (dec.mini) and then copies the
+// wanted items from: byte-stream-split of the leaf's width, FSST over
+// variable values, and general LZ4/zstd over those or over flat or
+// bit-packed values, for leaves without fixed-size lists.
+func decodedChunks(v *cnode, kind, dim int) bool {
+	if v == nil || dim != 0 || kind == 0 || kind == -1 {
+		return false
+	}
+	inner := v
+	if v.kind == kGeneral {
+		inner = v.inner
+		if inner == nil {
+			return false
+		}
+	}
+	variable := func(c *cnode) bool { return c != nil && c.kind == kVariable && (c.bits == 32 || c.bits == 64) }
+	if kind < 0 {
+		return inner.kind == kFsst && variable(inner.inner) || v.kind == kGeneral && variable(inner)
+	}
+	switch inner.kind {
+	case kByteStreamSplit:
+		return inner.inner != nil && int(inner.inner.bits) == 8*kind
+	case kFlat, kInlineBitpack:
+		return v.kind == kGeneral && int(inner.bits) == 8*kind && (inner.kind == kFlat || kind <= 8)
+	}
+	return false
+}
+
+// decoded decodes a chunk's cnt values through the general chunk decoder
+// and copies items [a, b) to the output at o.at.
+func (o *directOut) decoded(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
+	vv, err := d.mini(v, [][]byte{vb}, cnt)
+	if err != nil {
+		return err
+	}
+	row := o.at
+	if o.kind > 0 {
+		w := o.kind
+		if vv.variable() || vv.bits != 8*w || vv.kids != nil || vv.dims != nil || int64(len(vv.data)) < int64(cnt)*int64(w) {
+			return d.corrupt("chunk decodes to %d-bit values, want %d of %d bits", vv.bits, cnt, 8*w)
+		}
+		copy(o.data[row*w:], vv.data[a*w:b*w])
+		return nil
+	}
+	if !vv.variable() || len(vv.offs) != cnt+1 {
+		return d.corrupt("chunk decodes to %d values, want %d variable ones", vv.n, cnt)
+	}
+	s, e := vv.offs[a], vv.offs[b]
+	if s < 0 || e < s || e > int64(len(vv.data)) {
+		return d.corrupt("items %d..%d span bytes %d..%d of %d", a, b, s, e, len(vv.data))
+	}
+	base := int64(len(o.data))
+	if err := o.reserve(d, e-s, b-a); err != nil {
+		return err
+	}
+	o.data = append(o.data, vv.data[s:e]...)
+	prev := s
+	for i := a + 1; i <= b; i++ {
+		x := vv.offs[i]
+		if x < prev || x > e {
+			return d.corrupt("offset %d of item %d is below %d or above %d", x, i, prev, e)
+		}
+		prev = x
+		if o.kind == -4 {
+			o.o32[row+i-a] = int32(base + x - s)
+		} else {
+			o.o64[row+i-a] = base + x - s
+		}
+	}
+	return nil
 }
 
 // directOut is the output of one direct read.
@@ -383,6 +459,10 @@ func (o *directOut) values(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
 	}
 	row := o.at
 	switch {
+	case v.kind == kGeneral || v.kind == kFsst || v.kind == kByteStreamSplit:
+		if err := o.decoded(d, v, vb, cnt, a, b); err != nil {
+			return err
+		}
 	case o.kind == -1:
 		if int64(cnt) > 8*int64(len(vb)) {
 			return d.corrupt("%d bytes hold fewer than %d 1-bit values", len(vb), cnt)

@@ -124,3 +124,43 @@ func TestDirectDecoderLocatedErrors(t *testing.T) {
 	require.True(t, strings.Contains(ce.Path, "page 0"), ce.Path)
 	require.Equal(t, meta.off, ce.Offset, "the chunk word's offset")
 }
+
+// recordsJSON renders every batch of a read as JSON Lines.
+func recordsJSON(t *testing.T, f *File, o ReadOptions) string {
+	t.Helper()
+	var buf bytes.Buffer
+	for rec, err := range f.Records(o) {
+		require.NoError(t, err)
+		require.NoError(t, WriteJSONLines(&buf, rec, JSONOptions{}))
+		rec.Release()
+	}
+	return buf.String()
+}
+
+// A column whose pages mix direct and general decoders reads its runs
+// and joins them: every third page of every column is planned general
+// here, and the rows match a read through the general decoders only, for
+// batches that start and end inside runs.
+func TestMixedRunsJoin(t *testing.T) {
+	for _, b := range [][]byte{benchFile(), bench22File()} {
+		f, err := Open(bytes.NewReader(b), int64(len(b)))
+		require.NoError(t, err)
+		changed := 0
+		for _, c := range f.columns {
+			for i, p := range c.pages {
+				if i%3 == 1 && p.decoder != decGeneral && c.decoder == decGeneral {
+					p.decoder = decGeneral
+					changed++
+				}
+			}
+		}
+		require.Greater(t, changed, 3)
+		for _, o := range []ReadOptions{{BatchRows: 7777}, {Offset: 5000, Limit: 40000, BatchRows: 12345}, {Columns: []string{"l"}, BatchRows: 9000}} {
+			got := recordsJSON(t, f, o)
+			f.cfg.forceGeneral = true
+			want := recordsJSON(t, f, o)
+			f.cfg.forceGeneral = false
+			require.Equal(t, want, got, "%+v", o)
+		}
+	}
+}

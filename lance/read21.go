@@ -6,8 +6,8 @@ package lance
 // field into its Arrow array. Pages the plan gave a direct decoder (top
 // level, in a top-level struct or list; mini-block pages of flat,
 // bit-packed, dictionary or variable values) run it instead
-// (layout21_direct.go, layout21_direct_list.go): only the chunks of the requested
-// rows, decoded straight into the output buffers.
+// (layout21_direct.go, layout21_direct_list.go): only the chunks of the
+// requested rows, decoded straight into the output buffers.
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
