@@ -325,6 +325,12 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 	if a == b {
 		return array.MakeArrayOfNull(r.f.cfg.mem, dt, 0), nil
 	}
+	if pi := pageAt(col, a); !r.general && pi < len(col.pages) && col.pages[pi].decoder != decGeneral {
+		// The common case: one run of one direct decoder holds the rows.
+		if k := col.pages[pi].decoder; runEnd(col, pi, k, b) == b {
+			return r.leafRun(col, k, dt, a, b)
+		}
+	}
 	var parts []arrow.Array
 	defer func() {
 		for _, p := range parts {
@@ -343,22 +349,11 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		var arr arrow.Array
 		if k := p.decoder; k != decGeneral && !r.general {
 			// A run of pages planned for one direct decoder: one range.
-			s, e := p.rowStart+lo, p.rowStart+hi
-			for pi++; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
-				if q := col.pages[pi]; q.length > 0 {
-					if q.decoder != k {
-						break
-					}
-					e = min(b, q.rowStart+q.length)
-				}
+			s, e := p.rowStart+lo, runEnd(col, pi, k, b)
+			for pi++; pi < len(col.pages) && col.pages[pi].rowStart < e; pi++ { // skip the run
 			}
 			var err error
-			if k == decFixed20 {
-				arr, err = r.leafDirect(col, dt, s, e)
-			} else {
-				arr, err = r.leafBinaryDirect(col, dt, s, e)
-			}
-			if err != nil {
+			if arr, err = r.leafRun(col, k, dt, s, e); err != nil {
 				return nil, err
 			}
 		} else {
@@ -383,6 +378,30 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		return nil, errs.At(ErrCorrupt, -1, col.path, "joining pages: %v", err)
 	}
 	return out, nil
+}
+
+// runEnd is the end (at most b) of the run of pages planned for decoder k
+// that starts with page pi; empty pages do not break a run.
+func runEnd(col *column, pi int, k decoderKind, b int64) int64 {
+	p := col.pages[pi]
+	e := min(b, p.rowStart+p.length)
+	for pj := pi + 1; pj < len(col.pages) && e < b; pj++ {
+		if q := col.pages[pj]; q.length > 0 {
+			if q.decoder != k {
+				break
+			}
+			e = min(b, q.rowStart+q.length)
+		}
+	}
+	return e
+}
+
+// leafRun runs the direct 2.0 decoder k on rows [a, b) of a leaf column.
+func (r *reader) leafRun(col *column, k decoderKind, dt arrow.DataType, a, b int64) (arrow.Array, error) {
+	if k == decBinary20 {
+		return r.leafBinaryDirect(col, dt, a, b)
+	}
+	return r.leafDirect(col, dt, a, b)
 }
 
 // list reads rows [a, b) of a list field (or a 0.13 string stored as a
