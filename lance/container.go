@@ -54,8 +54,8 @@ type column struct {
 	pages   []*page
 	rows    int64      // sum of page lengths
 	field   *fieldNode // 2.1+: the leaf field
-	// decoder is the plan's decoder for the whole column (2.0, whose
-	// direct decoders span pages; see plan20.go).
+	// decoder is the plan's decoder for a whole 2.0 list offsets column
+	// (its direct decoder joins all pages' offsets; see plan20.go).
 	decoder decoderKind
 }
 
