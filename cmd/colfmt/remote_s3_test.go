@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/colfmt/colfmt/internal/s3rver"
 	"github.com/colfmt/colfmt/internal/shareddata"
 	"github.com/colfmt/colfmt/remote"
 	"github.com/colfmt/colfmt/remote/objstore"
@@ -77,4 +78,17 @@ func TestRemoteInputS3(t *testing.T) {
 	code, _, stderr := runCLI(t, "cat", "s3://data/missing.lance"+q)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "not exist")
+}
+
+// TestRemoteInputS3rver: the same identity checks against s3rver, a real
+// S3-compatible server from the npm registry started on loopback
+// (internal/s3rver; skipped with a message when it is not installed).
+func TestRemoteInputS3rver(t *testing.T) {
+	root := shareddata.Path(t)
+	endpoint := s3rver.Start(t, "data")
+	linkObjstoreForTest(t)
+	q := s3rver.BucketQuery(endpoint)
+	files, tables := sharedInputs(t, root)
+	uploadShared(t, "s3://data"+q, root, append(files, tables...))
+	checkRemoteCommands(t, root, func(rel string) string { return "s3://data/" + rel + q })
 }
