@@ -347,10 +347,12 @@ func fileCommand(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		if d != nil {
 			defer closeT()
 			d.Version = *version
+			prefetchRemote(cmd, d, nil, cols)
 			return withFile(path, dirCommand(cmd, d, *formatName, o, stdout))
 		}
 		if rin != nil {
 			in, closeIn = rin, closeT
+			prefetchRemote(cmd, nil, in, cols)
 		}
 	}
 	if *version != 0 {

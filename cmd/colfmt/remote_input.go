@@ -14,7 +14,9 @@ import (
 	"strings"
 
 	"github.com/colfmt/colfmt"
+	"github.com/colfmt/colfmt/lance"
 	"github.com/colfmt/colfmt/remote"
+	"github.com/colfmt/colfmt/remote/lancefetch"
 )
 
 // Remote inputs: every command that takes a FILE or a table directory
@@ -136,6 +138,8 @@ func openTarget(p string, wantDir bool) (dir *dirInput, in *input, closeFn func(
 	f, ferr := openRemoteFile(p, scheme)
 	if ferr == nil {
 		in := &input{Name: p, R: f, Size: f.Size()}
+		// Detection here and again in runFile reads the head: keep it.
+		f.Prefetch(context.Background(), []remote.Extent{{Off: 0, Len: min(f.Size(), 4<<10)}})
 		_, derr := colfmt.Detect(f, f.Size())
 		if !errors.Is(derr, colfmt.ErrUnknownFormat) {
 			return nil, in, func() { f.Close() }, nil
@@ -244,4 +248,28 @@ func hintVersion(b []byte) (uint64, bool) {
 	}
 	err := json.Unmarshal(b, &h)
 	return h.Version, err == nil && h.Version > 0
+}
+
+// prefetchRemote plans what cat and validate of a remote Lance file or
+// table will read and fetches it in one wave (package lancefetch): the
+// selected columns' pages (all of them without --columns) instead of
+// one round trip per page. inspect reads no pages and is left alone;
+// local files are not touched.
+func prefetchRemote(cmd string, d *dirInput, in *input, columns []string) {
+	if cmd == "inspect" {
+		return
+	}
+	if d != nil {
+		if s := urlScheme(d.Path); s != "" && s != "file" {
+			d.FS = lancefetch.NewFS(context.Background(), d.FS, columns) // openLanceTable calls its PrefetchTable
+		}
+		return
+	}
+	rf, ok := in.R.(*remote.File)
+	if !ok || urlScheme(in.Name) == "file" {
+		return
+	}
+	if lf, err := lance.Open(rf, rf.Size()); err == nil {
+		lancefetch.Prefetch(context.Background(), rf, lf, columns) // best effort: the read fetches what is missing
+	}
 }
