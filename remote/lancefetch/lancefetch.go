@@ -31,6 +31,7 @@ package lancefetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"sync"
@@ -160,42 +161,59 @@ func (p *FS) open(name string) (fs.File, error) {
 }
 
 // PrefetchTable opens the data files of t's fragments (t opened over p,
-// at dir "." of it) ahead: at most tableInFlight at once, so their tails and their
-// column pages arrive in a few concurrent waves instead of two round trips per
-// fragment, one fragment after another. It stops after MaxTableFiles
-// files or MaxTableBytes of pages; the rest are opened as the reader
-// reaches them. Errors are left for the reader to meet.
+// at dir "." of it) ahead, at most tableInFlight at once, so that their
+// tails and their column pages arrive in a few concurrent waves instead of
+// two round trips per fragment, one fragment after another. Whether a data
+// file holds a selected column depends only on its field ids: one file of
+// each set of field ids is opened first, to learn it, then the other
+// files that hold selected columns. It stops after MaxTableFiles files or
+// MaxTableBytes of pages; the rest are opened as the reader reaches them.
+// Errors are left for the reader to meet.
 func (p *FS) PrefetchTable(t *lance.Table) {
-	var names []string
+	type file struct {
+		name, key string
+	}
+	var files []file
 	for _, fr := range t.Fragments() {
 		for _, df := range fr.Files {
-			if len(names) < MaxTableFiles {
-				names = append(names, df.Path)
-			}
+			files = append(files, file{df.Path, fmt.Sprint(df.FieldIDs)})
 		}
 	}
 	var (
-		wg    sync.WaitGroup
-		sem   = make(chan struct{}, tableInFlight)
-		total atomic.Int64
+		mu       sync.Mutex
+		relevant = map[string]bool{} // by field ids: holds a selected column
+		opened   int
+		total    atomic.Int64
 	)
-	for _, name := range names {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f, err := p.FS.Open(name)
-			if err != nil {
-				return
-			}
-			rf, ok := f.(*remote.File)
-			if !ok {
-				f.Close()
-				return
-			}
-			if lf, err := lance.Open(rf, rf.Size()); err == nil {
-				es := Extents(lf, p.columns)
+	// open opens the files concurrently; each is made ready when it
+	// holds a selected column.
+	open := func(names []file) {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, tableInFlight)
+		for _, fl := range names {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				f, err := p.FS.Open(fl.name)
+				if err != nil {
+					return
+				}
+				rf, ok := f.(*remote.File)
+				var es []remote.Extent
+				if ok {
+					if lf, err := lance.Open(rf, rf.Size()); err == nil {
+						es = Extents(lf, p.columns)
+					}
+				}
+				mu.Lock()
+				relevant[fl.key] = len(es) > 0
+				mu.Unlock()
+				if len(es) == 0 {
+					f.Close()
+					return
+				}
 				var n int64
 				for _, e := range es {
 					n += e.Len
@@ -203,16 +221,39 @@ func (p *FS) PrefetchTable(t *lance.Table) {
 				if total.Add(n) <= MaxTableBytes {
 					rf.Prefetch(p.ctx, es)
 				}
-			}
-			p.mu.Lock()
-			if p.ready == nil {
-				p.ready = map[string]*remote.File{}
-			}
-			p.ready[name] = rf
-			p.mu.Unlock()
-		}()
+				p.mu.Lock()
+				if p.ready == nil {
+					p.ready = map[string]*remote.File{}
+				}
+				p.ready[fl.name] = rf
+				p.mu.Unlock()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	// One file of each field-id set, then the rest that matter.
+	var first, rest []file
+	seen := map[string]bool{}
+	for _, fl := range files {
+		if opened >= MaxTableFiles {
+			break
+		}
+		if !seen[fl.key] {
+			seen[fl.key] = true
+			first = append(first, fl)
+		} else {
+			rest = append(rest, fl)
+		}
+		opened++
+	}
+	open(first)
+	var more []file
+	for _, fl := range rest {
+		if relevant[fl.key] {
+			more = append(more, fl)
+		}
+	}
+	open(more)
 }
 
 // Close closes the files made ready that the reader did not open.
