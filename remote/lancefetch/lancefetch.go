@@ -164,9 +164,10 @@ func (p *FS) open(name string) (fs.File, error) {
 // at dir "." of it) ahead, at most tableInFlight at once, so that their
 // tails and their column pages arrive in a few concurrent waves instead of
 // two round trips per fragment, one fragment after another. Whether a data
-// file holds a selected column depends only on its field ids: one file of
-// each set of field ids is opened first, to learn it, then the other
-// files that hold selected columns. It stops after MaxTableFiles files or
+// file holds a selected column depends only on its field ids: when the
+// files hold different sets of fields and not all are selected, one file
+// of each set is opened first, to learn it, then the other files that
+// hold selected columns. It stops after MaxTableFiles files or
 // MaxTableBytes of pages; the rest are opened as the reader reaches them.
 // Errors are left for the reader to meet.
 func (p *FS) PrefetchTable(t *lance.Table) {
@@ -245,6 +246,12 @@ func (p *FS) PrefetchTable(t *lance.Table) {
 			rest = append(rest, fl)
 		}
 		opened++
+	}
+	if p.columns == nil || len(first) == 1 {
+		// Every file holds a selected column (all are selected, or all
+		// hold the same fields, which some file must hold): one wave.
+		open(append(first, rest...))
+		return
 	}
 	open(first)
 	var more []file
