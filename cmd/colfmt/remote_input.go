@@ -250,13 +250,16 @@ func hintVersion(b []byte) (uint64, bool) {
 	return h.Version, err == nil && h.Version > 0
 }
 
+// remotePrefetch switches prefetchRemote on (tests compare without it).
+var remotePrefetch = true
+
 // prefetchRemote plans what cat and validate of a remote Lance file or
 // table will read and fetches it in one wave (package lancefetch): the
 // selected columns' pages (all of them without --columns) instead of
 // one round trip per page. inspect reads no pages and is left alone;
 // local files are not touched.
 func prefetchRemote(cmd string, d *dirInput, in *input, columns []string) {
-	if cmd == "inspect" {
+	if cmd == "inspect" || !remotePrefetch {
 		return
 	}
 	if d != nil {

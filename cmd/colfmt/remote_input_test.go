@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/colfmt/colfmt/internal/shareddata"
@@ -143,4 +144,47 @@ func TestRemoteGrep(t *testing.T) {
 	sameRun(t, col, srv.URL+"/city.onpair", "grep", "--count", "AN", "@")
 	sameRun(t, col, srv.URL+"/city.onpair", "grep", "--prefix", "SAN", "@")
 	sameRun(t, col, srv.URL+"/city.onpair", "cat", "@")
+}
+
+// TestRemotePrefetch: cat of a remote Lance table and data file (8 to 14
+// pages a column) sends fewer requests with the prefetch (remote/lancefetch)
+// than without, and prints the same.
+func TestRemotePrefetch(t *testing.T) {
+	root := shareddata.Path(t, "lance21", "2.1")
+	var mu sync.Mutex
+	requests := 0
+	fsrv := http.FileServer(http.Dir(root))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests++
+		mu.Unlock()
+		fsrv.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ents, err := os.ReadDir(filepath.Join(root, "multipage.lance", "data"))
+	require.NoError(t, err)
+	defer func() { remotePrefetch = true }()
+	for _, args := range [][]string{
+		{"cat", "--columns", "s", srv.URL + "/multipage.lance"},
+		{"cat", srv.URL + "/multipage.lance"},
+		{"cat", "--columns", "s", srv.URL + "/multipage.lance/data/" + ents[0].Name()},
+		{"validate", srv.URL + "/multipage.lance/data/" + ents[0].Name()},
+	} {
+		var outs [2]string
+		var counts [2]int
+		for i, on := range []bool{false, true} {
+			remotePrefetch = on
+			mu.Lock()
+			requests = 0
+			mu.Unlock()
+			code, out, stderr := runCLI(t, args...)
+			require.Equal(t, 0, code, stderr)
+			mu.Lock()
+			outs[i], counts[i] = out, requests
+			mu.Unlock()
+		}
+		require.Equal(t, outs[0], outs[1], args)
+		require.Less(t, counts[1], counts[0], "%v: requests with prefetch vs without", args)
+		t.Logf("%v: %d requests without prefetch, %d with", args[:len(args)-1], counts[0], counts[1])
+	}
 }
