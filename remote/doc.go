@@ -74,7 +74,10 @@
 // holds footer and metadata), against 9.1x (6.33 MB) for one GET of the
 // whole file. The table: 26 requests and 3.45 MB plain, 14 requests and
 // 2.79 MB (1.10x the column's bytes) with NewFS+PrefetchTable, wall time
-// 0.78 s against 0.31 s (2.5x).
+// 0.78 s against 0.31 s (2.5x). Through colfmt over HTTP (TestRemotePrefetch,
+// lance21/2.1/multipage.lance, 8 to 14 pages a column): cat of the table
+// 179 requests without the prefetch, 11 with; cat --columns s 49 and 11;
+// validate of its data file 203 and 3.
 //
 // What a lance hook would add (package lance is not changed here):
 // Table exposing its read plan (the data files and field ids a
