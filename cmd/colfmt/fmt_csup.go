@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -267,16 +266,12 @@ func csupQuery(args []string, stdout, stderr io.Writer) error {
 		}
 		q.Where = append(q.Where, cr)
 	}
-	fh, err := os.Open(files[0])
+	in, closeIn, err := openInput(files[0], cmdStdin, false) // a path, a URL, or "-" read into memory
 	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
+		return withFile(files[0], err)
 	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return fmt.Errorf("colfmt: %w", err)
-	}
-	f, err := csup.Open(fh, st.Size())
+	defer closeIn()
+	f, err := csup.Open(in.R, in.Size)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/colfmt/colfmt/lance"
+	"github.com/colfmt/colfmt/remote/lancefetch"
 )
 
 // Lance tables (LanceDB dataset directories: _versions/, data/,
@@ -32,7 +33,11 @@ func openLanceTable(fsys fs.FS, version uint64) (*lance.Table, error) {
 	if version > 0 {
 		opts = append(opts, lance.WithVersion(version))
 	}
-	return lance.OpenTable(fsys, ".", opts...)
+	t, err := lance.OpenTable(fsys, ".", opts...)
+	if pf, ok := fsys.(*lancefetch.FS); ok && err == nil {
+		pf.PrefetchTable(t) // a remote table (remote_input.go): its data files, all at once
+	}
+	return t, err
 }
 
 // lanceTableInspect prints versions, schema, fragments, deletion counts,

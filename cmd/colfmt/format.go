@@ -58,7 +58,7 @@ type format struct {
 // dirInput is a directory handed to a format's directory hooks.
 type dirInput struct {
 	Path    string      // as given on the command line
-	FS      fs.FS       // os.DirFS(Path)
+	FS      fs.FS       // os.DirFS(Path), or the URL's remote.FS / objstore FS
 	Info    colfmt.Info // what colfmt.DetectDir found (Format, TableVersion, Version)
 	Version uint64      // --version N: the table version to read; 0 means the latest
 }

@@ -11,6 +11,12 @@
 //	colfmt demo
 //	colfmt --version
 //
+// FILE and DIR may be URLs: http://, https:// and file:// (package
+// remote), and s3:// in a build with -tags colfmt_objstore (package
+// remote/objstore); remote files are read in byte ranges, and a table over
+// HTTP is found through _versions/latest_version_hint.json. The query
+// commands and grep take URLs too.
+//
 // Flags may come before or after FILE. "-" reads standard input: AT-1 cat
 // and validate stream from it; everything else reads it into memory (up to
 // 1 GiB) since those formats need random access. The format is detected
@@ -61,8 +67,9 @@ Usage:
   colfmt demo                     encode and decode embedded samples
   colfmt --version                print the version
 %s
-FILE may be a directory (a Lance table) or - for standard input; flags may
-come before or after it. The format is detected from the bytes unless
+FILE may be a directory (a Lance table), an http(s):// or file:// URL of
+either (s3:// when built with -tags colfmt_objstore), or - for standard
+input; flags may come before or after it. The format is detected from the bytes unless
 --format is given.
 Formats: %s
 Exit status: 0 ok, 1 bad input, unsupported format or internal error, 2 usage.
@@ -328,18 +335,34 @@ func fileCommand(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		}
 	}()
 	o := catOptions{Raw: raw, Columns: cols}
+	var in *input
+	closeIn := func() {}
 	if path != "-" {
-		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
-			return withFile(path, dirCommand(cmd, path, *formatName, *version, o, stdout))
+		// A directory, local or a URL (remote_input.go); a URL's file is
+		// opened on the way.
+		d, rin, closeT, err := openTarget(path, *version != 0)
+		if err != nil {
+			return withFile(path, err)
+		}
+		if d != nil {
+			defer closeT()
+			d.Version = *version
+			prefetchRemote(cmd, d, nil, cols)
+			return withFile(path, dirCommand(cmd, d, *formatName, o, stdout))
+		}
+		if rin != nil {
+			in, closeIn = rin, closeT
+			prefetchRemote(cmd, nil, in, cols)
 		}
 	}
 	if *version != 0 {
 		return usagef("--version selects a version of a table directory; %s is not a directory", displayName(path))
 	}
-	streamOK := cmd != "inspect" && len(cols) == 0 && (*formatName == "" || *formatName == "at1")
-	in, closeIn, err := openInput(path, stdin, streamOK)
-	if err != nil {
-		return withFile(path, err)
+	if in == nil {
+		streamOK := cmd != "inspect" && len(cols) == 0 && (*formatName == "" || *formatName == "at1")
+		if in, closeIn, err = openInput(path, stdin, streamOK); err != nil {
+			return withFile(path, err)
+		}
 	}
 	defer closeIn()
 	return withFile(path, runFile(cmd, in, *formatName, o, stdout))
@@ -387,8 +410,9 @@ func runFile(cmd string, in *input, name string, o catOptions, stdout io.Writer)
 
 // dirCommand runs a command on a directory through the format's directory
 // hooks (see format).
-func dirCommand(cmd, path, name string, version uint64, o catOptions, stdout io.Writer) error {
-	info, err := colfmt.DetectDir(os.DirFS(path), ".")
+func dirCommand(cmd string, d *dirInput, name string, o catOptions, stdout io.Writer) error {
+	path, version := d.Path, d.Version
+	info, err := detectDir(d.FS)
 	if errors.Is(err, colfmt.ErrUnknownFormat) {
 		return fmt.Errorf("%s: is a directory", path)
 	}
@@ -402,7 +426,7 @@ func dirCommand(cmd, path, name string, version uint64, o catOptions, stdout io.
 	if err != nil {
 		return err
 	}
-	d := &dirInput{Path: path, FS: os.DirFS(path), Info: info, Version: version}
+	d.Info = info
 	noHook := fmt.Errorf("%s: is a directory (a %s; colfmt %s cannot %s tables yet)", path, info, name, cmd)
 	switch cmd {
 	case "inspect":

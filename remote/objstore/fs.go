@@ -3,8 +3,10 @@ package objstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -112,3 +114,24 @@ func (d *dirFile) Read([]byte) (int, error) {
 	return 0, &fs.PathError{Op: "read", Path: d.name, Err: errors.New("is a directory")}
 }
 func (d *dirFile) Close() error { return nil }
+
+// FSURL opens the bucket rawURL names (scheme://bucket/prefix?query, the
+// query configuring the bucket as for OpenURL) and returns the objects
+// below prefix as an io/fs.FS (see FS), and the function that closes the
+// bucket. The prefix may be empty (the bucket's root).
+func FSURL(ctx context.Context, rawURL string, opts ...remote.Option) (fs.FS, func() error, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", remote.ErrInvalidArgument, err)
+	}
+	if u.Scheme == "" || u.Host == "" {
+		return nil, nil, fmt.Errorf("%w: %q is not scheme://bucket/prefix", remote.ErrInvalidArgument, rawURL)
+	}
+	prefix := strings.Trim(u.Path, "/")
+	u.Path, u.RawPath = "", ""
+	b, err := blob.OpenBucket(ctx, u.String())
+	if err != nil {
+		return nil, nil, fmt.Errorf("objstore: %w", err)
+	}
+	return FS(ctx, b, prefix, opts...), b.Close, nil
+}

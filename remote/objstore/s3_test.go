@@ -16,10 +16,11 @@ import (
 	_ "gocloud.dev/blob/s3blob"
 )
 
-// s3Server starts an S3-compatible server (gofakes3, in process: no S3
-// server installs from the registries reachable here) on loopback with
-// bucket "data" holding the given files of ../shared/data, and returns
-// the s3:// query that points s3blob at it.
+// s3Server starts an S3-compatible server in process (gofakes3, always
+// available; TestS3rver runs against s3rver, a real server from the npm
+// registry, when it is installed) on loopback with bucket "data" holding
+// the given files of ../shared/data, and returns the s3:// query that
+// points s3blob at it.
 func s3Server(t *testing.T, rels ...string) string {
 	t.Helper()
 	root := shareddata.Path(t)
