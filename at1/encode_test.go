@@ -459,3 +459,50 @@ func TestEncodedFilesFollowReferenceRules(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeSampledXZBaseline: above 1 MiB the default encoder skips
+// plain xz when its sampled estimate says the table wins by far, and
+// tries it otherwise; either way the output is no larger than plain xz
+// and plain zstd (plus the container), and the estimate is close.
+func TestEncodeSampledXZBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compresses 2.4 MB with xz several times")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var hexLines []byte
+	for len(hexLines) < 1200<<10 {
+		hexLines = fmt.Appendf(hexLines, "%016x%016x\n", r.Uint64(), r.Uint64())
+	}
+	for _, c := range []struct {
+		name string
+		src  []byte
+		skip bool // the plain xz is expected to be skipped
+	}{{"trades", tradesCSV(1200 << 10), true}, {"hex", hexLines, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			var cfg config
+			cfg.enc = defaultEncConfig()
+			est, err := cfg.xzEstimate(c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := xzCompress(nil, c.src, DefaultLevel, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := float64(len(x)) / float64(est); r < 0.9 || r > 1.1 {
+				t.Errorf("plain xz %d, estimate %d: ratio %.3f", len(x), est, r)
+			}
+			enc, err := Encode(c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := min(len(x), len(zstdCompress(nil, c.src, DefaultLevel)), len(c.src)) + 6 + TrailerSize
+			if len(enc) > bound {
+				t.Fatalf("Encode gave %d bytes, more than the plain bound %d", len(enc), bound)
+			}
+			if skipped := float64(len(enc)) < xzSkipRatio*float64(est); skipped != c.skip {
+				t.Errorf("encoded %d, estimate %d: skip %v, want %v", len(enc), est, skipped, c.skip)
+			}
+		})
+	}
+}
