@@ -29,13 +29,13 @@ type encConfig struct {
 	// extremeSet: WithExtreme was given; otherwise levels 6..9 use the
 	// extreme variant (1-2% smaller on tables at about the same speed).
 	extremeSet bool
-	verify    bool
+	verify     bool
 	// xzBaseline compresses the input plain with xz too, whatever the
 	// structured encoding gives; xzBaselineSet: WithXZBaseline was given
 	// (otherwise an estimate decides, see WithXZBaseline).
 	xzBaseline    bool
 	xzBaselineSet bool
-	progress   func(done, total int64)
+	progress      func(done, total int64)
 	// force keeps the structured encoding even when RAW is smaller
 	// (tests use it to exercise the codecs on any input).
 	force bool
