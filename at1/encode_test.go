@@ -506,3 +506,36 @@ func TestEncodeSampledXZBaseline(t *testing.T) {
 		})
 	}
 }
+
+// TestSecondaryDelimiter: one-column text whose lines share a separator
+// is split on it (and only then); the split table beats plain xz.
+func TestSecondaryDelimiter(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	hosts := []string{"gmail.com", "yahoo.com", "hotmail.com", "example.org", "mail.ru"}
+	var emails, names, prose []byte
+	for i := 0; i < 4000; i++ {
+		emails = fmt.Appendf(emails, "user%x%d@%s\n", r.Uint32(), i%97, hosts[r.IntN(len(hosts))])
+		names = fmt.Appendf(names, "Customer#%09d\n", r.IntN(150000))
+		prose = fmt.Appendf(prose, "line %d of some prose, words and more words\n", r.IntN(1000))
+	}
+	for _, c := range []struct {
+		name string
+		src  []byte
+		want byte
+		ok   bool
+	}{{"emails", emails, '@', true}, {"names", names, '#', true}, {"prose", prose, ',', true},
+		{"plain", []byte("alpha\nbeta\ngamma: x\n"), 0, false}} {
+		d, ok := detectDelim(sampleLines(c.src))
+		if ok != c.ok || ok && d != c.want {
+			t.Errorf("%s: delimiter %q %v, want %q %v", c.name, d, ok, c.want, c.ok)
+		}
+	}
+	enc, err := Encode(emails)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := xzCompress(nil, emails, DefaultLevel, true)
+	if codecOf(enc) != CodecColumnar || len(enc) >= len(x) {
+		t.Errorf("emails: codec %v, %d bytes, plain xz %d", codecOf(enc), len(enc), len(x))
+	}
+}
