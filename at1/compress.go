@@ -32,7 +32,7 @@ var xzModels = [][2]int{{3, 2}, {3, 0}, {4, 0}}
 // one; larger inputs are judged by xzTrialPieces pieces spread evenly
 // over them (a values stream holds its columns one after another).
 const (
-	xzTrialMax    = 128 << 10
+	xzTrialMax    = 64 << 10
 	xzTrialPieces = 4
 )
 
