@@ -87,16 +87,28 @@
 // lines are objects) go to qjson; anything else is read as delimited
 // text (comma, tab, semicolon or pipe, the one that splits the sample
 // most consistently; a header when the first line has no number while a
-// column below it is mostly numeric) and goes to columnar; text with no
-// delimiter is a one-column table. WithCodec forces columnar, qcolumnar,
+// column below it is mostly numeric) and goes to columnar. Text with none
+// of those is split on '#', '@', ':' or '=' when nine lines in ten have
+// the same count of it ("Customer#000107979", "user@host": the parts
+// model better apart, emails 0.95x xz -9e), else it is a one-column table. WithCodec forces columnar, qcolumnar,
 // qjson or RAW instead. Whatever the codec, the structured encoding is
 // kept only when it is smaller than RAW, whose payload is the smallest
 // of xz, zstd and stored: the output is never larger than the smallest
 // of our own plain xz, plain zstd and stored encodings plus 42 bytes
 // (container and trailer) - per frame for framed files; with
-// WithXZBaseline(false), of plain zstd and stored.
+// WithXZBaseline(false), of plain zstd and stored. By default the plain
+// xz is made for inputs up to 1 MiB; above that it is skipped when xz of
+// four spread 128 KiB samples, scaled up, says the structured encoding
+// is under 0.75 times it (see WithXZBaseline; WithXZBaseline(true)
+// always makes it).
 //
 // Lines are physical '\n' lines; a CRLF's '\r' stays in the last field.
+// The format has no other place for it (rows are joined with '\n' only,
+// fields with the delimiter only), so CRLF rows stay structured but
+// their last column is TEXT or DICT: on a table whose last column is
+// numeric that costs about 3% (a 6-column trades CSV: 26,943 bytes with
+// CRLF, 26,126 with LF; xz -9e 45,632).
+//
 // A field that is a well-formed RFC-4180 quoted field is unquoted (its
 // column's quote bit set); any other field is its raw text. The decoders
 // only join values with the delimiter, so every line round-trips: stray
@@ -123,7 +135,12 @@
 //
 // Every stream gets the smallest of xz, zstd and stored; zstd frames are
 // single-segment, so they always declare their content size, and xz
-// streams use CRC64, as the reference decoder requires. The SHA-256
+// streams use CRC64, as the reference decoder requires. xz runs at the
+// level's extreme variant for levels 6..9 (the default is 6e: 1-2%
+// smaller than 6 on tables) and, at those levels, picks its LZMA literal
+// model per stream: lc=3/pb=2 (every xz preset), lc=3/pb=0 or lc=4/pb=0,
+// whichever compresses a 64 KiB sample spread over the stream smallest
+// (0.1-1% on tables and text; any xz decoder reads them). The SHA-256
 // trailer is always written. Unless WithVerify(false), Encode decodes its
 // output with the strict checks and compares it with the input (NewWriter
 // does so per frame). Columns, streams, blocks and frames are encoded in
