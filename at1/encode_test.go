@@ -465,7 +465,7 @@ func TestEncodedFilesFollowReferenceRules(t *testing.T) {
 // tries it otherwise; either way the output is no larger than plain xz
 // and plain zstd (plus the container), and the estimate is close.
 func TestEncodeSampledXZBaseline(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("compresses 2.4 MB with xz several times")
 	}
 	r := rand.New(rand.NewPCG(5, 6))
