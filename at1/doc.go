@@ -182,9 +182,10 @@
 // a character against 4 and 6, so even a perfect coder of the other
 // columns would reach about 0.81x; the package lists are free-text
 // summaries and version lists (pypi's summary column alone is about 70%
-// of its xz size), and lance21 wide is 90% random base64. On one-column
-// text (the dbtext files, except those split on a separator) the output
-// is RAW, xz with a tuned literal model, within +-0.2% of xz -9e.
+// of its xz size), and 90% of lance21 wide's output is one column of
+// random base64. One-column text (the dbtext files not split on a
+// separator) stays RAW: xz with a tuned literal model (or zstd), 0.985x
+// to 1.000x xz -9e.
 //
 // The output is no larger than xz -9e on every file above. It can be on
 // small text (about 3 to 20 KB, up to 3% or 40 bytes larger): the
@@ -197,10 +198,13 @@
 // xz -9e -T1 on the same input in the same run (BenchmarkEncodeFile; the
 // 2 cores are shared, so CPU time is steadier than wall time): 11x less
 // CPU on the generated trades CSV and events JSON Lines (the structure
-// wins by far, so the sampled estimate skips the plain xz), 2.1x less on
-// lance21 strings, 1.09x less on zip_sums.csv, 0.64x (more CPU) on
-// nuget.tsv, where plain xz must be made because the structure wins by
-// only 2.5%, and both it and the values stream try three literal models.
+// wins by far, so the sampled estimate skips the plain xz), 1.5-2.1x
+// less on lance21 strings (two runs), 1.26x less on zip_sums.csv; on
+// nuget.tsv 1.27x more CPU than xz -9e (0.84 s against 0.66 s), where
+// plain xz must be made because the structure wins by only 2.5%, and
+// both it and the values stream try three literal models. In wall time
+// on the loaded machine that is 0.1-0.6 MB/s; xz -9e -T1 had the same
+// load.
 // WithXZBaseline(false) (pack --no-xz-baseline) and WithLevel(1) trade
 // the bound and size for speed.
 //
