@@ -107,16 +107,21 @@ func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 // encodeUnit encodes a whole file's body or one frame's: the packed
 // stream set under codec when it is smaller than the RAW payload, else
 // the RAW payload (backend byte and data). The two are made in parallel.
-// Without the xz baseline (WithXZBaseline(false)), RAW is first made with
-// zstd and stored only, and with xz as well only if the structured
-// encoding does not beat them.
+// Plain xz is tried as RAW always (WithXZBaseline(true)), only when the
+// structured encoding does not beat plain zstd and stored
+// (WithXZBaseline(false)), or, by default, unless a sampled estimate of
+// it says the structured encoding is well below it (xzBaselineNeeded).
 func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, body []byte, err error) {
 	var raw, s []byte
-	fast := !c.enc.xzBaseline && codec != CodecRaw
+	always := codec == CodecRaw || c.enc.xzBaseline && (c.enc.xzBaselineSet || len(src) <= xzSampleMin)
+	est := -1 // estimated plain xz size; -1: none (WithXZBaseline(false))
 	err = parallel(min(c.concurrency, 2), 2, func(i int) error {
 		var err error
 		if i == 0 {
-			raw, err = c.rawBody(src, !fast)
+			raw, err = c.rawBody(src, always)
+			if err == nil && !always && !c.enc.xzBaselineSet {
+				est, err = c.xzEstimate(src)
+			}
 		} else if codec != CodecRaw {
 			s, err = c.structuredBody(src, codec)
 		}
@@ -126,17 +131,49 @@ func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, body []by
 		return false, nil, err
 	}
 	if s != nil && (len(s) < len(raw) || c.enc.force) {
-		return true, s, nil
+		if always || est >= 0 && float64(len(s)) < xzSkipRatio*float64(est) {
+			return true, s, nil
+		}
 	}
-	if fast {
+	if !always {
 		if raw, err = c.rawBody(src, true); err != nil {
 			return false, nil, err
 		}
-		if s != nil && len(s) < len(raw) {
+		if s != nil && (len(s) < len(raw) || c.enc.force) {
 			return true, s, nil
 		}
 	}
 	return false, raw, nil
+}
+
+// The sampled plain-xz estimate: inputs above xzSampleMin bytes are
+// sampled as xzSamples pieces of xzSampleSize bytes spread evenly; the
+// plain xz is skipped when the structured encoding is under xzSkipRatio
+// times the estimate.
+const (
+	xzSampleMin  = 1 << 20
+	xzSamples    = 4
+	xzSampleSize = 128 << 10
+	xzSkipRatio  = 0.75
+)
+
+// xzEstimate is the size plain xz would give src, extrapolated from
+// xz of samples (one at the start, the others spread evenly). The samples
+// use the level without its extreme variant (several times cheaper on
+// repetitive data, at most a few percent larger: the estimate errs high,
+// which the skip ratio's margin absorbs).
+func (c *config) xzEstimate(src []byte) (int, error) {
+	var sample []byte
+	step := (len(src) - xzSampleSize) / (xzSamples - 1)
+	for i := 0; i < xzSamples; i++ {
+		off := i * step
+		sample = append(sample, src[off:off+xzSampleSize]...)
+	}
+	x, err := xzCompress(nil, sample, c.enc.level, false)
+	if err != nil {
+		return 0, err
+	}
+	return int(float64(len(x)) * float64(len(src)) / float64(len(sample))), nil
 }
 
 // rawBody is a RAW payload: the backend byte and the smallest encoding
@@ -146,7 +183,7 @@ func (c *config) rawBody(src []byte, withXZ bool) ([]byte, error) {
 	if !withXZ {
 		level = -level
 	}
-	p, err := smallest(src, level, c.enc.extreme)
+	p, err := smallest(src, level, c.enc.xzExtreme())
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +303,7 @@ func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) 
 			out[i] = packed{BackendStored, s.data}
 			return nil
 		}
-		p, err := smallest(s.data, c.enc.level, c.enc.extreme)
+		p, err := smallest(s.data, c.enc.level, c.enc.xzExtreme())
 		out[i] = p
 		return err
 	})

@@ -107,7 +107,7 @@ func (c *config) qStreams(q *qLines, meta, template, paths []byte) []namedStream
 		vals := q.cols[k][g*rg : min((g+1)*rg, nstruct)]
 		raw := bytes.Join(vals, []byte{'\n'})
 		z := zstdCompress([]byte{1}, raw, c.enc.level)
-		if x, err := xzCompress([]byte{0}, raw, c.enc.level, c.enc.extreme); err == nil && len(x) < len(z) {
+		if x, err := xzCompress([]byte{0}, raw, c.enc.level, c.enc.xzExtreme()); err == nil && len(x) < len(z) {
 			z = x
 		}
 		blocks[i] = z

@@ -459,3 +459,83 @@ func TestEncodedFilesFollowReferenceRules(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeSampledXZBaseline: above 1 MiB the default encoder skips
+// plain xz when its sampled estimate says the table wins by far, and
+// tries it otherwise; either way the output is no larger than plain xz
+// and plain zstd (plus the container), and the estimate is close.
+func TestEncodeSampledXZBaseline(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("compresses 2.4 MB with xz several times")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var hexLines []byte
+	for len(hexLines) < 1200<<10 {
+		hexLines = fmt.Appendf(hexLines, "%016x%016x\n", r.Uint64(), r.Uint64())
+	}
+	for _, c := range []struct {
+		name string
+		src  []byte
+		skip bool // the plain xz is expected to be skipped
+	}{{"trades", tradesCSV(1200 << 10), true}, {"hex", hexLines, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			var cfg config
+			cfg.enc = defaultEncConfig()
+			est, err := cfg.xzEstimate(c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := xzCompress(nil, c.src, DefaultLevel, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := float64(len(x)) / float64(est); r < 0.9 || r > 1.1 {
+				t.Errorf("plain xz %d, estimate %d: ratio %.3f", len(x), est, r)
+			}
+			enc, err := Encode(c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := min(len(x), len(zstdCompress(nil, c.src, DefaultLevel)), len(c.src)) + 6 + TrailerSize
+			if len(enc) > bound {
+				t.Fatalf("Encode gave %d bytes, more than the plain bound %d", len(enc), bound)
+			}
+			if skipped := float64(len(enc)) < xzSkipRatio*float64(est); skipped != c.skip {
+				t.Errorf("encoded %d, estimate %d: skip %v, want %v", len(enc), est, skipped, c.skip)
+			}
+		})
+	}
+}
+
+// TestSecondaryDelimiter: one-column text whose lines share a separator
+// is split on it (and only then); the split table beats plain xz.
+func TestSecondaryDelimiter(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	hosts := []string{"gmail.com", "yahoo.com", "hotmail.com", "example.org", "mail.ru"}
+	var emails, names, prose []byte
+	for i := 0; i < 4000; i++ {
+		emails = fmt.Appendf(emails, "user%x%d@%s\n", r.Uint32(), i%97, hosts[r.IntN(len(hosts))])
+		names = fmt.Appendf(names, "Customer#%09d\n", r.IntN(150000))
+		prose = fmt.Appendf(prose, "line %d of some prose, words and more words\n", r.IntN(1000))
+	}
+	for _, c := range []struct {
+		name string
+		src  []byte
+		want byte
+		ok   bool
+	}{{"emails", emails, '@', true}, {"names", names, '#', true}, {"prose", prose, ',', true},
+		{"plain", []byte("alpha\nbeta\ngamma: x\n"), 0, false}} {
+		d, ok := detectDelim(sampleLines(c.src))
+		if ok != c.ok || ok && d != c.want {
+			t.Errorf("%s: delimiter %q %v, want %q %v", c.name, d, ok, c.want, c.ok)
+		}
+	}
+	enc, err := Encode(emails)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := xzCompress(nil, emails, DefaultLevel, true)
+	if codecOf(enc) != CodecColumnar || len(enc) >= len(x) {
+		t.Errorf("emails: codec %v, %d bytes, plain xz %d", codecOf(enc), len(enc), len(x))
+	}
+}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tradesCSV is a trades-style CSV of about n bytes: ids, ms timestamps,
@@ -99,4 +102,70 @@ func benchmarkEncodeRatio(b *testing.B, fastBaseline bool) {
 				c.name, len(c.src), len(enc), codecOf(enc), xz9, zs19, len(ownXZ), len(ownZstd))
 		})
 	}
+}
+
+// BenchmarkEncodeFile encodes the files named in AT1_BENCH_ENCODE_FILES
+// (colon-separated; skipped when unset) with the default options
+// (AT1_BENCH_ENCODE_FAST=1: WithXZBaseline(false)) and reports, in the
+// same run, the size against xz -9e and zstd -19 and the speed against
+// xz -9e -T1 by CPU time (cpu_x_xz-9e above 1: less CPU than xz; the
+// machine is shared, so CPU time is steadier than wall time):
+// go test -run '^$' -bench EncodeFile -benchtime 1x.
+func BenchmarkEncodeFile(b *testing.B) {
+	list := os.Getenv("AT1_BENCH_ENCODE_FILES")
+	if list == "" {
+		b.Skip("AT1_BENCH_ENCODE_FILES not set")
+	}
+	var opts []Option
+	if os.Getenv("AT1_BENCH_ENCODE_FAST") != "" {
+		opts = append(opts, WithXZBaseline(false))
+	}
+	for _, p := range strings.Split(list, ":") {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			xz9, xzCPU := externalCPU(b, src, "xz", "-9e", "-T1", "-c")
+			zs19, _ := externalCPU(b, src, "zstd", "-19", "-c")
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := processCPU()
+			var enc []byte
+			for i := 0; i < b.N; i++ {
+				if enc, err = Encode(src, opts...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			per := (processCPU() - cpu) / time.Duration(b.N)
+			b.ReportMetric(float64(len(enc)), "bytes")
+			if xz9 > 0 {
+				b.ReportMetric(float64(len(enc))/float64(xz9), "x_xz-9e")
+				if per > 0 {
+					b.ReportMetric(xzCPU.Seconds()/per.Seconds(), "cpu_x_xz-9e")
+				}
+			}
+			if zs19 > 0 {
+				b.ReportMetric(float64(len(enc))/float64(zs19), "x_zstd-19")
+			}
+			b.Logf("%s: %d bytes -> at1 %d (codec %v, %v CPU), xz -9e %d (%v CPU), zstd -19 %d",
+				p, len(src), len(enc), codecOf(enc), per, xz9, xzCPU, zs19)
+		})
+	}
+}
+
+// externalCPU is external with the tool's CPU time (user+system).
+func externalCPU(tb testing.TB, src []byte, name string, args ...string) (int, time.Duration) {
+	if _, err := exec.LookPath(name); err != nil {
+		return 0, 0
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = bytes.NewReader(src)
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return len(out), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }

@@ -28,7 +28,7 @@ func AppendRaw(dst, src []byte, backend byte, opts ...Option) ([]byte, error) {
 	var payload []byte
 	switch backend {
 	case BackendXZ, BackendZstd, BackendStored:
-		p, err := rawPayload(src, backend, c.enc.level, c.enc.extreme, zlevel)
+		p, err := rawPayload(src, backend, c.enc.level, c.enc.xzExtreme(), zlevel)
 		if err != nil {
 			return nil, err
 		}
@@ -37,7 +37,7 @@ func AppendRaw(dst, src []byte, backend byte, opts ...Option) ([]byte, error) {
 		backend = BackendStored
 		payload = src
 		for _, b := range []byte{BackendZstd, BackendXZ} {
-			p, err := rawPayload(src, b, c.enc.level, c.enc.extreme, zlevel)
+			p, err := rawPayload(src, b, c.enc.level, c.enc.xzExtreme(), zlevel)
 			if err != nil {
 				return nil, err
 			}

@@ -51,11 +51,11 @@ func init() {
 func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	codec := fs.String("codec", "auto", "codec: auto, columnar, qcolumnar, qjson or raw")
 	backend := fs.String("backend", "", "write a RAW file with this payload backend: xz, zstd, stored or auto (smallest)")
-	level := fs.String("level", strconv.Itoa(at1.DefaultLevel), "compression effort, 1 (fast) .. 9 (small); a trailing e (9e) is xz's extreme variant")
+	level := fs.String("level", strconv.Itoa(at1.DefaultLevel)+"e", "compression effort, 1 (fast) .. 9 (small); a trailing e (9e) is xz's extreme variant")
 	rowGroup := fs.Int("row-group", 0, "qcolumnar/qjson lines per row group (0: automatic)")
 	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed")
 	noVerify := fs.Bool("no-verify", false, "skip decoding the output to check it")
-	noXZBase := fs.Bool("no-xz-baseline", false, "skip compressing the input plain with xz unless the structure does not pay (faster; output then bounded by plain zstd, not plain xz)")
+	noXZBase := fs.Bool("no-xz-baseline", false, "skip compressing the input plain with xz unless the structure does not pay (faster; output then bounded by plain zstd, not plain xz; by default a sampled estimate decides for inputs over 1 MiB)")
 	return func(w io.Writer, data []byte) error {
 		lv, extreme, err := parseAT1Level(*level)
 		if err != nil {
@@ -81,7 +81,10 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			return usagef("--codec %q: want auto, columnar, qcolumnar, qjson or raw", *codec)
 		}
 		opts := []at1.Option{at1.WithCodec(cd), at1.WithLevel(lv), at1.WithExtreme(extreme), at1.WithRowGroupSize(*rowGroup),
-			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify), at1.WithXZBaseline(!*noXZBase)}
+			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify)}
+		if *noXZBase {
+			opts = append(opts, at1.WithXZBaseline(false))
+		}
 		if len(data) >= 16<<20 {
 			// Progress on stderr for large inputs, one line rewritten.
 			start := time.Now()

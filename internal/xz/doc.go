@@ -9,7 +9,8 @@
 // has a header that records its compressed and uncompressed sizes and one
 // LZMA2 filter whose dictionary-size byte is the smallest that covers the
 // block (never more than the preset's dictionary), the LZMA2 data (lc=3,
-// lp=0, pb=2, as every xz preset), and the check (CRC64 by default, CRC32
+// lp=0, pb=2, as every xz preset, unless WithLiteralContext sets lc and
+// pb), and the check (CRC64 by default, CRC32
 // or none). xz 5.x, github.com/ulikunitz/xz and
 // github.com/therootcompany/xz decode it. This package does not decode.
 //
@@ -47,8 +48,8 @@
 // # Entry points
 //
 // AppendEncode (and Encode) compress a byte slice; NewWriter streams.
-// Options: WithPreset, WithExtreme, WithCheck, WithBlockSize,
-// WithConcurrency. ParsePreset reads xz's "-9e" notation; Memory reports
+// Options: WithPreset, WithExtreme, WithLiteralContext, WithCheck,
+// WithBlockSize, WithConcurrency. ParsePreset reads xz's "-9e" notation; Memory reports
 // the memory bound of a configuration.
 //
 // # Memory

@@ -37,6 +37,7 @@ type encoder struct {
 
 func newEncoder(p params, buf []byte, s *scratch) *encoder {
 	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf, s)}
+	e.lc, e.posMask = p.lc, 1<<p.pb-1
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
 		// The parser's offsets never pass the end of the block.
@@ -94,7 +95,7 @@ func (e *encoder) skip(n int) {
 // encodeSymbol writes s at e.pos and advances.
 func (e *encoder) encodeSymbol(s symbol) {
 	rc := &e.rc
-	ps := uint32(e.pos) & posMask
+	ps := uint32(e.pos) & e.posMask
 	st := e.state
 	if s.lit || (s.len == 1 && s.dist != e.reps[0]) {
 		rc.bit(&e.isMatch[st][ps], 0)

@@ -5,12 +5,15 @@ import (
 	"sync"
 )
 
-// The LZMA model with lc=3, lp=0, pb=2 (the values every xz preset uses).
+// The LZMA model. Every xz preset uses lc=3, lp=0, pb=2 (the defaults
+// here); WithLiteralContext sets lc 0..4 and pb 0..2, and lp is always 0.
+// Tables are sized for the largest lc and pb.
 const (
-	lc             = 3
-	pb             = 2
-	posStates      = 1 << pb
-	posMask        = posStates - 1
+	defaultLC      = 3
+	defaultPB      = 2
+	maxLC          = 4
+	maxPB          = 2
+	posStates      = 1 << maxPB
 	numStates      = 12
 	numReps        = 4
 	lenLowBits     = 3
@@ -27,8 +30,6 @@ const (
 	alignBits      = 4
 	alignSize      = 1 << alignBits
 	alignMask      = alignSize - 1
-	// propsByte is (pb*5+lp)*9+lc.
-	propsByte = (pb*5+0)*9 + lc
 	// literalState: the states below 7 follow a literal.
 	litStates = 7
 )
@@ -178,7 +179,9 @@ type lzmaState struct {
 	isRepG1     [numStates]prob
 	isRepG2     [numStates]prob
 	isRep0Long  [numStates][posStates]prob
-	literal     [1 << lc][0x300]prob
+	literal     [1 << maxLC][0x300]prob
+	lc          uint8  // literal context bits
+	posMask     uint32 // 1<<pb - 1
 	distSlot    [distStates][1 << slotBits]prob
 	distSpecial [fullDistances - distModelEnd + 1]prob // index 0 unused: trees are 1-based
 	align       [alignSize]prob
@@ -197,7 +200,7 @@ func (s *lzmaState) reset() {
 	initProbs(s.isRepG0[:])
 	initProbs(s.isRepG1[:])
 	initProbs(s.isRepG2[:])
-	for i := range s.literal {
+	for i := range s.literal[:1<<s.lc] {
 		initProbs(s.literal[i][:])
 	}
 	for i := range s.distSlot {
@@ -210,7 +213,7 @@ func (s *lzmaState) reset() {
 }
 
 func litProbs(s *lzmaState, prevByte byte) []prob {
-	return s.literal[prevByte>>(8-lc)][:]
+	return s.literal[prevByte>>(8-s.lc)][:]
 }
 
 func encodeLiteral(rc *rangeEncoder, probs []prob, sym uint32) {
@@ -265,4 +268,13 @@ func matchedLiteralPrice(probs []prob, sym, matchByte uint32) uint32 {
 			return price
 		}
 	}
+}
+
+// propsByte is the LZMA properties byte, (pb*5+lp)*9+lc with lp = 0.
+func (s *lzmaState) propsByte() byte {
+	pb := 0
+	for m := s.posMask; m != 0; m >>= 1 {
+		pb++
+	}
+	return byte(pb*5*9) + s.lc
 }

@@ -67,7 +67,7 @@ func appendLZMA2(dst, buf []byte, p params, s *scratch) []byte {
 		ctrl |= byte((u - 1) >> 16)
 		dst = append(dst, ctrl, byte((u-1)>>8), byte(u-1), byte((c-1)>>8), byte(c-1))
 		if needProps {
-			dst = append(dst, propsByte)
+			dst = append(dst, e.propsByte())
 		}
 		dst = append(dst, e.rc.buf...)
 		needDictReset, needProps, needStateReset = false, false, false

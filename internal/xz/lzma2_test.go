@@ -36,7 +36,7 @@ func walkLZMA2(t *testing.T, s []byte) []chunkInfo {
 			cs = append(cs, chunkInfo{ctrl & 0xE0, u, c})
 			p += 5 + c
 			if ctrl >= 0xC0 {
-				if s[p-c] != propsByte {
+				if s[p-c] != 0x5D { // lc=3, lp=0, pb=2
 					t.Fatalf("properties byte %#x", s[p-c])
 				}
 				p++

@@ -99,7 +99,7 @@ func (e *encoder) optimumNormal() symbol {
 
 	opts := e.opts
 	st := e.state
-	ps := uint32(pos) & posMask
+	ps := uint32(pos) & e.posMask
 	opts[0].state = st
 	opts[1].price = price0(e.isMatch[st][ps]) + e.litPrice(pos, st, matchByte)
 	opts[1].makeLiteral()
@@ -295,7 +295,7 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 	curPrice := o.price
 	curByte := buf[position]
 	matchByte := buf[position-int(reps[0])-1]
-	ps := uint32(position) & posMask
+	ps := uint32(position) & e.posMask
 	cur1Price := curPrice + price0(e.isMatch[st][ps]) + e.litPrice(position, st, matchByte)
 	nextIsLit := false
 	if n := &opts[cur+1]; cur1Price < n.price {
@@ -329,7 +329,7 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 		lt2 := matchLen(buf, position, back, 1, limit) - 1
 		if lt2 >= 2 {
 			st2 := nextLit(st)
-			psn := uint32(position+1) & posMask
+			psn := uint32(position+1) & e.posMask
 			nextRepPrice := cur1Price + price1(e.isMatch[st2][psn]) + price1(e.isRep[st2])
 			off := cur + 1 + lt2
 			for lenEnd < off {
@@ -379,12 +379,12 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 		}
 		if lt2 >= 2 {
 			st2 := nextRep(st)
-			psn := uint32(position+lt) & posMask
+			psn := uint32(position+lt) & e.posMask
 			p := price + e.repLen.price(uint32(lt), ps) +
 				price0(e.isMatch[st2][psn]) +
 				e.litPrice(position+lt, st2, buf[back+lt])
 			st2 = nextLit(st2)
-			psn = uint32(position+lt+1) & posMask
+			psn = uint32(position+lt+1) & e.posMask
 			p += price1(e.isMatch[st2][psn]) + price1(e.isRep[st2])
 			off := cur + lt + 1 + lt2
 			for lenEnd < off {
@@ -444,11 +444,11 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 				}
 				if lt2 >= 2 {
 					st2 := nextMatch(st)
-					psn := uint32(position+lt) & posMask
+					psn := uint32(position+lt) & e.posMask
 					q := p + price0(e.isMatch[st2][psn]) +
 						e.litPrice(position+lt, st2, buf[back+lt])
 					st2 = nextLit(st2)
-					psn = (psn + 1) & posMask
+					psn = (psn + 1) & e.posMask
 					q += price1(e.isMatch[st2][psn]) + price1(e.isRep[st2])
 					off := cur + lt + 1 + lt2
 					for lenEnd < off {

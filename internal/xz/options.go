@@ -62,6 +62,8 @@ type config struct {
 	check       Check
 	blockSize   int // 0: the preset's default (3 x dictionary, at least 1 MiB)
 	concurrency int
+	lc, pb      uint8 // with lcSet: WithLiteralContext's values
+	lcSet       bool
 }
 
 func newConfig(opts []Option) (config, error) {
@@ -91,6 +93,24 @@ func WithPreset(level int) Option {
 func WithExtreme(extreme bool) Option {
 	return func(c *config) error {
 		c.extreme = extreme
+		return nil
+	}
+}
+
+// WithLiteralContext sets the LZMA literal context bits lc (0..4) and
+// position bits pb (0..2); lp is 0. Every xz preset uses lc=3, pb=2, the
+// default. Text often compresses a little smaller with pb=0 (its bytes
+// have no 2- or 4-byte alignment), and lc=4 or lc=0..2 suit some data;
+// xz --lzma2=preset=6,lc=4,pb=0 writes the same model.
+func WithLiteralContext(lc, pb int) Option {
+	return func(c *config) error {
+		if lc < 0 || lc > maxLC {
+			return opt.Invalid(ErrInvalidOption, "WithLiteralContext", lc, "lc must be in 0..%d", maxLC)
+		}
+		if pb < 0 || pb > maxPB {
+			return opt.Invalid(ErrInvalidOption, "WithLiteralContext", pb, "pb must be in 0..%d", maxPB)
+		}
+		c.lc, c.pb, c.lcSet = uint8(lc), uint8(pb), true
 		return nil
 	}
 }
@@ -154,12 +174,13 @@ type params struct {
 	depth    int
 	mf       mfKind
 	fast     bool
+	lc, pb   uint8 // literal context bits, position bits
 }
 
 var dictPow2 = [10]uint8{18, 20, 21, 22, 22, 23, 23, 24, 25, 26}
 
 func presetParams(level int, extreme bool) params {
-	p := params{dictSize: 1 << dictPow2[level]}
+	p := params{dictSize: 1 << dictPow2[level], lc: defaultLC, pb: defaultPB}
 	if level <= 3 {
 		p.fast = true
 		p.mf = mfHC4
@@ -204,7 +225,13 @@ func presetParams(level int, extreme bool) params {
 	return p
 }
 
-func (c *config) params() params { return presetParams(c.preset, c.extreme) }
+func (c *config) params() params {
+	p := presetParams(c.preset, c.extreme)
+	if c.lcSet {
+		p.lc, p.pb = c.lc, c.pb
+	}
+	return p
+}
 
 // defaultBlockSize is xz -T's block size for the preset: 3 x dictionary,
 // at least 1 MiB.

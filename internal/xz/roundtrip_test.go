@@ -3,6 +3,7 @@ package xz
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand"
@@ -520,4 +521,38 @@ func FuzzDiffWriter(f *testing.F) {
 			t.Fatalf("Writer output (%d bytes) differs from AppendEncode (%d bytes)", buf.Len(), len(want))
 		}
 	})
+}
+
+// TestRoundTripLiteralContext: every lc and pb round-trips through three
+// decoders, the properties byte says which, and the size follows xz with
+// the same --lzma2 options (within 0.5%).
+func TestRoundTripLiteralContext(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(shareddata.Path(t, "onpair", "dbtext"), "city"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = text[:min(len(text), 120<<10)]
+	for lc := 0; lc <= 4; lc++ {
+		for pb := 0; pb <= 2; pb++ {
+			name := fmt.Sprintf("lc%d-pb%d", lc, pb)
+			enc := roundTrip(t, name, text, true, WithPreset(6), WithLiteralContext(lc, pb))
+			// Stream header 12 bytes, block header (its first byte
+			// gives its size), then the first LZMA2 chunk: control
+			// byte, 4 size bytes, properties.
+			if i := 12 + (int(enc[12])+1)*4; enc[i]&0xE0 != 0xE0 || enc[i+5] != byte((pb*5)*9+lc) {
+				t.Fatalf("%s: properties byte not found or wrong", name)
+			}
+			if want, ok := xzCompress(t, text, fmt.Sprintf("--lzma2=preset=6,lc=%d,pb=%d", lc, pb)); ok {
+				if r := float64(len(enc)) / float64(len(want)); r > 1.005 || r < 0.995 {
+					t.Errorf("%s: %d bytes, xz %d (%.4f)", name, len(enc), len(want), r)
+				}
+			}
+		}
+	}
+	roundTrip(t, "random/lc0-pb0", randomBytes(2, 50000), true, WithLiteralContext(0, 0))
+	for _, bad := range [][2]int{{-1, 0}, {5, 0}, {0, 3}, {0, -1}} {
+		if _, err := AppendEncode(nil, text[:100], WithLiteralContext(bad[0], bad[1])); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("WithLiteralContext(%d, %d): %v", bad[0], bad[1], err)
+		}
+	}
 }
