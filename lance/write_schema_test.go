@@ -24,7 +24,7 @@ func TestWriteLanceFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		name, lt string
+		name, lt   string
 		id, parent int32
 	}{
 		{"id", "int32", 5, -1}, {"st", "struct", 6, -1}, {"a", "int32", 7, 6}, {"b", "string", 8, 6},
