@@ -73,8 +73,3 @@ func (w *Writer) walk21(f arrow.Field, top int, steps []step, path string, next 
 func (w *Writer) plan20(f arrow.Field, top int, next *int) error {
 	return errs.Wrap(ErrUnsupported, "lance: writing 2.0 files is not done yet")
 }
-
-// newLeaf21 makes the column writer of one 2.1/2.2 leaf.
-func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error) {
-	return nil, errs.Wrap(ErrUnsupported, "lance: field %s: writer not done yet", errs.Quote(path))
-}
