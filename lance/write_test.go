@@ -63,7 +63,7 @@ func appendRandom(b array.Builder, dt arrow.DataType, nullable bool, r *rand.Ran
 	case *array.Date32Builder:
 		bb.Append(arrow.Date32(pick(40000)))
 	case *array.Date64Builder:
-		bb.Append(arrow.Date64(pick(1<<40)))
+		bb.Append(arrow.Date64(pick(1 << 40)))
 	case *array.Time32Builder:
 		bb.Append(arrow.Time32(pick(86400)))
 	case *array.Time64Builder:
