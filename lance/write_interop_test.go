@@ -255,4 +255,10 @@ func TestWriteLanceDBInterop(t *testing.T) {
 			t.Logf("%s: LanceDB %d bytes, ours %d bytes (%.3fx)", v, res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
 		})
 	}
+	t.Run("2.0", func(t *testing.T) {
+		g.noStructNull = true
+		rec := randRecord(schema, 3000, r, g)
+		res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.0", WithPageBytes(64<<10))
+		t.Logf("2.0: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
 }
