@@ -255,6 +255,13 @@ func TestWriteLanceDBInterop(t *testing.T) {
 			t.Logf("%s: LanceDB %d bytes, ours %d bytes (%.3fx)", v, res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
 		})
 	}
+	t.Run("2.2-lowcard", func(t *testing.T) {
+		g := g
+		g.card = 5
+		rec := randRecord(schema, 3000, r, g)
+		res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.2")
+		t.Logf("2.2 low cardinality: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
 	t.Run("2.0", func(t *testing.T) {
 		g.noStructNull = true
 		rec := randRecord(schema, 3000, r, g)

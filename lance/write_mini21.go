@@ -35,6 +35,9 @@ type miniChunk struct {
 var errNeedSmallChunks = errors.New("lance: bit-packed page needs small chunks")
 
 func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
+	if pg, err := c.dictPage(nw); pg != nil || (err != nil && err != errNeedSmallChunks) {
+		return pg, err
+	}
 	pg, err := c.miniBlockWith(nw, c.bitpackPays())
 	if err == errNeedSmallChunks {
 		pg, err = c.miniBlockWith(nw, false)
