@@ -41,6 +41,7 @@ type Writer struct {
 	err    error // sticky: after a failed write the Writer refuses more
 	closed bool
 	pad    [64]byte
+	comp   *compressor // WithCompression, made on first use
 }
 
 // colWriter is one column's writer: write appends rows (the top-level

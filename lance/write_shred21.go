@@ -77,6 +77,7 @@ type leaf21 struct {
 	rowStart int64
 	zero     []byte
 	cm       *file2pb.ColumnMetadata
+	general  bool // building the general-compressed form of a page
 }
 
 func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error) {

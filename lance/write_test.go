@@ -336,3 +336,27 @@ func TestWriteRoundTrip20(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteRoundTripCompression(t *testing.T) {
+	for _, v := range []string{"2.2", "2.1", "2.0"} {
+		schema := allTypesSchema()
+		g := genOpts{pNull: 0.1, pEmpty: 0.1, maxList: 3, maxStr: 30}
+		if v != "2.2" {
+			schema = schema20()
+			g.noStructNull = v == "2.0"
+		}
+		for _, sc := range []string{"lz4", "zstd"} {
+			t.Run(v+"/"+sc, func(t *testing.T) {
+				r := rand.New(rand.NewPCG(8, 9))
+				recs := []arrow.RecordBatch{randRecord(schema, 2000, r, g), randRecord(schema, 3000, r, genOpts{pNull: 0.1, maxList: 2, maxStr: 30, card: 4, noStructNull: true})}
+				plain := writeFile(t, schema, recs, WithFormatVersion(v))
+				b := writeFile(t, schema, recs, WithFormatVersion(v), WithCompression(sc))
+				checkRoundTrip(t, b, schema, recs)
+				if len(b) >= len(plain) {
+					t.Errorf("%s: compressed file %d bytes, plain %d", sc, len(b), len(plain))
+				}
+				t.Logf("%s %s: %d -> %d bytes", v, sc, len(plain), len(b))
+			})
+		}
+	}
+}

@@ -415,9 +415,16 @@ func (l *leaf20) flush() error {
 			}
 			binary.LittleEndian.PutUint64(ends[8*i:], v)
 		}
-		bufs = [][]byte{ends, l.data}
+		bytesEnc := e20Flat(8, 1)
+		data := l.data
+		if sc := l.w.cfg.write.compression; sc != "" && len(data) > 0 {
+			// As lance's lance-encoding:compression: the bytes buffer only.
+			data = l.w.compressor().raw20(data)
+			bytesEnc.GetFlat().Compression = &encpb.Compression{Scheme: sc}
+		}
+		bufs = [][]byte{ends, data}
 		e = &encpb.ArrayEncoding{ArrayEncoding: &encpb.ArrayEncoding_Binary{Binary: &encpb.Binary{
-			Indices: e20NoNull(e20Flat(64, 0)), Bytes: e20Flat(8, 1), NullAdjustment: adj}}}
+			Indices: e20NoNull(e20Flat(64, 0)), Bytes: bytesEnc, NullAdjustment: adj}}}
 	case vFixed, vBool:
 		bitsPer := uint64(8 * l.width)
 		vals := l.fixed
