@@ -360,3 +360,104 @@ func TestWriteRoundTripCompression(t *testing.T) {
 		}
 	}
 }
+
+// Small pages: every column gets several pages (2.0 item columns cut
+// independently of their offsets), lists longer than a mini-block chunk
+// and a page, strings of 300 B (full-zip) and 1 MiB.
+func TestWriteMultiPage(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "big", Type: arrow.BinaryTypes.LargeBinary, Nullable: true},
+		{Name: "li", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "vec", Type: arrow.FixedSizeListOf(96, arrow.PrimitiveTypes.Float32), Nullable: true},
+	}, nil)
+	mem := memory.DefaultAllocator
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	r := rand.New(rand.NewPCG(11, 12))
+	long := strings.Repeat("x", 300)
+	huge := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	for i := range 3000 {
+		b.Field(0).(*array.Int64Builder).Append(int64(i) * 1000003)
+		switch i % 7 {
+		case 0:
+			b.Field(1).AppendNull()
+		case 1:
+			b.Field(1).(*array.StringBuilder).Append(long + fmt.Sprint(i))
+		default:
+			b.Field(1).(*array.StringBuilder).Append(fmt.Sprint("s", i))
+		}
+		switch {
+		case i == 5 || i == 2999:
+			b.Field(2).(*array.BinaryBuilder).Append(huge)
+		case i%3 == 0:
+			b.Field(2).AppendNull()
+		default:
+			b.Field(2).(*array.BinaryBuilder).Append([]byte(fmt.Sprint(i)))
+		}
+		lb := b.Field(3).(*array.ListBuilder)
+		switch {
+		case i%11 == 0:
+			lb.AppendNull()
+		case i == 100 || i == 2000:
+			lb.Append(true) // one list far longer than a chunk and a page
+			for k := range 50000 {
+				lb.ValueBuilder().(*array.Int32Builder).Append(int32(k))
+			}
+		default:
+			lb.Append(true)
+			for k := range i % 5 {
+				lb.ValueBuilder().(*array.Int32Builder).Append(int32(i + k))
+			}
+		}
+		vb := b.Field(4).(*array.FixedSizeListBuilder)
+		if i%13 == 0 {
+			vb.AppendNull()
+		} else {
+			vb.Append(true)
+			for range 96 {
+				vb.ValueBuilder().(*array.Float32Builder).Append(r.Float32())
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	recs := []arrow.RecordBatch{rec.NewSlice(0, 1000), rec.NewSlice(1000, 1000), rec.NewSlice(1000, 3000)}
+	for _, v := range []string{"2.2", "2.1", "2.0"} {
+		t.Run(v, func(t *testing.T) {
+			data := writeFile(t, schema, recs, WithFormatVersion(v), WithPageBytes(16<<10))
+			checkRoundTrip(t, data, schema, recs)
+			f, err := Open(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range f.Columns() {
+				if len(c.Pages) < 2 {
+					t.Errorf("column %d has %d pages, want several", i, len(c.Pages))
+				}
+			}
+		})
+	}
+}
+
+// A million rows of ints, strings and lists round-trip.
+func TestWriteMillionRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1M rows: skipped in -short")
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "li", Type: arrow.ListOf(arrow.PrimitiveTypes.Int16), Nullable: true},
+	}, nil)
+	r := rand.New(rand.NewPCG(1, 1))
+	var recs []arrow.RecordBatch
+	for range 8 {
+		recs = append(recs, randRecord(schema, 125000, r, genOpts{pNull: 0.05, pEmpty: 0.1, maxList: 3, maxStr: 8}))
+	}
+	for _, v := range []string{"2.2", "2.0"} {
+		data := writeFile(t, schema, recs, WithFormatVersion(v))
+		checkRoundTrip(t, data, schema, recs)
+	}
+}
