@@ -255,6 +255,12 @@ func TestWriteLanceDBInterop(t *testing.T) {
 			t.Logf("%s: LanceDB %d bytes, ours %d bytes (%.3fx)", v, res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
 		})
 	}
+	t.Run("2.2-mixed", func(t *testing.T) {
+		// Sentences (FSST), categories (dictionary), vectors (full-zip).
+		ms, mrecs, _ := mixedRecords(3000, 1000)
+		res := lancedbSwap(t, ms, mrecs, "2.2")
+		t.Logf("2.2 mixed: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
 	t.Run("2.2-lowcard", func(t *testing.T) {
 		g := g
 		g.card = 5

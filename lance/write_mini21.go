@@ -38,6 +38,12 @@ func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
 	if pg, err := c.dictPage(nw); pg != nil || (err != nil && err != errNeedSmallChunks) {
 		return pg, err
 	}
+	return c.withFsst(func() (*page21, error) { return c.miniBlockBest(nw) })
+}
+
+// miniBlockBest is the mini-block page with or without bit-packing and
+// general compression, whichever applies and is smaller.
+func (c *leaf21) miniBlockBest(nw narrowed) (*page21, error) {
 	bitpack := c.bitpackPays()
 	pg, err := c.miniBlockWith(nw, bitpack)
 	if err == errNeedSmallChunks {
@@ -119,6 +125,9 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 		valEnc = ceFlat(1)
 	case vVar:
 		valEnc = ceVariable(32)
+		if c.fsst != nil {
+			valEnc = c.ceFsst()
+		}
 		if p.offs64 != nil {
 			return nil, errTooDense
 		}

@@ -119,11 +119,11 @@ func (c *leaf21) flush() error {
 	case p.nVis == p.nNull:
 		pg = c.allNull(nw)
 	case c.large():
-		pg, err = c.fullZip(nw)
+		pg, err = c.withFsst(func() (*page21, error) { return c.fullZip(nw) })
 	default:
 		pg, err = c.miniBlock(nw)
 		if err == errTooDense {
-			pg, err = c.fullZip(nw)
+			pg, err = c.withFsst(func() (*page21, error) { return c.fullZip(nw) })
 		}
 	}
 	if err != nil {
@@ -266,6 +266,9 @@ func (c *leaf21) fullZip(nw narrowed) (*page21, error) {
 	case vVar:
 		z.Details = &enc21pb.FullZipLayout_BitsPerOffset{BitsPerOffset: 32}
 		z.ValueCompression = ceVariable(32)
+		if c.fsst != nil {
+			z.ValueCompression = c.ceFsst()
+		}
 		if p.offs64 != nil {
 			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: a page of more than 4 GiB of values", errs.Quote(c.path))
 		}

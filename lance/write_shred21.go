@@ -77,7 +77,9 @@ type leaf21 struct {
 	rowStart int64
 	zero     []byte
 	cm       *file2pb.ColumnMetadata
-	general  bool // building the general-compressed form of a page
+	general  bool     // building the general-compressed form of a page
+	utf8     bool     // string values (FSST applies)
+	fsst     *fsstEnc // the page's strings are FSST-encoded with this table
 }
 
 func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error) {
@@ -86,7 +88,9 @@ func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error)
 	switch t := leaf.(type) {
 	case *arrow.BooleanType:
 		c.kind = vBool
-	case *arrow.StringType, *arrow.BinaryType, *arrow.LargeStringType, *arrow.LargeBinaryType:
+	case *arrow.StringType, *arrow.LargeStringType:
+		c.kind, c.utf8 = vVar, true
+	case *arrow.BinaryType, *arrow.LargeBinaryType:
 		c.kind = vVar
 	case *arrow.FixedSizeListType:
 		c.kind = vFSL
