@@ -261,6 +261,13 @@ func TestWriteLanceDBInterop(t *testing.T) {
 		res := lancedbSwap(t, ms, mrecs, "2.2")
 		t.Logf("2.2 mixed: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
 	})
+	t.Run("2.2-constant", func(t *testing.T) {
+		g := g
+		g.card, g.pNull = 1, 0.1
+		rec := randRecord(schema, 3000, r, g)
+		res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.2")
+		t.Logf("2.2 constant: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
 	t.Run("2.2-lowcard", func(t *testing.T) {
 		g := g
 		g.card = 5

@@ -286,6 +286,7 @@ func TestWriteRoundTripAllTypes(t *testing.T) {
 		{pNull: 0, pEmpty: 0, maxList: 3, maxStr: 5},
 		{pNull: 1, maxList: 3, maxStr: 5},
 		{pNull: 0.05, pEmpty: 0.5, maxList: 2, maxStr: 40, card: 3},
+		{pNull: 0.1, pEmpty: 0.1, maxList: 2, maxStr: 4, card: 1},
 	} {
 		t.Run(fmt.Sprintf("null%v_empty%v_card%d", g.pNull, g.pEmpty, g.card), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(g.card)))
