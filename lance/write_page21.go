@@ -273,10 +273,10 @@ func (c *leaf21) fullZip(nw narrowed) (*page21, error) {
 			z.ValueCompression = c.ceFsst()
 		}
 		if p.offs64 != nil {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: a page of more than 4 GiB of values", errs.Quote(c.path))
+			return nil, errs.Wrap(ErrUnsupported, "field %s: a page of more than 4 GiB of values", errs.Quote(c.path))
 		}
 	case vBool:
-		return nil, errs.Wrap(ErrUnsupported, "lance: field %s: boolean full-zip page", errs.Quote(c.path))
+		return nil, errs.Wrap(ErrUnsupported, "field %s: boolean full-zip page", errs.Quote(c.path))
 	default:
 		vb = c.valueBytes()
 		z.Details = &enc21pb.FullZipLayout_BitsPerValue{BitsPerValue: uint32(8 * vb)}

@@ -108,21 +108,21 @@ func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error)
 		}
 		fw, ok := it.(arrow.FixedWidthDataType)
 		if !ok || fw.BitWidth()%8 != 0 || fw.BitWidth() == 0 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: fixed_size_list of %s", errs.Quote(path), it)
+			return nil, errs.Wrap(ErrUnsupported, "field %s: fixed_size_list of %s", errs.Quote(path), it)
 		}
 		c.itemW = fw.BitWidth() / 8
 		c.width = n * c.itemW
 		if n > 1<<24 || c.width > 1<<28 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: fixed_size_list of %d items", errs.Quote(path), n)
+			return nil, errs.Wrap(ErrUnsupported, "field %s: fixed_size_list of %d items", errs.Quote(path), n)
 		}
 	case arrow.FixedWidthDataType:
 		if t.BitWidth()%8 != 0 || t.BitWidth() == 0 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: Arrow type %s", errs.Quote(path), leaf)
+			return nil, errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(path), leaf)
 		}
 		c.kind = vFixed
 		c.width = t.BitWidth() / 8
 	default:
-		return nil, errs.Wrap(ErrUnsupported, "lance: field %s: Arrow type %s", errs.Quote(path), leaf)
+		return nil, errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(path), leaf)
 	}
 	// Full codes, innermost layer first.
 	c.nullCode = make([]uint16, c.nl)
@@ -147,7 +147,7 @@ func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error)
 			code++
 		}
 		if code > 1<<15 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s nested too deeply", errs.Quote(path))
+			return nil, errs.Wrap(ErrUnsupported, "field %s nested too deeply", errs.Quote(path))
 		}
 	}
 	c.pg.layerNull = make([]bool, c.nl)
@@ -276,13 +276,13 @@ func (c *leaf21) emit(d int, a arrow.Array, i int, rep uint16) error {
 	case stepStruct:
 		sa, ok := a.(*array.Struct)
 		if !ok {
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a struct array", errs.Quote(c.path), a)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a struct array", errs.Quote(c.path), a)
 		}
 		return c.emit(d+1, sa.Field(s.child), i, rep)
 	case stepList:
 		la, ok := a.(array.ListLike)
 		if !ok {
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a list array", errs.Quote(c.path), a)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a list array", errs.Quote(c.path), a)
 		}
 		start, end := la.ValueOffsets(i)
 		if end <= start {
@@ -447,7 +447,7 @@ func (c *leaf21) values(a arrow.Array, lo, hi int) error {
 				p.appendOff(len(s))
 			}
 		default:
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a string or binary array", errs.Quote(c.path), a)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a string or binary array", errs.Quote(c.path), a)
 		}
 	case vFSL:
 		for i := lo; i < hi; i++ {
@@ -470,7 +470,7 @@ func (c *leaf21) fslValue(a arrow.Array, i int) error {
 	for l, d := range c.dims {
 		fa, ok := cur.(*array.FixedSizeList)
 		if !ok {
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a fixed_size_list array", errs.Quote(c.path), cur)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a fixed_size_list array", errs.Quote(c.path), cur)
 		}
 		m *= d
 		child := fa.ListValues()

@@ -2,8 +2,11 @@ package lance
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -461,4 +464,99 @@ func TestWriteMillionRows(t *testing.T) {
 		data := writeFile(t, schema, recs, WithFormatVersion(v))
 		checkRoundTrip(t, data, schema, recs)
 	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	var buf bytes.Buffer
+	if _, err := NewWriter(nil, schema); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil writer: %v", err)
+	}
+	if _, err := NewWriter(&buf, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil schema: %v", err)
+	}
+	for _, o := range []Option{WithFormatVersion("2.3"), WithFormatVersion(""), WithPageBytes(0), WithPageBytes(1 << 40), WithCompression("gzip")} {
+		if _, err := NewWriter(&buf, schema, o); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("bad option: %v", err)
+		}
+	}
+	dict := arrow.NewSchema([]arrow.Field{{Name: "d", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}}}, nil)
+	if _, err := NewWriter(&buf, dict); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "field d:") {
+		t.Errorf("dictionary field: %v", err)
+	}
+	m := arrow.NewSchema([]arrow.Field{{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32)}}, nil)
+	for _, v := range []string{"2.0", "2.1"} {
+		if _, err := NewWriter(&buf, m, WithFormatVersion(v)); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("map in %s: %v", v, err)
+		}
+	}
+	w, err := NewWriter(&buf, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil record: %v", err)
+	}
+	other := arrow.NewSchema([]arrow.Field{{Name: "b", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	rec := randRecord(other, 3, rand.New(rand.NewPCG(1, 1)), genOpts{})
+	if err := w.Write(rec); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("other schema: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if err := w.Write(randRecord(schema, 1, rand.New(rand.NewPCG(1, 1)), genOpts{})); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Write after Close: %v", err)
+	}
+	// 2.0 refuses null structs, naming the field.
+	st := arrow.NewSchema([]arrow.Field{{Name: "st", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32}), Nullable: true}}, nil)
+	w, err = NewWriter(&buf, st, WithFormatVersion("2.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(randRecord(st, 50, rand.New(rand.NewPCG(1, 1)), genOpts{pNull: 0.5})); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "field st:") {
+		t.Errorf("null struct in 2.0: %v", err)
+	}
+	if err := w.Close(); err == nil {
+		t.Error("Close after a failed Write succeeded")
+	}
+}
+
+// The writer holds about one page per column, not the file: writing 256
+// MB in batches keeps the heap far below that.
+func TestWriteBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("256 MB write: skipped in -short")
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String},
+		{Name: "vec", Type: arrow.FixedSizeListOf(128, arrow.PrimitiveTypes.Float32)},
+	}, nil)
+	w, err := NewWriter(io.Discard, schema, WithPageBytes(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 2))
+	rec := randRecord(schema, 4096, r, genOpts{maxStr: 100})
+	defer rec.Release()
+	var peak uint64
+	var ms runtime.MemStats
+	for range 120 { // 120 x 2.3 MB
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapAlloc)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if peak > 96<<20 {
+		t.Errorf("heap reached %d MB writing %d rows", peak>>20, w.NumRows())
+	}
+	t.Logf("peak heap %d MB for %d rows", peak>>20, w.NumRows())
 }
