@@ -324,7 +324,9 @@ func (c *leaf21) placeholder() {
 		m := 1
 		for l, d := range c.dims {
 			m *= d
-			p.fslValid[l] = setBits(p.fslValid[l], n*m, m, true)
+			if p.fslNull[l] { // validity is tracked once a null item is seen
+				p.fslValid[l] = setBits(p.fslValid[l], n*m, m, true)
+			}
 		}
 	}
 }
@@ -359,13 +361,39 @@ func (p *pageBuf) appendOff(l int) {
 	p.offs64 = append(p.offs64, end)
 }
 
+// allSet reports whether bits [at, at+n) of b are all set.
+func allSet(b []byte, at, n int) bool {
+	for i := at; i < at+n; i++ {
+		if i%8 == 0 && i+8 <= at+n {
+			if b[i/8] != 0xff {
+				return false
+			}
+			i += 7
+			continue
+		}
+		if b[i/8]&(1<<(i%8)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // setBits sets or clears bits [at, at+n) of b, growing it.
 func setBits(b []byte, at, n int, v bool) []byte {
 	need := (at + n + 7) / 8
 	for len(b) < need {
 		b = append(b, 0)
 	}
+	fill := byte(0)
+	if v {
+		fill = 0xff
+	}
 	for i := at; i < at+n; i++ {
+		if i%8 == 0 && i+8 <= at+n {
+			b[i/8] = fill
+			i += 7
+			continue
+		}
 		if v {
 			b[i/8] |= 1 << (i % 8)
 		} else {
@@ -480,21 +508,26 @@ func (c *leaf21) fslValue(a arrow.Array, i int) error {
 		cstart := (fa.Data().Offset() + start) * d
 		ccnt := cnt * d
 		// child values are addressed in the unsliced child: use its data.
-		vb := p.fslValid[l]
-		vb = setBits(vb, row*m, m, true)
-		if child.NullN() > 0 {
-			cd := child.Data()
-			bm := cd.Buffers()[0]
-			if bm != nil {
+		// Item validity is tracked from the first null item of the page
+		// on (earlier rows are backfilled as valid).
+		cd := child.Data()
+		bm := cd.Buffers()[0]
+		hasNull := child.NullN() > 0 && bm != nil && !allSet(bm.Bytes(), cd.Offset()+cstart, ccnt)
+		if hasNull && !p.fslNull[l] {
+			p.fslNull[l] = true
+			p.fslValid[l] = setBits(p.fslValid[l][:0], 0, row*m, true)
+		}
+		if p.fslNull[l] {
+			vb := setBits(p.fslValid[l], row*m, m, true)
+			if hasNull {
 				for k := 0; k < ccnt; k++ {
 					if !bitutil.BitIsSet(bm.Bytes(), cd.Offset()+cstart+k) {
 						vb[(row*m+k)/8] &^= 1 << ((row*m + k) % 8)
-						p.fslNull[l] = true
 					}
 				}
 			}
+			p.fslValid[l] = vb
 		}
-		p.fslValid[l] = vb
 		cur, start, cnt = child, cstart, ccnt
 	}
 	d := cur.Data()
