@@ -286,6 +286,10 @@ func (c *leaf21) fullZip(nw narrowed) (*page21, error) {
 			z.ValueCompression = ceFlat(uint64(8 * c.width))
 		}
 	}
+	if cw == 0 && c.maxRep == 0 && (c.kind == vFixed || c.kind == vFSL && vb == c.width) {
+		// No levels and no item validity: the zipped buffer is the values.
+		return &page21{bufs: [][]byte{p.fixed[:p.nVis*c.width]}, layout: &enc21pb.PageLayout{Layout: &enc21pb.PageLayout_FullZipLayout{FullZipLayout: z}}}, nil
+	}
 	size := p.entries * cw
 	if c.kind == vVar {
 		size += 4*(p.nVis-p.nNull) + len(p.data)

@@ -10,6 +10,7 @@ package lance
 
 import (
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -478,6 +479,7 @@ func (c *leaf21) values(a arrow.Array, lo, hi int) error {
 			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a string or binary array", errs.Quote(c.path), a)
 		}
 	case vFSL:
+		p.fixed = slices.Grow(p.fixed, (hi-lo)*c.width)
 		for i := lo; i < hi; i++ {
 			p.nVis++
 			if err := c.fslValue(a, i); err != nil {
