@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 3s
 
-.PHONY: all test demo vet fmt-check staticcheck race purego test-386 test-s390x fuzz-short fuzz bench build generate startup
+.PHONY: all test demo vet fmt-check staticcheck race purego test-386 test-s390x fuzz-short fuzz bench bench-lancedb build generate startup
 
 all: build
 
@@ -93,6 +93,14 @@ startup:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# colfmt against LanceDB 0.39 on the same tables, side by side (needs node and
+# `npm install` in scripts/lancedb; see scripts/lancedb/README.md).
+LANCE_BENCH_DIR ?= /tmp/colfmt-lance-bench
+LANCE_BENCH_ROUNDS ?= 3
+bench-lancedb:
+	test -d $(LANCE_BENCH_DIR)/2.0 || node scripts/lancedb/gen-bench-table.mjs $(LANCE_BENCH_DIR)
+	./scripts/lancedb/compare.sh $(LANCE_BENCH_DIR) $(LANCE_BENCH_ROUNDS)
 
 demo:
 	$(GO) run ./cmd/colfmt demo

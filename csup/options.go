@@ -21,6 +21,11 @@ const (
 	// object before it starts the next (super cuts objects at about
 	// 120 000 values, brimdata/super#5507).
 	DefaultObjectRows = 120000
+	// DefaultObjectSize is about how many bytes of values the CSUP v16
+	// writer buffers before it ends an object even short of
+	// DefaultObjectRows (super cuts by rows only; this bounds the
+	// writer's memory when rows are large).
+	DefaultObjectSize = 256 << 20
 	// ElementCost is what one decoded element (a value slot, even a null
 	// one) is charged against the memory limit.
 	ElementCost = 64
@@ -37,6 +42,7 @@ type config struct {
 	memoryLimit       int64
 	layout            Layout
 	objectRows        int
+	objectSize        int64
 }
 
 func defaultConfig() config {
@@ -50,6 +56,7 @@ func defaultConfig() config {
 		compress:          true,
 		memoryLimit:       DefaultMemoryLimit,
 		objectRows:        DefaultObjectRows,
+		objectSize:        DefaultObjectSize,
 	}
 }
 
@@ -184,6 +191,21 @@ func WithObjectRows(n int) Option {
 			return opt.Invalid(ErrInvalidOption, "WithObjectRows", n, "must be in 1..1<<31-1")
 		}
 		c.objectRows = n
+		return nil
+	}
+}
+
+// WithObjectSize sets about how many bytes of values (8 per number, the
+// bytes of a string plus 4, 4 per container) the CSUP v16 writer buffers
+// before it ends the object (default DefaultObjectSize), so that its
+// memory stays bounded however large the rows; the object also ends at
+// WithObjectRows values, whichever comes first.
+func WithObjectSize(n int64) Option {
+	return func(c *config) error {
+		if n < 1<<10 || n > 1<<32 {
+			return opt.Invalid(ErrInvalidOption, "WithObjectSize", n, "must be in 1KiB..4GiB")
+		}
+		c.objectSize = n
 		return nil
 	}
 }

@@ -1,37 +1,58 @@
 package csup_test
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"io"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/colfmt/colfmt/csup"
 	"github.com/colfmt/colfmt/csup/bsup"
 )
 
-// The same 1M rows (v16RowAt) as a CSUP v16 file and as a Super Binary
-// stream, written once per run. b.SetBytes is the size of the file read;
-// values/s is reported as rows/s.
-var benchV16 = sync.OnceValues(func() ([]byte, []byte) {
+// The same 1M rows (v16RowAt) as a CSUP v16 file, a Super Binary stream
+// and JSON lines (as `super -j` prints them), written once per run.
+var benchV16 = sync.OnceValues(func() ([]byte, [2][]byte) {
 	var c bytes.Buffer
 	w, _ := csup.NewWriter(&c, csup.WithLayout(csup.LayoutCSUP16))
 	var s bytes.Buffer
 	bw, _ := bsup.NewWriter(&s)
+	var j []byte
 	for i := 0; i < 1_000_000; i++ {
 		v := v16RowAt(i)
 		_ = w.Write(v)
 		_ = bw.Write(v)
+		j = append(bsup.AppendJSON(j, v, bsup.JSONSuper), '\n')
 	}
 	_ = w.Close()
 	_ = bw.Close()
-	return c.Bytes(), s.Bytes()
+	return c.Bytes(), [2][]byte{s.Bytes(), j}
 })
 
-// BenchmarkCSUPv16Scan: full scan, one-column projection, and the same
-// rows from Super Binary, in one run.
+// v16JSONRow is the Go shape of a v16RowAt row, for encoding/json.
+type v16JSONRow struct {
+	ID     int64    `json:"id"`
+	Name   string   `json:"name"`
+	Score  float64  `json:"score"`
+	Tags   []string `json:"tags"`
+	Nested struct {
+		A int64  `json:"a"`
+		B uint64 `json:"b"`
+	} `json:"nested"`
+}
+
+// BenchmarkCSUPv16Scan: in one run, a full scan and a one-column projection
+// of the CSUP v16 file, the same rows from Super Binary (bsup.Reader) and
+// from JSON lines decoded by encoding/json into a reused struct (the
+// fastest way Go's standard library reads them). Each reuses one value;
+// b.SetBytes is the size of the input read, so compare values/s across
+// formats.
 func BenchmarkCSUPv16Scan(b *testing.B) {
-	file, stream := benchV16()
+	file, other := benchV16()
+	stream, js := other[0], other[1]
 	b.ResetTimer()
 	scan := func(b *testing.B, fields ...string) {
 		b.SetBytes(int64(len(file)))
@@ -78,22 +99,201 @@ func BenchmarkCSUPv16Scan(b *testing.B) {
 		}
 		b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "values/s")
 	})
+	b.Run("json-full", func(b *testing.B) {
+		b.SetBytes(int64(len(js)))
+		b.ReportAllocs()
+		rows := 0
+		for i := 0; i < b.N; i++ {
+			d := json.NewDecoder(bufio.NewReaderSize(bytes.NewReader(js), 1<<16))
+			var row v16JSONRow
+			for {
+				if err := d.Decode(&row); err == io.EOF {
+					break
+				} else if err != nil {
+					b.Fatal(err)
+				}
+				rows++
+			}
+		}
+		b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "values/s")
+	})
 }
 
-// BenchmarkCSUPv16Write: the writer on the same rows.
+// BenchmarkCSUPv16Write: in one run, the CSUP v16 writer and the Super
+// Binary writer on the same 200 000 rows (built before timing); b.SetBytes
+// is the Super Binary size of the rows for both, so MB/s compare directly.
 func BenchmarkCSUPv16Write(b *testing.B) {
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		var c bytes.Buffer
-		w, _ := csup.NewWriter(&c, csup.WithLayout(csup.LayoutCSUP16))
-		for j := 0; j < 200_000; j++ {
-			if err := w.Write(v16RowAt(j)); err != nil {
+	vals := make([]bsup.Value, 200_000)
+	var s bytes.Buffer
+	bw, _ := bsup.NewWriter(&s)
+	for i := range vals {
+		vals[i] = v16RowAt(i)
+		_ = bw.Write(vals[i])
+	}
+	_ = bw.Close()
+	size := int64(s.Len())
+	run := func(b *testing.B, open func(io.Writer) (interface {
+		Write(bsup.Value) error
+		Close() error
+	}, error)) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			w, err := open(io.Discard)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, v := range vals {
+				if err := w.Write(v); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := w.Close(); err != nil {
+		b.ReportMetric(float64(len(vals)*b.N)/b.Elapsed().Seconds(), "values/s")
+	}
+	b.ResetTimer()
+	b.Run("csup16", func(b *testing.B) {
+		run(b, func(w io.Writer) (interface {
+			Write(bsup.Value) error
+			Close() error
+		}, error) {
+			return csup.NewWriter(w, csup.WithLayout(csup.LayoutCSUP16))
+		})
+	})
+	b.Run("bsup", func(b *testing.B) {
+		run(b, func(w io.Writer) (interface {
+			Write(bsup.Value) error
+			Close() error
+		}, error) {
+			return bsup.NewWriter(w)
+		})
+	})
+}
+
+// BenchmarkCSUPv16Ratios measures the readers and writers interleaved in
+// each iteration, so that a shared, loaded machine slows them alike, and
+// reports the ratios of their best per-value times: csup-vs-bsup (full
+// CSUP v16 scan against the Super Binary scan of the same rows; >1 means
+// CSUP is faster), project-vs-bsup (the one-column projection),
+// csup-vs-json (against encoding/json on the first 100 000 JSON lines),
+// write-vs-bsup (the CSUP v16 writer against the Super Binary writer, on
+// 100 000 rows). Run with -benchtime 5x or more.
+func BenchmarkCSUPv16Ratios(b *testing.B) {
+	file, other := benchV16()
+	stream, js := other[0], other[1]
+	jsSub := js
+	for i, n := 0, 0; i < len(js); i++ {
+		if js[i] == '\n' {
+			if n++; n == 100_000 {
+				jsSub = js[:i+1]
+				break
+			}
+		}
+	}
+	wvals := make([]bsup.Value, 100_000)
+	for i := range wvals {
+		wvals[i] = v16RowAt(i)
+	}
+	best := map[string]float64{}
+	timeIt := func(name string, rows int, fn func() int) {
+		start := time.Now()
+		n := fn()
+		if n != rows {
+			b.Fatalf("%s: %d rows, want %d", name, n, rows)
+		}
+		per := float64(time.Since(start).Nanoseconds()) / float64(rows)
+		if old, ok := best[name]; !ok || per < old {
+			best[name] = per
+		}
+	}
+	scanCSUP := func(fields ...string) func() int {
+		return func() int {
+			f, err := csup.Open(bytes.NewReader(file), int64(len(file)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := f.NewReader(fields...)
+			var v bsup.Value
+			n := 0
+			for ; ; n++ {
+				if err := r.ReadInto(&v); err == io.EOF {
+					return n
+				} else if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	scanBSUP := func() int {
+		r, err := bsup.NewReader(bytes.NewReader(stream))
+		if err != nil {
 			b.Fatal(err)
 		}
-		b.SetBytes(int64(c.Len()))
+		var v bsup.Value
+		n := 0
+		for ; ; n++ {
+			if err := r.ReadInto(&v); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
+	scanJSON := func() int {
+		d := json.NewDecoder(bytes.NewReader(jsSub))
+		var row v16JSONRow
+		n := 0
+		for ; ; n++ {
+			if err := d.Decode(&row); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	write := func(csup16 bool) func() int {
+		return func() int {
+			var w interface {
+				Write(bsup.Value) error
+				Close() error
+			}
+			var err error
+			if csup16 {
+				w, err = csup.NewWriter(io.Discard, csup.WithLayout(csup.LayoutCSUP16))
+			} else {
+				w, err = bsup.NewWriter(io.Discard)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, v := range wvals {
+				if err := w.Write(v); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+			return len(wvals)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		timeIt("csup", 1_000_000, scanCSUP())
+		timeIt("bsup", 1_000_000, scanBSUP)
+		timeIt("project", 1_000_000, scanCSUP("name"))
+		timeIt("json", 100_000, scanJSON)
+		timeIt("write-csup", len(wvals), write(true))
+		timeIt("write-bsup", len(wvals), write(false))
+	}
+	b.ReportMetric(best["bsup"]/best["csup"], "csup-vs-bsup")
+	b.ReportMetric(best["bsup"]/best["project"], "project-vs-bsup")
+	b.ReportMetric(best["json"]/best["csup"], "csup-vs-json")
+	b.ReportMetric(best["write-bsup"]/best["write-csup"], "write-vs-bsup")
+	b.ReportMetric(1e9/best["csup"], "csup-values/s")
+	b.ReportMetric(1e9/best["bsup"], "bsup-values/s")
 }

@@ -3,6 +3,7 @@ package csup_test
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/colfmt/colfmt/csup"
@@ -105,20 +106,41 @@ func TestCSUPv16Deep(t *testing.T) {
 	requireSame(t, vals, got)
 }
 
-// Typed nulls mixed with values have no CSUP v16 encoding: the writer says
-// so, naming the column, instead of writing something super misreads.
-func TestCSUPv16WriterRefusesMixedNulls(t *testing.T) {
+// Typed nulls mixed with values are written as super's data model holds
+// them (a null of type null, so {a:null} is its own top-level type) and
+// read back that way; a column that is null in every row likewise.
+func TestCSUPv16WriterMixedNulls(t *testing.T) {
 	rt := bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.TypeInt64}})
-	var buf bytes.Buffer
-	w, err := csup.NewWriter(&buf, csup.WithLayout(csup.LayoutCSUP16))
-	require.NoError(t, err)
-	require.NoError(t, w.Write(bsup.NewRecordValue(rt, bsup.NewInt(bsup.TypeInt64, 1))))
-	require.NoError(t, w.Write(bsup.NewRecordValue(rt, bsup.NewNull(bsup.TypeInt64))))
-	err = w.Close()
-	require.ErrorIs(t, err, csup.ErrUnsupported)
-	require.Contains(t, err.Error(), "super0.a")
-	// All-null columns are a Const null and read back as typed nulls.
-	vals := []bsup.Value{bsup.NewRecordValue(rt, bsup.NewNull(bsup.TypeInt64)), bsup.NewRecordValue(rt, bsup.NewNull(bsup.TypeInt64))}
-	_, got := readCSUP(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16)))
-	requireSame(t, vals, got)
+	nt := bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.TypeNull}})
+	vals := []bsup.Value{bsup.NewRecordValue(rt, bsup.NewInt(bsup.TypeInt64, 1)), bsup.NewRecordValue(rt, bsup.NewNull(bsup.TypeInt64))}
+	want := []bsup.Value{vals[0], bsup.NewRecordValue(nt, bsup.NewNull(bsup.TypeNull))}
+	f, got := readCSUP(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16)))
+	requireSame(t, want, got)
+	var sb strings.Builder
+	require.NoError(t, f.Describe(&sb))
+	require.Contains(t, sb.String(), "super types: 2")
+	vals = []bsup.Value{bsup.NewRecordValue(rt, bsup.NewNull(bsup.TypeInt64)), bsup.NewRecordValue(rt, bsup.NewNull(bsup.TypeInt64))}
+	_, got = readCSUP(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16)))
+	requireSame(t, []bsup.Value{want[1], want[1]}, got)
+}
+
+// Large rows end an object at WithObjectSize bytes, before
+// WithObjectRows: the writer's memory stays bounded, and the objects
+// read back as one sequence of values.
+func TestCSUPv16WriterObjectSize(t *testing.T) {
+	rt := bsup.NewRecord([]bsup.Field{{Name: "i", Type: bsup.TypeInt64}, {Name: "s", Type: bsup.TypeString}})
+	var vals []bsup.Value
+	for i := 0; i < 40; i++ {
+		vals = append(vals, bsup.NewRecordValue(rt, bsup.NewInt(bsup.TypeInt64, int64(i)), bsup.NewString(strings.Repeat(string(rune('a'+i%26)), 100_000))))
+	}
+	count := func(b []byte) int {
+		f, got := readCSUP(t, b)
+		requireSame(t, vals, got)
+		var sb strings.Builder
+		require.NoError(t, f.Describe(&sb))
+		return strings.Count(sb.String(), "\nobject ")
+	}
+	require.Equal(t, 1, count(writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16))))
+	// 1 MB: about 10 rows of 100 kB each per object.
+	require.Equal(t, 4, count(writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectSize(1<<20))))
 }

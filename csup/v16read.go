@@ -421,6 +421,15 @@ func (c *v16Cursor) read(dst *bsup.Value) error {
 	case k16Bytes:
 		setScalar(dst, c.typ)
 		dst.Bytes = c.data[c.u32[i]:c.u32[i+1]:c.u32[i+1]]
+		if k := c.typ.Kind; k != bsup.KindString && k != bsup.KindBytes && bsup.PayloadKind(c.typ) == bsup.KindType {
+			// super's encoder puts type values in Bytes nodes too, in
+			// their Super Binary version 2 form.
+			b, err := typeValueV2ToV0(dst.Bytes)
+			if err != nil {
+				return errs.Locate(err, n.segA.Offset, c.path())
+			}
+			dst.Bytes = b
+		}
 	case k16Prim:
 		body, null, k, ok := bsup.ConsumeTagged(c.data[c.bpos:])
 		if !ok {

@@ -205,6 +205,9 @@ type obj16 struct {
 	variants []*col16
 	tags     []uint32
 	rows     int64
+	size     int64 // about the bytes buffered (see scan16)
+	// spare holds the emptied column trees of earlier objects, by type key.
+	spare map[string]*col16
 }
 
 // emitter turns builders into data and metadata values.
@@ -236,9 +239,15 @@ func (e *emitter) ints32(vals []uint32) bsup.Value {
 	return segv(off, int64(4*len(vals)), int64(len(e.data))-off, 0)
 }
 
-func (e *emitter) ints64(vals []uint64) bsup.Value {
+// ints64 appends the intcomp stream of an Int (signed, CompressInt64) or
+// Uint (CompressUint64) column.
+func (e *emitter) ints64(vals []uint64, signed bool) bsup.Value {
 	off := int64(len(e.data))
-	e.data = intcomp.AppendUint64(e.data, vals)
+	if signed {
+		e.data = intcomp.AppendInt64(e.data, vals)
+	} else {
+		e.data = intcomp.AppendUint64(e.data, vals)
+	}
 	return segv(off, int64(8*len(vals)), int64(len(e.data))-off, 0)
 }
 
@@ -360,7 +369,7 @@ func (e *emitter) leaf(c *col16) (int, error) {
 			if _, ok := distinct[string(key)]; !ok {
 				distinct[string(key)] = len(order)
 				order = append(order, i)
-				if len(order) > 255 {
+				if len(order) > 256 {
 					break
 				}
 			}
@@ -372,7 +381,7 @@ func (e *emitter) leaf(c *col16) (int, error) {
 			}
 			return e.node(rec(constT(t), v, u32v(n))), nil
 		}
-		if len(order) <= 255 && int64(len(order)) < n {
+		if len(order) <= 256 && int64(len(order)) < n {
 			return e.dict(l, distinct, order)
 		}
 	}
@@ -390,12 +399,14 @@ func (e *emitter) dict(l *leafBuf, distinct map[string]int, order []int) (int, e
 		index[i] = byte(k)
 		counts[k]++
 	}
-	ix := e.raw(index)
-	cs := e.ints32(counts)
+	// Data in the order super's dictionary encoder emits it (every
+	// version of its source agrees): the entries, the counts, the index.
 	id, err := e.plain(l.subset(order))
 	if err != nil {
 		return 0, err
 	}
+	cs := e.ints32(counts)
+	ix := e.raw(index)
 	return e.node(rec(t16Dict, idv(id), cs, ix, u32v(int64(n)))), nil
 }
 
@@ -428,7 +439,7 @@ func (e *emitter) plain(l *leafBuf) (int, error) {
 				mx = x
 			}
 		}
-		loc := e.ints64(u)
+		loc := e.ints64(u, true)
 		return e.node(rec(t16Int, tv, loc, bsup.NewInt(bsup.TypeInt64, mn), bsup.NewInt(bsup.TypeInt64, mx), u32v(n))), nil
 	case classUint:
 		var mn, mx uint64
@@ -440,7 +451,7 @@ func (e *emitter) plain(l *leafBuf) (int, error) {
 				mx = x
 			}
 		}
-		loc := e.ints64(l.uints)
+		loc := e.ints64(l.uints, false)
 		return e.node(rec(t16Uint, tv, loc, bsup.NewUint(bsup.TypeUint64, mn), bsup.NewUint(bsup.TypeUint64, mx), u32v(n))), nil
 	case classFloat:
 		b := make([]byte, 0, 8*n)
@@ -526,6 +537,10 @@ func primLess(a, b bsup.Value) bool {
 // write16 adds a value to the current CSUP v16 object.
 func (w *Writer) write16(v bsup.Value) error {
 	o := w.obj
+	typedNull, size := scan16(v)
+	if typedNull {
+		v = untype(v)
+	}
 	if v.Type.Depth() > w.cfg.maxDepth {
 		return errs.Wrap(ErrTooLarge, "type nesting depth %d exceeds the limit of %d", v.Type.Depth(), w.cfg.maxDepth)
 	}
@@ -534,7 +549,13 @@ func (w *Writer) write16(v bsup.Value) error {
 	if !ok {
 		k = len(o.variants)
 		o.keys[key] = k
-		o.variants = append(o.variants, newCol16(v.Type, "super"+itoa(k)))
+		c := o.spare[key]
+		if c == nil || c.path != "super"+itoa(k) {
+			c = newCol16(v.Type, "super"+itoa(k))
+		} else {
+			delete(o.spare, key)
+		}
+		o.variants = append(o.variants, c)
 	}
 	if err := o.variants[k].push(v, 0); err != nil {
 		w.err = err
@@ -542,7 +563,8 @@ func (w *Writer) write16(v bsup.Value) error {
 	}
 	o.tags = append(o.tags, uint32(k))
 	o.rows++
-	if o.rows >= int64(w.cfg.objectRows) {
+	o.size += size
+	if o.rows >= int64(w.cfg.objectRows) || o.size >= w.cfg.objectSize {
 		if err := w.flush16(); err != nil {
 			w.err = err
 			return err
@@ -597,8 +619,32 @@ func (w *Writer) flush16() error {
 			return err
 		}
 	}
-	w.obj = &obj16{keys: map[string]int{}}
+	// The next object reuses this one's column buffers, emptied, for the
+	// values of the same types (no regrowing them object after object).
+	// Only the last object's trees are kept, so types that stop occurring
+	// do not pile up.
+	spare := make(map[string]*col16, len(o.keys))
+	for key, k := range o.keys {
+		o.variants[k].reset()
+		spare[key] = o.variants[k]
+	}
+	w.obj = &obj16{keys: map[string]int{}, spare: spare}
 	return nil
+}
+
+// reset empties c for the next object, keeping its storage.
+func (c *col16) reset() {
+	c.n, c.nulls = 0, 0
+	if c.offs != nil {
+		c.offs = c.offs[:1]
+	}
+	c.tags = c.tags[:0]
+	if l := c.leaf; l != nil {
+		l.ints, l.uints, l.floats, l.data, l.ends = l.ints[:0], l.uints[:0], l.floats[:0], l.data[:0], l.ends[:0]
+	}
+	for _, k := range c.kids {
+		k.reset()
+	}
 }
 
 // Leaf value classes: how a leaf column's values are stored while an
@@ -632,9 +678,18 @@ func newLeafBuf(t *bsup.Type) *leafBuf {
 		l.class = classFloat
 	case bsup.KindString, bsup.KindBytes:
 		l.class = classBytes
+	case bsup.KindType:
+		if typeValuesInBytes {
+			l.class = classBytes
+		}
 	}
 	return l
 }
+
+// typeValuesInBytes makes the writer put type values in Bytes nodes, as
+// super's encoder does in some versions (tests of the reader set it);
+// by default they go in Primitive nodes.
+var typeValuesInBytes = false
 
 func (l *leafBuf) len() int {
 	switch l.class {
@@ -675,7 +730,10 @@ func (l *leafBuf) add(v bsup.Value) error {
 	case classFloat:
 		l.floats = append(l.floats, v.Float)
 	case classBytes:
-		return l.appendBody(v.Bytes)
+		if bsup.PayloadKind(v.Type) != bsup.KindType {
+			return l.appendBody(v.Bytes)
+		}
+		fallthrough
 	default:
 		if bsup.PayloadKind(v.Type) == bsup.KindType {
 			// Type values are stored in their Super Binary version 2 form.

@@ -34,6 +34,10 @@ const (
 )
 
 type config struct {
+	// forceGeneral makes every read run the general decoders whatever the
+	// plan chose (tests compare both; no Option sets it).
+	forceGeneral bool
+
 	maxBuffer   int64
 	maxMetadata int64
 	maxColumns  int

@@ -48,8 +48,8 @@ type reader struct {
 	// strict makes the reader check what decoding alone would not: page
 	// kinds of struct headers and row totals.
 	strict bool
-	// general disables the direct fixed-width path, so tests and fuzzing
-	// can compare it with the general decoder.
+	// general runs the general decoders whatever the plan chose
+	// (config.forceGeneral; tests and fuzzing compare both).
 	general bool
 	// scratch holds one page's u64 offsets or indices at a time.
 	scratch []uint64
@@ -63,7 +63,7 @@ type cachedPage struct {
 }
 
 func (f *File) newReader() *reader {
-	return &reader{ctx: context.Background(), f: f, cache: map[int]cachedPage{}}
+	return &reader{ctx: context.Background(), f: f, cache: map[int]cachedPage{}, general: f.cfg.forceGeneral}
 }
 
 func (r *reader) release() {
@@ -325,14 +325,10 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 	if a == b {
 		return array.MakeArrayOfNull(r.f.cfg.mem, dt, 0), nil
 	}
-	if !r.general {
-		if arr, ok, err := r.leafDirect(col, dt, a, b); ok || err != nil {
-			return arr, err
-		}
-		if isVarBinary(dt) {
-			if arr, ok, err := r.leafBinaryDirect(col, dt, a, b); ok || err != nil {
-				return arr, err
-			}
+	if pi := pageAt(col, a); !r.general && pi < len(col.pages) && col.pages[pi].decoder != decGeneral {
+		// The common case: one run of one direct decoder holds the rows.
+		if k := col.pages[pi].decoder; runEnd(col, pi, k, b) == b {
+			return r.leafRun(col, k, dt, a, b)
 		}
 	}
 	var parts []arrow.Array
@@ -342,19 +338,34 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 		}
 	}()
 	budget := joinBudget{f: r.f, path: col.path}
-	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
+	for pi := pageAt(col, a); pi < len(col.pages) && col.pages[pi].rowStart < b; {
 		p := col.pages[pi]
 		if p.length == 0 {
+			pi++
 			continue
-		}
-		arr, err := r.decodePage(col, pi, dt)
-		if err != nil {
-			return nil, err
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
-		parts = append(parts, array.NewSlice(arr, lo, hi))
-		if err := budget.add(parts[len(parts)-1]); err != nil {
+		var arr arrow.Array
+		if k := p.decoder; k != decGeneral && !r.general {
+			// A run of pages planned for one direct decoder: one range.
+			s, e := p.rowStart+lo, runEnd(col, pi, k, b)
+			for pi++; pi < len(col.pages) && col.pages[pi].rowStart < e; pi++ { // skip the run
+			}
+			var err error
+			if arr, err = r.leafRun(col, k, dt, s, e); err != nil {
+				return nil, err
+			}
+		} else {
+			whole, err := r.decodePage(col, pi, dt)
+			if err != nil {
+				return nil, err
+			}
+			arr = array.NewSlice(whole, lo, hi)
+			pi++
+		}
+		parts = append(parts, arr)
+		if err := budget.add(arr); err != nil {
 			return nil, err
 		}
 	}
@@ -369,6 +380,30 @@ func (r *reader) leaf(col *column, dt arrow.DataType, a, b int64) (arrow.Array, 
 	return out, nil
 }
 
+// runEnd is the end (at most b) of the run of pages planned for decoder k
+// that starts with page pi; empty pages do not break a run.
+func runEnd(col *column, pi int, k decoderKind, b int64) int64 {
+	p := col.pages[pi]
+	e := min(b, p.rowStart+p.length)
+	for pj := pi + 1; pj < len(col.pages) && e < b; pj++ {
+		if q := col.pages[pj]; q.length > 0 {
+			if q.decoder != k {
+				break
+			}
+			e = min(b, q.rowStart+q.length)
+		}
+	}
+	return e
+}
+
+// leafRun runs the direct 2.0 decoder k on rows [a, b) of a leaf column.
+func (r *reader) leafRun(col *column, k decoderKind, dt arrow.DataType, a, b int64) (arrow.Array, error) {
+	if k == decBinary20 {
+		return r.leafBinaryDirect(col, dt, a, b)
+	}
+	return r.leafDirect(col, dt, a, b)
+}
+
 // list reads rows [a, b) of a list field (or a 0.13 string stored as a
 // list of u8 when item is nil). Offsets are page-local; a page's items
 // start after the num_items of the column's earlier offsets pages.
@@ -381,10 +416,8 @@ func (r *reader) list(n, item *fieldNode, dt arrow.DataType, a, b int64, depth i
 	if a == b {
 		return array.MakeArrayOfNull(f.cfg.mem, dt, 0), nil
 	}
-	if !r.general {
-		if arr, ok, err := r.listDirect(n, item, dt, a, b, depth); ok || err != nil {
-			return arr, err
-		}
+	if !r.general && col.decoder == decList20 {
+		return r.listDirect(n, item, dt, a, b, depth)
 	}
 	// One segment per offsets page that holds wanted rows.
 	type segment struct {

@@ -153,7 +153,9 @@ func (t *fatTable) decode(out []byte, codes []uint16) (int, int, uint8) {
 func (t *fatTable) appendValid(dst []byte, codes []uint16, n int) []byte {
 	l := len(dst)
 	dst = grow(dst, n+MaxTokenSize-1)
-	w, _, _ := t.decode(dst[l:cap(dst)], codes)
+	out := dst[l:cap(dst)]
+	w, i := t.gatherValid(out, 0, codes, 0)
+	w, _, _ = t.tail(out, w, codes, i)
 	return dst[:l+w]
 }
 

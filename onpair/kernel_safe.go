@@ -91,3 +91,9 @@ func (t *fatTable) gatherRoomy(out []byte, codes []uint16) int {
 	}
 	return w
 }
+
+// gatherValid is gatherFat for validated codes.
+func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, int) {
+	w, i, _ = t.gatherFat(out, w, codes, i)
+	return w, i
+}

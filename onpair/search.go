@@ -230,6 +230,13 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // longer than 63 bytes run the matcher on their first 63 bytes and confirm
 // the candidate rows by decoding them.
 func (c *Column) Contains(substr []byte) RowSet {
+	return c.contains(substr, searchChunk, false)
+}
+
+// contains is Contains with the chunk size (a multiple of 64) and the
+// first chunk's mode as parameters, so the tests can drive both scans and
+// every switch between them on small columns.
+func (c *Column) contains(substr []byte, chunk int, dense bool) RowSet {
 	set := newRowSet(c.Len())
 	if len(substr) == 0 {
 		for r := 0; r < c.Len(); r++ {
@@ -275,7 +282,25 @@ func (c *Column) Contains(substr []byte) RowSet {
 			pf.sb[t], pf.hb[t] = 0xff, 0x80 // unknown: a superset, and a look
 		}
 	}
-	bitapScan(set.words, ends, pf, tab, c, &b, top, nsig)
+	// Rows in chunks of searchChunk: a chunk goes row by row (rowScan,
+	// which leaves each row at its first match) while matches are dense,
+	// else as one flat code stream (bitapScan, cheapest when few rows
+	// match). The first chunk is scanned flat (the old single mode, so
+	// no file pays more than one chunk for the choice); each next one
+	// follows the density of the one before.
+	for r0 := 0; r0 < c.Len(); r0 += chunk {
+		r1 := min(r0+chunk, c.Len())
+		var hits int
+		if dense {
+			hits = rowScan(set.words, ends, pf, tab, c, &b, top, nsig, r0, r1)
+		} else {
+			bitapScan(set.words, ends, pf, tab, c, &b, top, nsig, r0, r1)
+			for _, w := range set.words[r0>>6 : (r1+63)>>6] {
+				hits += bits.OnesCount64(w)
+			}
+		}
+		dense = hits*denseMatches >= r1-r0
+	}
 	if len(needle) < len(substr) { // confirm the candidates
 		var buf []byte
 		for i, w := range set.words {
@@ -343,10 +368,11 @@ const (
 // crossed the row's start, checks again from the row's start. lo is where
 // the scan resumed after the last matched row: every token from lo on has
 // been built, so the check never starts before it.
-func bitapScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64) {
-	codes, rows := c.parts.Codes, c.rows
+func bitapScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64, r0, r1 int) {
+	rows := c.rows
+	codes := c.parts.Codes[:rows[r1]]
 	span := top >> 1
-	r, i, lo, hi := 0, 0, 0, len(codes)
+	r, i, lo, hi := r0, int(rows[r0]), int(rows[r0]), len(codes)
 	for i < hi {
 		if pf.on {
 			i = skipQuietPairs(pf, codes, i)
@@ -388,6 +414,75 @@ func bitapScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bit
 		}
 		i = max(stop, lo)
 	}
+}
+
+// searchChunk is the number of rows Contains scans in one mode; a chunk
+// where at least 1/denseMatches of the rows matched makes the next one go
+// row by row. searchChunk is a multiple of 64, so chunks own whole words.
+const (
+	searchChunk  = 1024
+	denseMatches = 2
+)
+
+// rowScan is bitapScan row by row, for rows r0..r1-1 when most rows
+// match: each row is read from its first code until a match ends (a token
+// that holds the needle, or one where the matcher run from the row's start
+// ends a match), so a matching row costs the codes up to its first match.
+// It returns the number of rows matched.
+func rowScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64, r0, r1 int) int {
+	codes, rows := c.parts.Codes, c.rows[r0:r1+1]
+	span := top >> 1
+	hits := 0
+	// First the rows whose first token holds the needle, from the
+	// first-code table (2 bytes a row, read in order): in the dense
+	// columns this settles most rows without reading their codes.
+	for j, fc := range c.firstCodes()[r0:r1] {
+		st := ends[fc]
+		if st == endUnknown {
+			st = buildToken(ends, pf, tab, c, fc, b, top, nsig)
+		}
+		if st == endWithin && rows[j] < rows[j+1] { // an empty row's first code is 0
+			r := r0 + j
+			words[r>>6] |= 1 << (r & 63)
+			hits++
+		}
+	}
+	for j := 0; j+1 < len(rows); j++ {
+		if r := r0 + j; words[r>>6]&(1<<(r&63)) != 0 {
+			continue
+		}
+		start, end := int(rows[j]), int(rows[j+1])
+		rc := codes[start:end]
+		k := 0
+		// Quiet stretches four codes at a time.
+		for ; k+4 <= len(rc); k += 4 {
+			g := (*[4]uint16)(rc[k : k+4])
+			if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]])&endAttention != 0 {
+				break
+			}
+		}
+		for ; k < len(rc); k++ {
+			cd := rc[k]
+			st := ends[cd]
+			if st&endAttention == 0 {
+				continue
+			}
+			if st == endUnknown {
+				// Every token of the row before k is built: the matcher
+				// below may read them.
+				if st = buildToken(ends, pf, tab, c, cd, b, top, nsig); st&endAttention == 0 {
+					continue
+				}
+			}
+			if st == endWithin || k > 0 && tab[codes[start+k-1]].s&tab[cd].h != 0 && bitapEndsAt(tab, codes, start, start+k, span) {
+				r := r0 + j
+				words[r>>6] |= 1 << (r & 63)
+				hits++
+				break
+			}
+		}
+	}
+	return hits
 }
 
 // bitapEndsAt reports whether a match ends in token k when the matcher

@@ -62,11 +62,15 @@ func checkPredicates(t testing.TB, c *Column, needle []byte) {
 			wantSub = append(wantSub, r)
 		}
 	}
+	// Contains' two scans (row by row, flat) and its switches between
+	// them, on chunks of 64 rows whatever the column's size.
+	rowsFirst, flatFirst := c.contains(needle, 64, true), c.contains(needle, 64, false)
 	for _, k := range []struct {
 		name string
 		got  RowSet
 		want []int
-	}{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub}} {
+	}{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub},
+		{"Contains/64 rows first", rowsFirst, wantSub}, {"Contains/64 flat first", flatFirst, wantSub}} {
 		got := slices.Collect(k.got.All())
 		if !slices.Equal(got, k.want) || k.got.Count() != len(k.want) {
 			t.Fatalf("%s(%q): rows %v, want %v", k.name, needle, got, k.want)

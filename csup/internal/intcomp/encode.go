@@ -112,9 +112,23 @@ func packed32(words []uint32, vals []uint32) []uint32 {
 	return words
 }
 
-// AppendUint64 appends the stream of vals in the 64-bit form; trailing
-// zeros common to a group's deltas are shifted out (as CompressInt64 does).
-func AppendUint64(dst []byte, vals []uint64) []byte {
+// AppendUint64 appends the stream of vals in the 64-bit form as
+// CompressUint64 writes it: no trailing-zero shifts (its decoder ignores
+// the trailing-zero bytes of a group header, so a stream meant for a Uint
+// column must leave them 0).
+func AppendUint64(dst []byte, vals []uint64) []byte { return append64(dst, vals, false) }
+
+// AppendInt64 appends the stream of vals (int64 values as uint64) in the
+// 64-bit form as CompressInt64 writes it: the trailing zeros common to a
+// group's deltas are shifted out and recorded in the group header, except
+// in zig-zag groups. There CompressInt64 shifts the zig-zag deltas by the
+// trailing zeros of their OR shifted right once, which drops the sign bit
+// of every negative delta (deltas −1 and 2 in one group of 64 decode as 0
+// and 2): this encoder writes such a group unshifted, which every decoder
+// reads back exactly, so its bytes differ from super's there only.
+func AppendInt64(dst []byte, vals []uint64) []byte { return append64(dst, vals, true) }
+
+func append64(dst []byte, vals []uint64, shift bool) []byte {
 	if len(vals) == 0 {
 		return dst
 	}
@@ -122,7 +136,7 @@ func AppendUint64(dst []byte, vals []uint64) []byte {
 	last := 0
 	if full := len(vals) / BlockSize64 * BlockSize64; full > 0 {
 		last = len(words)
-		words = packed64(words, vals[:full])
+		words = packed64(words, vals[:full], shift)
 		vals = vals[full:]
 	}
 	if len(vals) > 0 || len(words) == 0 {
@@ -158,7 +172,7 @@ func varBytes64(words []uint64, vals []uint64) []uint64 {
 	return words
 }
 
-func packed64(words []uint64, vals []uint64) []uint64 {
+func packed64(words []uint64, vals []uint64, shift bool) []uint64 {
 	head := len(words)
 	words = append(words, 0, vals[0])
 	prev := vals[0]
@@ -187,7 +201,7 @@ func packed64(words []uint64, vals []uint64) []uint64 {
 				or |= d[i]
 			}
 			ntz := 0
-			if !zz && or != 0 {
+			if shift && !zz && or != 0 {
 				ntz = bits.TrailingZeros64(or)
 			}
 			bitlen := bits.Len64(or)

@@ -28,11 +28,18 @@
 //
 // Verification: the variable-byte form is checked byte for byte against
 // the streams of the super v0.3.0 files (and the encoder reproduces them).
-// No sample holds 128 or more values in one stream, so the bit-packed form
-// follows the public description of the generator (values LSB-first
-// across words, raw values at full width) and is checked by round trips
-// only; a group with both zig-zag and trailing zeros (64-bit) is decoded as
-// zig-zag first, then shifted, and is the least certain part.
+// No sample holds 128 or more values in one stream; the bit-packed form
+// follows the public source of the generator super calls (CompressUint32
+// for offsets, tags and counts, CompressInt64 for Int columns,
+// CompressUint64 — no trailing-zero shifts — for Uint columns): values
+// LSB-first across words, raw values at full width, a zig-zag group
+// decoded as zig-zag first, then shifted left by its trailing zeros. It is
+// checked against streams worked out by hand from that layout (the
+// encoder writes exactly those bytes), against a bit-at-a-time reference
+// decoder (FuzzDiffDecode) and by round trips. One deliberate difference:
+// CompressInt64 shifts zig-zag groups too, which loses the sign of every
+// negative delta in them (see AppendInt64); AppendInt64 leaves those
+// groups unshifted.
 //
 // # Security
 //

@@ -54,6 +54,9 @@ type column struct {
 	pages   []*page
 	rows    int64      // sum of page lengths
 	field   *fieldNode // 2.1+: the leaf field
+	// decoder is the plan's decoder for a whole 2.0 list offsets column
+	// (its direct decoder joins all pages' offsets; see plan20.go).
+	decoder decoderKind
 }
 
 type page struct {
@@ -63,6 +66,8 @@ type page struct {
 	buffers  []bufRange
 	enc      *encpb.ArrayEncoding // 2.0
 	layout   *pagePlan            // 2.1/2.2: the page's validated layout
+	decoder  decoderKind          // the decoder the plan runs (plan.go)
+	path     string               // names the page in errors (set by plan)
 }
 
 // Version returns the footer's major and minor version: (0, 3) or (2, 0)
@@ -100,18 +105,11 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 // 0 (zone-map files carry no schema).
 func open(r io.ReaderAt, size int64, cfg config, schema *filepb.FileDescriptor) (*File, error) {
 	f := &File{r: r, size: size, cfg: cfg}
-	if size < 8 {
-		return nil, errs.At(ErrCorrupt, 0, "footer", "file of %d bytes is too short for a Lance footer", size)
-	}
-	tail := make([]byte, min(size, footerLen))
-	if err := f.readAt(tail, size-int64(len(tail)), "footer"); err != nil {
+	ft, full, err := readFooter(r, size)
+	if err != nil {
 		return nil, err
 	}
-	if string(tail[len(tail)-4:]) != magic {
-		return nil, errs.At(ErrCorrupt, size-4, "footer", "missing LANC magic")
-	}
-	f.major = binary.LittleEndian.Uint16(tail[len(tail)-8:])
-	f.minor = binary.LittleEndian.Uint16(tail[len(tail)-6:])
+	f.major, f.minor = ft.Major, ft.Minor
 	switch {
 	case f.major == 0 && (f.minor == 1 || f.minor == 2):
 		return nil, errs.At(ErrUnsupported, size-8, "footer", "legacy Lance v1 file (footer version %d.%d); file formats 2.0, 2.1 and 2.2 are read", f.major, f.minor)
@@ -121,14 +119,12 @@ func open(r io.ReaderAt, size int64, cfg config, schema *filepb.FileDescriptor) 
 	default:
 		return nil, errs.At(ErrUnsupported, size-8, "footer", "unknown Lance file version %d.%d", f.major, f.minor)
 	}
-	if size < footerLen {
+	if !full {
 		return nil, errs.At(ErrCorrupt, 0, "footer", "file of %d bytes is too short for the 40-byte footer", size)
 	}
 	fo := size - footerLen
-	cmoStart := binary.LittleEndian.Uint64(tail[8:])
-	gboStart := binary.LittleEndian.Uint64(tail[16:])
-	numGlobal := binary.LittleEndian.Uint32(tail[24:])
-	numCols := binary.LittleEndian.Uint32(tail[28:])
+	cmoStart, gboStart := ft.CMOTableStart, ft.GBOTableStart
+	numGlobal, numCols := ft.NumGlobalBuffers, ft.NumColumns
 	if int64(numCols) > int64(cfg.maxColumns) {
 		return nil, errs.TooLarge(ErrTooLarge, fo+28, "footer", "column count", uint64(numCols), int64(cfg.maxColumns))
 	}
@@ -209,11 +205,10 @@ func open(r io.ReaderAt, size int64, cfg config, schema *filepb.FileDescriptor) 
 		if err := f.buildSchema21(); err != nil {
 			return nil, err
 		}
-		return f, nil
-	}
-	if err := f.buildSchema(); err != nil {
+	} else if err := f.buildSchema(); err != nil {
 		return nil, err
 	}
+	f.plan()
 	return f, nil
 }
 

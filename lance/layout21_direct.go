@@ -1,31 +1,31 @@
 package lance
 
-// The direct read path of 2.1/2.2 for the common leaf: a top-level
-// fixed-width or string/binary column whose pages are mini-block pages
-// without repetition (no lists), with flat, inline bit-packed or variable
-// values. It decodes only the chunks that hold the requested rows, straight
-// into the output Arrow buffers, which are sized from the row window before
-// the first page is read: no per-page array, no Concatenate, and the only
-// page-sized memory is the slice of the chunk buffer that covers the rows.
+// The direct decoder of 2.1/2.2 for the common leaf: a top-level
+// fixed-width or string/binary column (or a leaf of a top-level struct)
+// whose pages are mini-block pages without repetition (no lists), with
+// flat, inline bit-packed, dictionary or variable values. It decodes only
+// the chunks that hold the requested rows, straight into the output Arrow
+// buffers, which are sized from the row window before the first page is
+// read: no per-page array, no Concatenate, and the only page-sized memory
+// is the slice of the chunk buffer that covers the rows.
 //
-// Anything else, and any input the direct path finds wrong, goes to the
-// general path (decodePage21 + assemble), so errors and unusual pages are
-// reported exactly as before; the budget charged by an abandoned direct
-// attempt is given back first.
+// The plan (planPage21) picks it per page from the page's layout, the
+// leaf's type and place and the page's buffer sizes; what the data says
+// (chunk words, headers, levels, offsets, indices) is checked while
+// decoding and a violation is a located ErrCorrupt.
 
 import (
 	"encoding/binary"
 	"math"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-)
 
-// directOff turns the direct path off (tests compare it with the general
-// path).
-var directOff bool
+	"github.com/colfmt/colfmt/internal/errs"
+)
 
 // directKind classifies a leaf type for the direct path: kind 0 = not
 // handled, else the byte width of a fixed-width value (of a whole
@@ -93,6 +93,9 @@ func directPage(p *page, kind, dim, layers int) bool {
 	if len(p.buffers) != 2 {
 		return false
 	}
+	if decodedChunks(v, kind, dim) {
+		return true
+	}
 	switch {
 	case dim > 0:
 		return v.kind == kFixedSizeList && !v.valid && int(v.dim) == dim && v.inner != nil &&
@@ -102,6 +105,79 @@ func directPage(p *page, kind, dim, layers int) bool {
 			(v.kind == kInlineBitpack && int(v.bits) == 8*kind && kind <= 8)
 	}
 	return v.kind == kVariable && (v.bits == 32 || v.bits == 64)
+}
+
+// decodedChunks reports a chunk value encoding the direct leaf decoder
+// runs through the general chunk decoder (dec.mini) and then copies the
+// wanted items from: byte-stream-split of the leaf's width, FSST over
+// variable values, and general LZ4/zstd over those or over flat or
+// bit-packed values, for leaves without fixed-size lists.
+func decodedChunks(v *cnode, kind, dim int) bool {
+	if v == nil || dim != 0 || kind == 0 || kind == -1 {
+		return false
+	}
+	inner := v
+	if v.kind == kGeneral {
+		inner = v.inner
+		if inner == nil {
+			return false
+		}
+	}
+	variable := func(c *cnode) bool { return c != nil && c.kind == kVariable && (c.bits == 32 || c.bits == 64) }
+	if kind < 0 {
+		return inner.kind == kFsst && variable(inner.inner) || v.kind == kGeneral && variable(inner)
+	}
+	switch inner.kind {
+	case kByteStreamSplit:
+		return inner.inner != nil && int(inner.inner.bits) == 8*kind
+	case kFlat, kInlineBitpack:
+		return v.kind == kGeneral && int(inner.bits) == 8*kind && (inner.kind == kFlat || kind <= 8)
+	}
+	return false
+}
+
+// decoded decodes a chunk's cnt values through the general chunk decoder
+// and copies items [a, b) to the output at o.at.
+func (o *directOut) decoded(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
+	vv, err := d.mini(v, [][]byte{vb}, cnt)
+	if err != nil {
+		return err
+	}
+	row := o.at
+	if o.kind > 0 {
+		w := o.kind
+		if vv.variable() || vv.bits != 8*w || vv.kids != nil || vv.dims != nil || int64(len(vv.data)) < int64(cnt)*int64(w) {
+			return d.corrupt("chunk decodes to %d-bit values, want %d of %d bits", vv.bits, cnt, 8*w)
+		}
+		copy(o.data[row*w:], vv.data[a*w:b*w])
+		return nil
+	}
+	if !vv.variable() || len(vv.offs) != cnt+1 {
+		return d.corrupt("chunk decodes to %d values, want %d variable ones", vv.n, cnt)
+	}
+	s, e := vv.offs[a], vv.offs[b]
+	if s < 0 || e < s || e > int64(len(vv.data)) {
+		return d.corrupt("items %d..%d span bytes %d..%d of %d", a, b, s, e, len(vv.data))
+	}
+	base := int64(len(o.data))
+	if err := o.reserve(d, e-s, b-a); err != nil {
+		return err
+	}
+	o.data = append(o.data, vv.data[s:e]...)
+	prev := s
+	for i := a + 1; i <= b; i++ {
+		x := vv.offs[i]
+		if x < prev || x > e {
+			return d.corrupt("offset %d of item %d is below %d or above %d", x, i, prev, e)
+		}
+		prev = x
+		if o.kind == -4 {
+			o.o32[row+i-a] = int32(base + x - s)
+		} else {
+			o.o64[row+i-a] = base + x - s
+		}
+	}
+	return nil
 }
 
 // directOut is the output of one direct read.
@@ -125,52 +201,17 @@ type directOut struct {
 	idx    []byte // dictionary indices of a chunk
 }
 
-// leafDirect21 reads rows [a, b) of a top-level leaf through the direct
-// path; ok is false when the leaf or one of its pages is not for it, or the
-// direct decoder found something wrong (the caller then uses the general
-// path).
-func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, bool) {
-	if directOff || a >= b || leaf.col < 0 || leaf.col >= len(r.f.columns) || leaf.packed {
-		return nil, false
-	}
-	// A top-level leaf, or a leaf of a top-level struct (two item layers).
-	layers := 1
-	if pn := leaf.parent; pn != nil {
-		if _, ok := pn.dt.(*arrow.StructType); !ok || pn.parent != nil || pn.packed {
-			return nil, false
-		}
-		layers = 2
-	}
+// leafDirect21 reads rows [a, b) (a < b) of a top-level leaf, or a leaf of
+// a top-level struct, from pages the plan gave the direct leaf decoder:
+// pages first..last.
+func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error) {
 	kind, dim := directKind(leaf.dt)
-	if kind == 0 {
-		return nil, false
-	}
 	col := r.f.columns[leaf.col]
-	first := pageAt(col, a)
-	covered := a
-	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
-		p := col.pages[pi]
-		if p.length == 0 {
-			continue
-		}
-		if p.rowStart != covered || !directPage(p, kind, dim, layers) {
-			return nil, false
-		}
-		covered = p.rowStart + p.length
-		if pi == first {
-			covered = max(covered, a)
-		}
+	out, err := r.directRows(col, leaf.dt, kind, dim, pageAt(col, a), a, b)
+	if err != nil {
+		return nil, err
 	}
-	if covered < b {
-		return nil, false
-	}
-	used := r.mem.used
-	out, ok := r.directRows(col, leaf.dt, kind, dim, first, a, b)
-	if !ok {
-		r.mem.used = used
-		return nil, false
-	}
-	if layers == 2 {
+	if leafShape(leaf) == shapeStructLeaf {
 		// The path array: a struct over the leaf, its validity from the
 		// struct layer's def codes.
 		var vbuf *memory.Buffer
@@ -180,9 +221,9 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, boo
 		dt := arrow.StructOf(arrow.Field{Name: leaf.name, Type: leaf.dt, Nullable: true})
 		st := array.NewData(dt, int(b-a), []*memory.Buffer{vbuf}, []arrow.ArrayData{out.data}, out.snulls, 0)
 		out.data.Release()
-		return st, true
+		return st, nil
 	}
-	return out.data, true
+	return out.data, nil
 }
 
 // directResult is a direct read: the leaf array and, for a leaf of a
@@ -193,34 +234,37 @@ type directResult struct {
 	snulls int
 }
 
-func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first int, a, b int64) (directResult, bool) {
+func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first int, a, b int64) (directResult, error) {
 	n := b - a
 	d := &dec{f: r.f, mem: &r.mem, path: col.path, off: col.metaOff}
 	o := &directOut{kind: kind, n: int(n)}
 	if kind == -1 {
 		data, err := d.alloc((n+7)/8, "bool values")
 		if err != nil {
-			return directResult{}, false
+			return directResult{}, err
 		}
 		o.data = data
 	} else if kind > 0 {
 		if n > d.f.cfg.maxBuffer/int64(kind) {
-			return directResult{}, false
+			return directResult{}, d.tooLarge("values", n, int64(kind))
 		}
 		data, err := d.alloc(n*int64(kind), "values")
 		if err != nil {
-			return directResult{}, false
+			return directResult{}, err
 		}
 		o.data = data
 	} else {
 		if kind == -4 {
-			if n+1 > d.f.cfg.maxBuffer/4 || d.mem.charge(4*(n+1), d.path, "offsets") != nil {
-				return directResult{}, false
+			if n+1 > d.f.cfg.maxBuffer/4 {
+				return directResult{}, d.tooLarge("offsets", n+1, 4)
+			}
+			if err := d.mem.charge(4*(n+1), d.path, "offsets"); err != nil {
+				return directResult{}, err
 			}
 			o.o32 = make([]int32, n+1)
 		} else {
 			if _, err := d.allocOffs(n+1, "offsets"); err != nil {
-				return directResult{}, false
+				return directResult{}, err
 			}
 			o.o64 = make([]int64, n+1)
 		}
@@ -230,43 +274,59 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 		if p.length == 0 {
 			continue
 		}
+		if p.decoder != decLeaf21 {
+			return directResult{}, errs.At(ErrCorrupt, col.metaOff, col.path, "page %d is not planned for the direct leaf decoder", pi)
+		}
+		if err := r.ctx.Err(); err != nil {
+			return directResult{}, err
+		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
-		if !r.directPage(d, o, p, int(lo), int(hi)) {
-			return directResult{}, false
+		d.path, d.off = p.path, p.buffers[1].off
+		if err := r.directPage(d, o, p, int(lo), int(hi)); err != nil {
+			return directResult{}, err
 		}
 	}
 	if o.at != o.n {
-		return directResult{}, false
+		return directResult{}, errs.At(ErrLength, col.metaOff, col.path, "pages hold %d of rows %d..%d", o.at, a, b)
 	}
-	return directResult{o.itemData(dt, dim), o.sv, o.snulls}, true
+	return directResult{o.itemData(dt, dim), o.sv, o.snulls}, nil
+}
+
+// pagePath names page pi of col in errors.
+func pagePath(col *column, pi int) string {
+	return col.path + " page " + strconv.Itoa(pi)
+}
+
+// tooLarge is the ErrTooLarge of n items of w bytes over WithMaxBufferSize.
+func (d *dec) tooLarge(what string, n, w int64) error {
+	sz, ok := errs.MulSize(n, w)
+	if !ok {
+		sz = math.MaxInt64
+	}
+	return errs.TooLarge(ErrTooLarge, d.off, d.path, what, uint64(sz), d.f.cfg.maxBuffer)
 }
 
 // directPage decodes rows [lo, hi) of a page into o.
-func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) bool {
+func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) error {
 	pl := p.layout
+	// The plan checked the buffer sizes (directBuffers21).
 	metaRange, chunkRange := p.buffers[0], p.buffers[1]
-	if metaRange.size > r.f.cfg.maxBuffer || chunkRange.size > r.f.cfg.maxBuffer || metaRange.size > 1<<40 {
-		return false
-	}
 	ws := int64(2)
 	if pl.large {
 		ws = 4
 	}
-	if metaRange.size%ws != 0 || metaRange.size == 0 {
-		return false
-	}
-	if d.mem.charge(metaRange.size, d.path, "page buffer") != nil {
-		return false
+	if err := d.mem.charge(metaRange.size, d.path, "page buffer"); err != nil {
+		return err
 	}
 	meta := make([]byte, metaRange.size)
-	if r.f.readAt(meta, metaRange.off, d.path) != nil {
-		return false
+	if err := r.f.readAt(meta, metaRange.off, d.path); err != nil {
+		return err
 	}
 	o.dict = nil
 	if pl.dict != nil {
-		if !r.directDict(d, o, p) {
-			return false
+		if err := r.directDict(d, o, p); err != nil {
+			return err
 		}
 	}
 	nchunks := int(metaRange.size / ws)
@@ -288,14 +348,14 @@ func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) bool {
 		if i < nchunks-1 {
 			cnt = 1 << (word & 0xf)
 			if cnt > remaining {
-				return false
+				return errs.At(ErrCorrupt, metaRange.off+int64(i)*ws, d.path, "chunk %d of %d items: only %d of the page's %d items are left", i, cnt, remaining, pl.numItems)
 			}
 		} else {
 			cnt = remaining
 		}
 		remaining -= cnt
 		if pos+size > chunkRange.size {
-			return false
+			return errs.At(ErrCorrupt, metaRange.off+int64(i)*ws, d.path, "chunk %d ends at byte %d of a %d-byte chunk buffer", i, pos+size, chunkRange.size)
 		}
 		if row < hi && row+int(cnt) > lo {
 			sp = append(sp, span{row, int(cnt), int(pos), int(size)})
@@ -304,31 +364,32 @@ func (r *reader) directPage(d *dec, o *directOut, p *page, lo, hi int) bool {
 		pos += size
 	}
 	if remaining != 0 || row != int(p.length) || len(sp) == 0 {
-		return false
+		return d.corrupt("%d chunks hold %d items for a page of %d rows", nchunks, row, p.length)
 	}
 	start, end := sp[0].pos, sp[len(sp)-1].pos+sp[len(sp)-1].size
 	if int64(end-start) > int64(cap(o.chunk)) {
-		if d.mem.charge(int64(end-start), d.path, "page buffer") != nil {
-			return false
+		if err := d.mem.charge(int64(end-start), d.path, "page buffer"); err != nil {
+			return err
 		}
 		o.chunk = make([]byte, end-start)
 	}
 	buf := o.chunk[:end-start]
-	if r.f.readAt(buf, chunkRange.off+int64(start), d.path) != nil {
-		return false
+	if err := r.f.readAt(buf, chunkRange.off+int64(start), d.path); err != nil {
+		return err
 	}
 	for _, s := range sp {
 		ch := buf[s.pos-start : s.pos-start+s.size]
 		a, b := max(lo, s.row)-s.row, min(hi, s.row+s.cnt)-s.row
-		if !r.directChunk(d, o, pl, ch, s.cnt, a, b) {
-			return false
+		d.off = chunkRange.off + int64(s.pos)
+		if err := r.directChunk(d, o, pl, ch, s.cnt, a, b); err != nil {
+			return err
 		}
 	}
-	return true
+	return nil
 }
 
 // directChunk decodes items [a, b) of one chunk of cnt items into o.
-func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt, a, b int) bool {
+func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt, a, b int) error {
 	hdr := 2
 	if pl.def != nil {
 		hdr += 2
@@ -339,7 +400,7 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 	}
 	hdr += sw
 	if hdr > len(ch) {
-		return false
+		return d.corrupt("chunk of %d bytes is shorter than its %d-byte header", len(ch), hdr)
 	}
 	nlev := int(binary.LittleEndian.Uint16(ch))
 	at := 2
@@ -366,11 +427,14 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 	row := o.at
 	if pl.def != nil {
 		if nlev != cnt {
-			return false
+			return d.corrupt("chunk has %d levels for %d items", nlev, cnt)
 		}
 		db, ok := take(defSize)
-		if !ok || !r.directDefs(d, o, pl, db, cnt, a, b) {
-			return false
+		if !ok {
+			return d.corrupt("definition levels of %d bytes overrun the %d-byte chunk", defSize, len(ch))
+		}
+		if err := r.directDefs(d, o, pl, db, cnt, a, b); err != nil {
+			return err
 		}
 	} else {
 		if o.valid != nil {
@@ -382,56 +446,60 @@ func (r *reader) directChunk(d *dec, o *directOut, pl *pagePlan, ch []byte, cnt,
 	}
 	vb, ok := take(size)
 	if !ok {
-		return false
+		return d.corrupt("values of %d bytes overrun the %d-byte chunk", size, len(ch))
 	}
 	return o.values(d, pl.value, vb, cnt, a, b)
 }
 
 // values copies items [a, b) of a chunk's cnt values (buffer vb) to the
 // output at o.at and advances it.
-func (o *directOut) values(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
+func (o *directOut) values(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
 	if o.dict != nil {
 		return o.dictValues(d, v, vb, cnt, a, b)
 	}
 	row := o.at
 	switch {
+	case v.kind == kGeneral || v.kind == kFsst || v.kind == kByteStreamSplit:
+		if err := o.decoded(d, v, vb, cnt, a, b); err != nil {
+			return err
+		}
 	case o.kind == -1:
 		if int64(cnt) > 8*int64(len(vb)) {
-			return false
+			return d.corrupt("%d bytes hold fewer than %d 1-bit values", len(vb), cnt)
 		}
 		bitutil.CopyBitmap(vb, a, b-a, o.data, row)
 	case o.kind > 0 && (v.kind == kFlat || v.kind == kFixedSizeList):
 		w := o.kind
 		if cnt > len(vb)/w {
-			return false
+			return d.corrupt("%d bytes hold fewer than %d values of %d bytes", len(vb), cnt, w)
 		}
 		copy(o.data[row*w:], vb[a*w:b*w])
 	case o.kind > 0:
 		if !o.unpack(vb, 8*o.kind, cnt, a, b, o.data[row*o.kind:]) {
-			return false
+			return d.corrupt("bit-packed %d-bit values: a block is truncated or wider than %d bits", 8*o.kind, 8*o.kind)
 		}
 	default:
-		if !o.variable(vb, int(v.bits), cnt, a, b, d) {
-			return false
+		if err := o.variable(vb, int(v.bits), cnt, a, b, d); err != nil {
+			return err
 		}
 	}
 	o.at += b - a
-	return true
+	return nil
 }
 
 // levels returns cnt levels as u16 little-endian words: the chunk's own
 // bytes when flat, else unpacked into *dst (no allocation per chunk once
 // the scratch is big enough).
-func (o *directOut) levels(d *dec, c *cnode, buf []byte, cnt int, dst *[]byte) ([]byte, bool) {
+func (o *directOut) levels(d *dec, c *cnode, buf []byte, cnt int, dst *[]byte) ([]byte, error) {
 	if c.kind == kFlat && c.bits == 16 {
 		if len(buf) < 2*cnt {
-			return nil, false
+			return nil, d.corrupt("%d bytes hold fewer than %d 16-bit levels", len(buf), cnt)
 		}
-		return buf[:2*cnt], true
+		return buf[:2*cnt], nil
 	}
 	if int64(cap(*dst)) < 2*int64(cnt) {
-		if d.mem.charge(2*int64(cnt), d.path, "levels") != nil {
-			return nil, false
+		if err := d.mem.charge(2*int64(cnt), d.path, "levels"); err != nil {
+			return nil, err
 		}
 		*dst = make([]byte, 2*cnt)
 	}
@@ -448,33 +516,33 @@ func (o *directOut) levels(d *dec, c *cnode, buf []byte, cnt int, dst *[]byte) (
 			err = d.outOfLineInto(raw, o.lvc, buf, 16, int(c.inner.bits), cnt)
 		}
 		if err != nil {
-			return nil, false
+			return nil, err
 		}
 	default:
 		all, err := d.levels(c, buf, cnt)
 		if err != nil {
-			return nil, false
+			return nil, err
 		}
 		for i, x := range all {
 			binary.LittleEndian.PutUint16(raw[2*i:], x)
 		}
 	}
-	return raw, true
+	return raw, nil
 }
 
 // markNull clears the validity bit of item i (o.at <= i < o.n),
 // allocating the bitmap (every earlier item valid) on the first null.
-func (o *directOut) markNull(d *dec, i int) bool {
+func (o *directOut) markNull(d *dec, i int) error {
 	if o.valid == nil {
 		vb, err := d.alloc(int64(o.capItems()+7)/8, "validity")
 		if err != nil {
-			return false
+			return err
 		}
 		o.valid = vb
 		bitutil.SetBitsTo(o.valid, 0, int64(i), true)
 	}
 	o.nulls++
-	return true
+	return nil
 }
 
 func (o *directOut) markValid(i int) {
@@ -489,10 +557,10 @@ func (o *directOut) capItems() int { return o.n }
 // directDefs turns the def levels of items [a, b) into validity bits:
 // 0 = valid, up to the item layer's codes = a null item, above that (a
 // leaf of a struct) = a null struct.
-func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt, a, b int) bool {
-	raw, ok := o.levels(d, pl.def, buf, cnt, &o.lvb)
-	if !ok {
-		return false
+func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt, a, b int) error {
+	raw, err := o.levels(d, pl.def, buf, cnt, &o.lvb)
+	if err != nil {
+		return err
 	}
 	c0 := pl.layers[0].codes()
 	maxDef := c0
@@ -510,10 +578,10 @@ func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt,
 			}
 			continue
 		case x > maxDef:
-			return false
+			return d.corrupt("definition level %d of item %d is above %d", x, a+i, maxDef)
 		}
-		if !o.markNull(d, row+i) {
-			return false
+		if err := o.markNull(d, row+i); err != nil {
+			return err
 		}
 		if x <= c0 {
 			if o.sv != nil {
@@ -524,14 +592,14 @@ func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt,
 		if o.sv == nil {
 			sv, err := d.alloc(int64(o.n+7)/8, "validity")
 			if err != nil {
-				return false
+				return err
 			}
 			o.sv = sv
 			bitutil.SetBitsTo(o.sv, 0, int64(row+i), true)
 		}
 		o.snulls++
 	}
-	return true
+	return nil
 }
 
 // unpack decodes items [a, b) of cnt inline bit-packed t-bit values (a
@@ -571,9 +639,9 @@ func (o *directOut) unpack(buf []byte, t, cnt, a, b int, out []byte) bool {
 
 // variable copies items [a, b) of cnt variable values (cnt+1 offsets from
 // the buffer start, then the bytes) into o.
-func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
+func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) error {
 	if int64(len(buf)) < int64(cnt+1)*int64(ob/8) {
-		return false
+		return d.corrupt("%d bytes hold fewer than %d offsets of %d bits", len(buf), cnt+1, ob)
 	}
 	off := func(i int) int64 {
 		if ob == 32 {
@@ -587,11 +655,11 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 	}
 	s, e := off(a), off(b)
 	if s < 0 || e < s || e > int64(len(buf)) {
-		return false
+		return d.corrupt("items %d..%d span bytes %d..%d of a %d-byte buffer", a, b, s, e, len(buf))
 	}
 	base := int64(len(o.data))
-	if !o.reserve(d, e-s, b-a) {
-		return false
+	if err := o.reserve(d, e-s, b-a); err != nil {
+		return err
 	}
 	o.data = append(o.data, buf[s:e]...)
 	row := o.at
@@ -604,18 +672,18 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 		for i := range dst {
 			x := binary.LittleEndian.Uint32(src[4*i:])
 			if x < prev || int64(x) > e {
-				return false
+				return d.corrupt("offset %d of item %d is below %d or above %d", x, a+1+i, prev, e)
 			}
 			prev = x
 			dst[i] = int32(x) + shift
 		}
-		return true
+		return nil
 	}
 	prev := s
 	for i := a + 1; i <= b; i++ {
 		x := off(i)
 		if x < prev || x > e {
-			return false
+			return d.corrupt("offset %d of item %d is below %d or above %d", x, i, prev, e)
 		}
 		prev = x
 		if o.kind == -4 {
@@ -624,39 +692,39 @@ func (o *directOut) variable(buf []byte, ob, cnt, a, b int, d *dec) bool {
 			o.o64[row+i-a] = base + x - s
 		}
 	}
-	return true
+	return nil
 }
 
 // grow makes room for k more items after o.at (hint: how many items the
 // rest of the batch likely needs) (the items of a list, whose
 // count is known a page at a time), doubling so a batch reallocates a few
 // times at most.
-func (o *directOut) grow(d *dec, k, hint int) bool {
+func (o *directOut) grow(d *dec, k, hint int) error {
 	need := o.at + k
 	if need <= o.n {
-		return true
+		return nil
 	}
 	nn := max(need, o.n+o.n/4, o.at+hint, 1024)
 	if int64(nn) > d.f.cfg.maxBuffer/8 {
 		nn = need
 	}
 	if int64(nn) > d.f.cfg.maxBuffer/8 {
-		return false
+		return d.tooLarge("items", int64(nn), 8)
 	}
 	switch {
 	case o.kind > 0:
 		if int64(nn) > d.f.cfg.maxBuffer/int64(o.kind) {
-			return false
+			return d.tooLarge("values", int64(nn), int64(o.kind))
 		}
 		nd, err := d.alloc(int64(nn)*int64(o.kind), "values")
 		if err != nil {
-			return false
+			return err
 		}
 		copy(nd, o.data[:o.at*o.kind])
 		o.data = nd
 	case o.kind == -4:
-		if d.mem.charge(4*int64(nn+1), d.path, "offsets") != nil {
-			return false
+		if err := d.mem.charge(4*int64(nn+1), d.path, "offsets"); err != nil {
+			return err
 		}
 		no := make([]int32, nn+1)
 		if o.o32 != nil {
@@ -666,7 +734,7 @@ func (o *directOut) grow(d *dec, k, hint int) bool {
 	default:
 		no, err := d.allocOffs(int64(nn)+1, "offsets")
 		if err != nil {
-			return false
+			return err
 		}
 		if o.o64 != nil {
 			copy(no, o.o64[:o.at+1])
@@ -676,13 +744,13 @@ func (o *directOut) grow(d *dec, k, hint int) bool {
 	if o.valid != nil {
 		nv, err := d.alloc(int64(nn+7)/8, "validity")
 		if err != nil {
-			return false
+			return err
 		}
 		copy(nv, o.valid)
 		o.valid = nv
 	}
 	o.n = nn
-	return true
+	return nil
 }
 
 // itemData builds the array of the o.at items written.
@@ -718,13 +786,13 @@ func (o *directOut) itemData(dt arrow.DataType, dim int) arrow.ArrayData {
 // reserve makes room for k more bytes of variable data for the next rows
 // items, sizing for the rest of the output at the bytes per item seen so
 // far, so a batch grows its data buffer about once.
-func (o *directOut) reserve(d *dec, k int64, rows int) bool {
+func (o *directOut) reserve(d *dec, k int64, rows int) error {
 	need := int64(len(o.data)) + k
 	if o.kind == -4 && need > math.MaxInt32 {
-		return false
+		return d.corrupt("%d bytes of values need 64-bit offsets (a large type)", need)
 	}
 	if need <= int64(cap(o.data)) {
-		return true
+		return nil
 	}
 	grow := need
 	if done := int64(o.at + rows); done > 0 {
@@ -734,65 +802,71 @@ func (o *directOut) reserve(d *dec, k int64, rows int) bool {
 	if grow > d.f.cfg.maxBuffer {
 		grow = need
 	}
-	if grow > d.f.cfg.maxBuffer || d.mem.charge(grow-int64(cap(o.data)), d.path, "values") != nil {
-		return false
+	if grow > d.f.cfg.maxBuffer {
+		return d.tooLarge("values", grow, 1)
+	}
+	if err := d.mem.charge(grow-int64(cap(o.data)), d.path, "values"); err != nil {
+		return err
 	}
 	nd := make([]byte, len(o.data), grow)
 	copy(nd, o.data)
 	o.data = nd
-	return true
+	return nil
 }
 
-// directDict reads and decodes a page's dictionary into o.dict.
-func (r *reader) directDict(d *dec, o *directOut, p *page) bool {
+// directDict reads and decodes a page's dictionary into o.dict (the plan
+// checked its buffer size and entry count).
+func (r *reader) directDict(d *dec, o *directOut, p *page) error {
 	pl, br := p.layout, p.buffers[2]
-	if br.size > r.f.cfg.maxBuffer || pl.numDict > uint64(r.f.cfg.maxBuffer) ||
-		pl.numDict > uint64(br.size)*8+1 && pl.numDict > 1<<20 {
-		return false
-	}
-	if d.mem.charge(br.size, d.path, "page buffer") != nil {
-		return false
+	if err := d.mem.charge(br.size, d.path, "page buffer"); err != nil {
+		return err
 	}
 	buf := make([]byte, br.size)
-	if r.f.readAt(buf, br.off, d.path) != nil {
-		return false
+	if err := r.f.readAt(buf, br.off, d.path); err != nil {
+		return err
 	}
+	off := d.off
+	d.off = br.off
 	dict, err := d.block(pl.dict, buf, int(pl.numDict))
-	if err != nil || dict.null || dict.kids != nil || dict.dims != nil {
-		return false
+	if err != nil {
+		return err
 	}
-	if o.kind < 0 {
-		if !dict.variable() {
-			return false
-		}
-	} else if dict.variable() || dict.bits != 8*o.kind {
-		return false
+	if dict.null || dict.kids != nil || dict.dims != nil || (o.kind < 0) != dict.variable() || (o.kind > 0 && dict.bits != 8*o.kind) {
+		return d.corrupt("dictionary of %d entries does not hold %s values", pl.numDict, dictWant(o.kind))
 	}
+	d.off = off
 	o.dict = dict
-	return true
+	return nil
+}
+
+func dictWant(kind int) string {
+	if kind < 0 {
+		return "variable-width"
+	}
+	return strconv.Itoa(8*kind) + "-bit"
 }
 
 // dictValues looks up items [a, b) of a chunk's cnt dictionary indices
 // (buffer vb) and writes the items at o.at.
-func (o *directOut) dictValues(d *dec, v *cnode, vb []byte, cnt, a, b int) bool {
+func (o *directOut) dictValues(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
 	t := int(v.bits)
 	w := t / 8
 	var idx []byte
 	if v.kind == kFlat {
 		if cnt > len(vb)/w {
-			return false
+			return d.corrupt("%d bytes hold fewer than %d dictionary indices of %d bits", len(vb), cnt, t)
 		}
 		idx = vb[a*w : b*w]
 	} else {
 		if cap(o.idx) < (b-a)*w {
-			if d.mem.charge(int64((b-a)*w), d.path, "dictionary indices") != nil {
-				return false
+			if err := d.mem.charge(int64((b-a)*w), d.path, "dictionary indices"); err != nil {
+				return err
 			}
 			o.idx = make([]byte, (b-a)*w)
 		}
 		idx = o.idx[:(b-a)*w]
 		if !o.unpack(vb, t, cnt, a, b, idx) {
-			return false
+			return d.corrupt("bit-packed %d-bit dictionary indices: a block is truncated or wider than %d bits", t, t)
 		}
 	}
 	dict, n := o.dict, uint64(o.dict.n)
@@ -802,23 +876,23 @@ func (o *directOut) dictValues(d *dec, v *cnode, vb []byte, cnt, a, b int) bool 
 		for i := 0; i < b-a; i++ {
 			x := readWord(idx, i, t)
 			if x >= n {
-				return false
+				return errs.At(ErrDictIndex, d.off, d.path, "index %d of item %d is outside the %d dictionary entries", x, a+i, n)
 			}
 			copy(o.data[(row+i)*k:(row+i+1)*k], dict.data[int(x)*k:])
 		}
 		o.at += b - a
-		return true
+		return nil
 	}
 	var total int64
 	for i := 0; i < b-a; i++ {
 		x := readWord(idx, i, t)
 		if x >= n {
-			return false
+			return errs.At(ErrDictIndex, d.off, d.path, "index %d of item %d is outside the %d dictionary entries", x, a+i, n)
 		}
 		total += dict.offs[x+1] - dict.offs[x]
 	}
-	if !o.reserve(d, total, b-a) {
-		return false
+	if err := o.reserve(d, total, b-a); err != nil {
+		return err
 	}
 	for i := 0; i < b-a; i++ {
 		x := readWord(idx, i, t)
@@ -830,5 +904,5 @@ func (o *directOut) dictValues(d *dec, v *cnode, vb []byte, cnt, a, b int) bool 
 		}
 	}
 	o.at += b - a
-	return true
+	return nil
 }

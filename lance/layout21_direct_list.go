@@ -4,8 +4,9 @@ package lance
 // (one list layer over the item layer): a page's rep/def levels are
 // unpacked into scratch once, one scan turns the rows of the window into
 // list offsets and validity and item validity, and only the items of those
-// rows are copied from their chunks into the growing item buffers. As in
-// v21_direct.go, anything unusual or wrong goes to the general path.
+// rows are copied from their chunks into the growing item buffers. The plan
+// picks it per page (planPage21); as in layout21_direct.go, what the data gets
+// wrong is a located error.
 
 import (
 	"encoding/binary"
@@ -14,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/colfmt/colfmt/internal/errs"
 )
 
 // directListPage reports whether the list path decodes page p.
@@ -59,65 +62,31 @@ type listOut struct {
 	db    []byte
 }
 
-// listDirect21 reads rows [a, b) of a top-level list whose only child is
-// the leaf.
-func (r *reader) listDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, bool) {
+// listDirect21 reads rows [a, b) (a < b) of a top-level list whose only
+// child is the leaf, from pages the plan gave the direct list decoder.
+func (r *reader) listDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error) {
 	ln := leaf.parent
-	if directOff || a >= b || ln == nil || ln.parent != nil || len(ln.children) != 1 || leaf.col < 0 || leaf.col >= len(r.f.columns) {
-		return nil, false
-	}
-	large := false
-	switch ln.dt.(type) {
-	case *arrow.ListType:
-	case *arrow.LargeListType:
-		large = true
-	default:
-		return nil, false
-	}
+	_, large := ln.dt.(*arrow.LargeListType)
 	kind, dim := directKind(leaf.dt)
-	if kind == 0 {
-		return nil, false
-	}
 	col := r.f.columns[leaf.col]
-	first := pageAt(col, a)
-	covered := a
-	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
-		p := col.pages[pi]
-		if p.length == 0 {
-			continue
-		}
-		if p.rowStart != covered && pi != first || !directListPage(p, kind, dim) {
-			return nil, false
-		}
-		covered = p.rowStart + p.length
-	}
-	if covered < b {
-		return nil, false
-	}
-	used := r.mem.used
-	out, ok := r.listRows(col, ln.dt, leaf.dt, large, kind, dim, first, a, b)
-	if !ok {
-		r.mem.used = used
-		return nil, false
-	}
-	return out, true
+	return r.listRows(col, ln.dt, leaf.dt, large, kind, dim, pageAt(col, a), a, b)
 }
 
-func (r *reader) listRows(col *column, dt, itemType arrow.DataType, large bool, kind, dim, first int, a, b int64) (arrow.ArrayData, bool) {
+func (r *reader) listRows(col *column, dt, itemType arrow.DataType, large bool, kind, dim, first int, a, b int64) (arrow.ArrayData, error) {
 	n := b - a
 	d := &dec{f: r.f, mem: &r.mem, path: col.path, off: col.metaOff}
 	if n+1 > d.f.cfg.maxBuffer/8 {
-		return nil, false
+		return nil, d.tooLarge("list offsets", n+1, 8)
 	}
 	lo := &listOut{n: int(n)}
 	if large {
 		if _, err := d.allocOffs(n+1, "list offsets"); err != nil {
-			return nil, false
+			return nil, err
 		}
 		lo.o64 = make([]int64, n+1)
 	} else {
-		if d.mem.charge(4*(n+1), d.path, "list offsets") != nil {
-			return nil, false
+		if err := d.mem.charge(4*(n+1), d.path, "list offsets"); err != nil {
+			return nil, err
 		}
 		lo.o32 = make([]int32, n+1)
 	}
@@ -127,17 +96,24 @@ func (r *reader) listRows(col *column, dt, itemType arrow.DataType, large bool, 
 		if p.length == 0 {
 			continue
 		}
+		if p.decoder != decList21 {
+			return nil, errs.At(ErrCorrupt, col.metaOff, col.path, "page %d is not planned for the direct list decoder", pi)
+		}
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
 		plo := max(a, p.rowStart) - p.rowStart
 		phi := min(b, p.rowStart+p.length) - p.rowStart
-		if !r.listPage(d, lo, o, p, int(plo), int(phi), large) {
-			return nil, false
+		d.path, d.off = p.path, p.buffers[1].off
+		if err := r.listPage(d, lo, o, p, int(plo), int(phi), large); err != nil {
+			return nil, err
 		}
 	}
 	if lo.at != lo.n {
-		return nil, false
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "pages hold %d of rows %d..%d", lo.at, a, b)
 	}
 	if !large && int64(o.at) > 1<<31-1 {
-		return nil, false
+		return nil, errs.At(ErrTooLarge, -1, col.path, "%d list items need a large_list", o.at)
 	}
 	if large {
 		lo.o64[lo.n] = int64(o.at)
@@ -156,7 +132,7 @@ func (r *reader) listRows(col *column, dt, itemType arrow.DataType, large bool, 
 	} else {
 		ob = arrow.Int32Traits.CastToBytes(lo.o32)
 	}
-	return array.NewData(dt, lo.n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob)}, []arrow.ArrayData{child}, lo.nulls, 0), true
+	return array.NewData(dt, lo.n, []*memory.Buffer{vbuf, memory.NewBufferBytes(ob)}, []arrow.ArrayData{child}, lo.nulls, 0), nil
 }
 
 type listChunk struct {
@@ -165,31 +141,29 @@ type listChunk struct {
 }
 
 // listPage decodes rows [rlo, rhi) of a list page into lo and o.
-func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi int, large bool) bool {
+func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi int, large bool) error {
 	pl := p.layout
 	// Read the chunk metadata and the chunks into scratch kept across
-	// pages (charged when it grows).
+	// pages (charged when it grows). The plan checked the sizes
+	// (directBuffers21).
 	mr, cr := p.buffers[0], p.buffers[1]
-	if mr.size > r.f.cfg.maxBuffer || cr.size > r.f.cfg.maxBuffer || mr.size+cr.size > r.f.cfg.maxBuffer {
-		return false
-	}
 	total := int(mr.size + cr.size)
 	if total > cap(lo.page) {
-		if d.mem.charge(int64(total), d.path, "page buffer") != nil {
-			return false
+		if err := d.mem.charge(int64(total), d.path, "page buffer"); err != nil {
+			return err
 		}
 		lo.page = make([]byte, total)
 	}
 	meta, chunks := lo.page[:mr.size], lo.page[mr.size:total]
-	if r.f.readAt(meta, mr.off, d.path) != nil || r.f.readAt(chunks, cr.off, d.path) != nil {
-		return false
+	if err := r.f.readAt(meta, mr.off, d.path); err != nil {
+		return err
+	}
+	if err := r.f.readAt(chunks, cr.off, d.path); err != nil {
+		return err
 	}
 	ws := 2
 	if pl.large {
 		ws = 4
-	}
-	if len(meta)%ws != 0 || len(meta) == 0 {
-		return false
 	}
 	nchunks := len(meta) / ws
 	lo.rep, lo.def = lo.rep[:0], lo.def[:0]
@@ -208,20 +182,21 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 		if i < nchunks-1 {
 			cnt = 1 << (word & 0xf)
 			if cnt > remaining {
-				return false
+				return errs.At(ErrCorrupt, mr.off+int64(i*ws), d.path, "chunk %d of %d items: only %d of the page's %d items are left", i, cnt, remaining, pl.numItems)
 			}
 		} else {
 			cnt = remaining
 		}
 		remaining -= cnt
 		if uint64(pos)+size > uint64(len(chunks)) {
-			return false
+			return errs.At(ErrCorrupt, mr.off+int64(i*ws), d.path, "chunk %d ends at byte %d of a %d-byte chunk buffer", i, uint64(pos)+size, len(chunks))
 		}
 		ch := chunks[pos : pos+int(size)]
+		d.off = cr.off + int64(pos)
 		pos += int(size)
-		vb, ok := r.listChunkLevels(d, lo, o, pl, ch)
-		if !ok {
-			return false
+		vb, err := r.listChunkLevels(d, lo, o, pl, ch)
+		if err != nil {
+			return err
 		}
 		cks = append(cks, listChunk{vb, int(cnt)})
 	}
@@ -239,8 +214,9 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 	maxDef := c0 + pl.layers[1].codes()
 	rep, def := lo.rep, lo.def
 	hasDef := pl.def != nil
+	d.off = cr.off
 	if len(rep) == 0 || hasDef && len(def) != len(rep) {
-		return false
+		return d.corrupt("%d repetition and %d definition levels", len(rep), len(def))
 	}
 	row, item := -1, 0
 	itemLo, itemHi := -1, -1
@@ -251,7 +227,7 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 			df = def[k]
 		}
 		if rp > 1 || df > maxDef {
-			return false
+			return d.corrupt("level %d: repetition %d, definition %d (at most 1 and %d)", k, rp, df, maxDef)
 		}
 		if rp == 1 {
 			row++
@@ -271,7 +247,7 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 						if lo.valid == nil {
 							vb, err := d.alloc(int64(lo.n+7)/8, "validity")
 							if err != nil {
-								return false
+								return err
 							}
 							lo.valid = vb
 							bitutil.SetBitsTo(lo.valid, 0, int64(out), true)
@@ -285,11 +261,11 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 				}
 			}
 		} else if row < 0 || df > c0 {
-			return false // an item before the first row, or a list code inside a list
+			return d.corrupt("level %d: an item before the first row, or a list code inside a list", k)
 		}
 		if df > c0 {
 			if rp == 0 || (df != nullCode && df != emptyCode) {
-				return false
+				return d.corrupt("level %d: definition %d is not a null or empty list code", k, df)
 			}
 			continue
 		}
@@ -302,7 +278,7 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 		item++
 	}
 	if row+1 != int(p.length) || uint64(item) != pl.numItems {
-		return false
+		return d.corrupt("levels give %d rows and %d items for a page of %d rows and %d items", row+1, item, p.length, pl.numItems)
 	}
 	if itemLo < 0 {
 		itemLo, itemHi = 0, 0
@@ -314,8 +290,8 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 		hint += int(int64(hint) * int64(lo.n-lo.at-rows) / int64(rows))
 		hint += hint / 8
 	}
-	if !o.grow(d, itemHi-itemLo, hint) {
-		return false
+	if err := o.grow(d, itemHi-itemLo, hint); err != nil {
+		return err
 	}
 	// Item validity from the def levels of the window's items.
 	if c0 > 0 && hasDef {
@@ -328,8 +304,8 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 				at := o.at + it - itemLo
 				if df == 0 {
 					o.markValid(at)
-				} else if !o.markNull(d, at) {
-					return false
+				} else if err := o.markNull(d, at); err != nil {
+					return err
 				}
 			}
 			it++
@@ -342,19 +318,19 @@ func (r *reader) listPage(d *dec, lo *listOut, o *directOut, p *page, rlo, rhi i
 	for _, c := range cks {
 		s, e := max(itemLo, at), min(itemHi, at+c.cnt)
 		if s < e {
-			if !o.values(d, pl.value, c.vals, c.cnt, s-at, e-at) {
-				return false
+			if err := o.values(d, pl.value, c.vals, c.cnt, s-at, e-at); err != nil {
+				return err
 			}
 		}
 		at += c.cnt
 	}
 	lo.at += rhi - rlo
-	return true
+	return nil
 }
 
 // listChunkLevels appends a chunk's rep and def levels to lo and returns
 // its value buffer.
-func (r *reader) listChunkLevels(d *dec, lo *listOut, o *directOut, pl *pagePlan, ch []byte) ([]byte, bool) {
+func (r *reader) listChunkLevels(d *dec, lo *listOut, o *directOut, pl *pagePlan, ch []byte) ([]byte, error) {
 	hdr := 4
 	if pl.def != nil {
 		hdr += 2
@@ -365,7 +341,7 @@ func (r *reader) listChunkLevels(d *dec, lo *listOut, o *directOut, pl *pagePlan
 	}
 	hdr += sw
 	if hdr > len(ch) {
-		return nil, false
+		return nil, d.corrupt("chunk of %d bytes is shorter than its %d-byte header", len(ch), hdr)
 	}
 	nlev := int(binary.LittleEndian.Uint16(ch))
 	at := 2
@@ -383,40 +359,42 @@ func (r *reader) listChunkLevels(d *dec, lo *listOut, o *directOut, pl *pagePlan
 		size = int(binary.LittleEndian.Uint16(ch[at:]))
 	}
 	at = pad8(at + sw)
-	take := func(n int) ([]byte, bool) {
+	take := func(n int, what string) ([]byte, error) {
 		if n < 0 || at > len(ch) || n > len(ch)-at {
-			return nil, false
+			return nil, d.corrupt("%s of %d bytes overrun the %d-byte chunk", what, n, len(ch))
 		}
 		b := ch[at : at+n]
 		at = pad8(at + n)
-		return b, true
+		return b, nil
 	}
-	rb, ok := take(repSize)
-	if !ok {
-		return nil, false
+	rb, err := take(repSize, "repetition levels")
+	if err != nil {
+		return nil, err
 	}
-	raw, ok := o.levels(d, pl.rep, rb, nlev, &lo.rb)
-	if !ok {
-		return nil, false
+	raw, err := o.levels(d, pl.rep, rb, nlev, &lo.rb)
+	if err != nil {
+		return nil, err
 	}
-	if len(lo.rep)+nlev > cap(lo.rep) && d.mem.charge(4*int64(len(lo.rep)+nlev), d.path, "levels") != nil {
-		return nil, false
+	if len(lo.rep)+nlev > cap(lo.rep) {
+		if err := d.mem.charge(4*int64(len(lo.rep)+nlev), d.path, "levels"); err != nil {
+			return nil, err
+		}
 	}
 	for i := 0; i < nlev; i++ {
 		lo.rep = append(lo.rep, binary.LittleEndian.Uint16(raw[2*i:]))
 	}
 	if pl.def != nil {
-		db, ok := take(defSize)
-		if !ok {
-			return nil, false
+		db, err := take(defSize, "definition levels")
+		if err != nil {
+			return nil, err
 		}
-		raw, ok := o.levels(d, pl.def, db, nlev, &lo.db)
-		if !ok {
-			return nil, false
+		raw, err := o.levels(d, pl.def, db, nlev, &lo.db)
+		if err != nil {
+			return nil, err
 		}
 		for i := 0; i < nlev; i++ {
 			lo.def = append(lo.def, binary.LittleEndian.Uint16(raw[2*i:]))
 		}
 	}
-	return take(size)
+	return take(size, "values")
 }

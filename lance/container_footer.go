@@ -47,29 +47,44 @@ func ReadFooter(r io.ReaderAt, size int64) (Footer, error) {
 	case size < 0:
 		return ft, errs.Wrap(ErrInvalidArgument, "ReadFooter: negative size %d", size)
 	}
+	ft, full, err := readFooter(r, size)
+	if err != nil || ft.Major == 0 && ft.Minor < 3 {
+		return ft, err
+	}
+	if !full {
+		return ft, errs.At(ErrCorrupt, 0, "footer", "file of %d bytes is too short for the 40-byte footer", size)
+	}
+	return ft, nil
+}
+
+// readFooter reads and parses the footer of a file of size bytes: the
+// magic and the version, and the 40-byte footer's fields when the file is
+// long enough for them (full). It is the one place the footer is parsed;
+// ReadFooter and Open decide what to accept.
+func readFooter(r io.ReaderAt, size int64) (ft Footer, full bool, err error) {
 	if size < 8 {
-		return ft, errs.At(ErrCorrupt, 0, "footer", "file of %d bytes is too short for a Lance footer", size)
+		return ft, false, errs.At(ErrCorrupt, 0, "footer", "file of %d bytes is too short for a Lance footer", size)
 	}
 	tail := make([]byte, min(size, footerLen))
 	off := size - int64(len(tail))
 	if n, err := r.ReadAt(tail, off); n != len(tail) {
-		return ft, errs.Locate(fmt.Errorf("lance: reading the footer: %w", err), off, "footer")
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return ft, false, errs.Locate(fmt.Errorf("lance: reading the footer: %w", err), off, "footer")
 	}
 	if string(tail[len(tail)-4:]) != magic {
-		return ft, errs.At(ErrCorrupt, size-4, "footer", "missing LANC magic")
+		return ft, false, errs.At(ErrCorrupt, size-4, "footer", "missing LANC magic")
 	}
 	ft.Major = binary.LittleEndian.Uint16(tail[len(tail)-8:])
 	ft.Minor = binary.LittleEndian.Uint16(tail[len(tail)-6:])
-	if ft.Major == 0 && ft.Minor < 3 {
-		return ft, nil
-	}
 	if len(tail) < footerLen {
-		return ft, errs.At(ErrCorrupt, 0, "footer", "file of %d bytes is too short for the 40-byte footer", size)
+		return ft, false, nil
 	}
 	ft.ColumnMetaStart = binary.LittleEndian.Uint64(tail[0:])
 	ft.CMOTableStart = binary.LittleEndian.Uint64(tail[8:])
 	ft.GBOTableStart = binary.LittleEndian.Uint64(tail[16:])
 	ft.NumGlobalBuffers = binary.LittleEndian.Uint32(tail[24:])
 	ft.NumColumns = binary.LittleEndian.Uint32(tail[28:])
-	return ft, nil
+	return ft, true, nil
 }

@@ -3,7 +3,7 @@ package lance
 // Rebuilding Arrow arrays from repetition and definition levels (notes
 // §5.4). A page of one leaf column becomes a "path array": the nested
 // arrays along the leaf's path, top level first, with one child per
-// struct. mergePaths (v21_read.go) then joins the leaves of a field.
+// struct. mergePaths (read21.go) then joins the leaves of a field.
 
 import (
 	"math"

@@ -304,8 +304,8 @@ func BenchmarkRead22(b *testing.B) {
 			cols []string
 		}{{"all", nil}, {"one=i", []string{"i"}}, {"one=s", []string{"s"}}, {"one=l", []string{"l"}}} {
 			b.Run(v.name+"/"+sel.name, func(b *testing.B) {
-				directOff = v.general
-				defer func() { directOff = false }()
+				f.cfg.forceGeneral = v.general
+				defer func() { f.cfg.forceGeneral = false }()
 				b.SetBytes(int64(len(v.data)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {

@@ -2,6 +2,7 @@ package lance
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,16 +42,15 @@ func TestV21DirectSameAsGeneral(t *testing.T) {
 		rel, _ := filepath.Rel(root, p)
 		datas[rel] = data
 	}
-	defer func() { directOff = false }()
 	for name, data := range datas {
 		f, err := Open(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, o := range []ReadOptions{{}, {BatchRows: 777}, {Offset: f.NumRows() / 3, Limit: f.NumRows()/3 + 1, BatchRows: 1500}} {
-			directOff = false
+			f.cfg.forceGeneral = false
 			got := readAllRecords(t, f, o)
-			directOff = true
+			f.cfg.forceGeneral = true
 			want := readAllRecords(t, f, o)
 			if len(got) != len(want) {
 				t.Fatalf("%s %+v: %d batches, general path %d", name, o, len(got), len(want))
@@ -93,8 +93,8 @@ func BenchmarkRead21Real(b *testing.B) {
 			off  bool
 		}{{"direct", false}, {"general", true}} {
 			b.Run(filepath.Base(name)+"/"+path.name, func(b *testing.B) {
-				directOff = path.off
-				defer func() { directOff = false }()
+				f.cfg.forceGeneral = path.off
+				defer func() { f.cfg.forceGeneral = false }()
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
@@ -111,8 +111,11 @@ func BenchmarkRead21Real(b *testing.B) {
 	}
 }
 
-// directVsGeneral decodes rows [a, b) of one page through the direct path
-// and the general one. ok reports the direct path took the page.
+// directVsGeneral plans one page as Open does and, when the plan gives it
+// a direct decoder, decodes rows [a, b) through it and through the general
+// decoder. ok reports the page was planned direct and both read it. A
+// direct decoder may not fail where the general one reads the page, nor
+// read a whole page the general one refuses.
 func directVsGeneral(t *testing.T, minor uint16, layout []byte, bufs [][]byte, rows, a, b int64, leafType arrow.DataType) bool {
 	var data []byte
 	var ranges []bufRange
@@ -132,24 +135,14 @@ func directVsGeneral(t *testing.T, minor uint16, layout []byte, bufs [][]byte, r
 	f.columns = []*column{col}
 	path := syntheticPath(pg.layout.layers, leafType)
 	leaf := path[len(path)-1]
-	r := f.newReader()
-	r.mem = memBudget{limit: f.cfg.memLimit}
-	var got arrow.ArrayData
-	var ok bool
-	switch len(path) {
-	case 1:
-		got, ok = r.leafDirect21(leaf, a, b)
-	case 2:
-		if got, ok = r.leafDirect21(leaf, a, b); !ok {
-			got, ok = r.listDirect21(leaf, a, b)
-		}
-	}
-	if !ok {
+	col.field = leaf
+	f.planColumn21(col)
+	if pg.decoder == decGeneral || a >= b {
 		return false
 	}
-	defer got.Release()
-	g := array.MakeFromData(got)
-	defer g.Release()
+	r := f.newReader()
+	r.mem = memBudget{limit: f.cfg.memLimit}
+	got, errDirect := r.leafRows21(leaf, a, b)
 	r2 := f.newReader()
 	r2.mem = memBudget{limit: f.cfg.memLimit}
 	pd, d, err := r2.decodePage21(col, 0, -1)
@@ -157,12 +150,25 @@ func directVsGeneral(t *testing.T, minor uint16, layout []byte, bufs [][]byte, r
 	if err == nil {
 		ad, err = d.assemble(pd, path, pg.layout.layers)
 	}
-	if err != nil {
+	switch {
+	case errDirect != nil && err == nil:
+		ad.Release()
+		t.Fatalf("rows %d..%d: the %s decoder fails (%v), the general decoder reads the page", a, b, pg.decoder, errDirect)
+	case errDirect != nil:
+		if !errors.Is(errDirect, ErrCorrupt) && !errors.Is(errDirect, ErrTooLarge) {
+			t.Fatalf("direct decoder error %v wraps neither ErrCorrupt nor ErrTooLarge", errDirect)
+		}
+		return false
+	case err != nil:
+		got.Release()
 		if a == 0 && b == rows {
-			t.Fatalf("direct path read the page, the general path fails: %v", err)
+			t.Fatalf("the %s decoder read the page, the general decoder fails: %v", pg.decoder, err)
 		}
 		return false
 	}
+	defer got.Release()
+	g := array.MakeFromData(got)
+	defer g.Release()
 	defer ad.Release()
 	whole := array.MakeFromData(ad)
 	defer whole.Release()

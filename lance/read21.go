@@ -1,13 +1,13 @@
 package lance
 
 // Running the plan of a 2.1/2.2 file: per selected field, each leaf column
-// decodes the pages that hold the rows (v21_layouts.go), assembles them
-// into path arrays (v21_repdef.go), and mergePaths joins the leaves of a
-// field into its Arrow array. The common leaves (top level, in a top-level
-// struct or list; mini-block pages of flat, bit-packed, dictionary or
-// variable values) take the direct path first (v21_direct.go,
-// v21_direct_list.go): only the chunks of the requested rows, decoded
-// straight into the output buffers.
+// decodes the pages that hold the rows (layout21.go), assembles them
+// into path arrays (repdef21.go), and mergePaths joins the leaves of a
+// field into its Arrow array. Pages the plan gave a direct decoder (top
+// level, in a top-level struct or list; mini-block pages of flat,
+// bit-packed, dictionary or variable values) run it instead
+// (layout21_direct.go, layout21_direct_list.go): only the chunks of the
+// requested rows, decoded straight into the output buffers.
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -177,15 +177,67 @@ func mergePaths(n *fieldNode, dt arrow.DataType, datas []arrow.ArrayData) (arrow
 }
 
 // leafRows21 returns the path array of a leaf for rows [a, b), with
-// offset 0 at every level.
+// offset 0 at every level. Consecutive pages with the same planned decoder
+// run together; runs of different decoders are joined.
 func (r *reader) leafRows21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error) {
-	if d, ok := r.leafDirect21(leaf, a, b); ok {
-		return d, nil
-	}
-	if d, ok := r.listDirect21(leaf, a, b); ok {
-		return d, nil
-	}
 	col := r.f.columns[leaf.col]
+	if a >= b || r.general {
+		return r.generalRows21(leaf, col, a, b)
+	}
+	var parts []arrow.Array
+	defer func() { releaseAll(parts) }()
+	budget := joinBudget{f: r.f, path: col.path}
+	for s := a; s < b; {
+		pi := pageAt(col, s)
+		if pi >= len(col.pages) {
+			return nil, errs.At(ErrLength, col.metaOff, col.path, "no page holds rows %d..%d", s, b)
+		}
+		k := col.pages[pi].decoder
+		e := min(b, col.pages[pi].rowStart+col.pages[pi].length)
+		for pj := pi + 1; pj < len(col.pages) && e < b; pj++ {
+			if q := col.pages[pj]; q.length > 0 {
+				if q.decoder != k {
+					break
+				}
+				e = min(b, q.rowStart+q.length)
+			}
+		}
+		var d arrow.ArrayData
+		var err error
+		switch k {
+		case decLeaf21:
+			d, err = r.leafDirect21(leaf, s, e)
+		case decList21:
+			d, err = r.listDirect21(leaf, s, e)
+		default:
+			d, err = r.generalRows21(leaf, col, s, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if s == a && e == b {
+			return d, nil
+		}
+		parts = append(parts, array.MakeFromData(d))
+		d.Release()
+		if err := budget.add(parts[len(parts)-1]); err != nil {
+			return nil, err
+		}
+		s = e
+	}
+	out, err := array.Concatenate(parts, r.f.cfg.mem)
+	if err != nil {
+		return nil, errs.At(ErrCorrupt, -1, col.path, "joining pages: %v", err)
+	}
+	d := out.Data()
+	d.Retain()
+	out.Release()
+	return d, nil
+}
+
+// generalRows21 runs the general page decoder (decodePage21 + assemble)
+// on the pages that hold rows [a, b) and joins slices of them.
+func (r *reader) generalRows21(leaf *fieldNode, col *column, a, b int64) (arrow.ArrayData, error) {
 	path := pathOf(leaf)
 	var parts []arrow.Array
 	defer func() {

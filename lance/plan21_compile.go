@@ -2,7 +2,7 @@ package lance
 
 // Compiling a lance.encodings21.CompressiveEncoding tree into a cnode
 // tree: every width, count and symbol table is checked once at Open, so
-// the decoders (v21_values.go) only check what depends on the page bytes.
+// the decoders (compress21.go) only check what depends on the page bytes.
 
 import (
 	"errors"

@@ -3,7 +3,7 @@ package lance
 // The plan of a Lance 2.1/2.2 file: Open parses every page's
 // lance.encodings21.PageLayout once, checks it against the grammar of the
 // file's version and compiles its compressive encodings into cnode trees
-// (v21_compile.go). Reads then only run the plan (v21_read.go).
+// (plan21_compile.go). Reads then only run the plan (read21.go).
 
 import (
 	"fmt"

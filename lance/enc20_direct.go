@@ -121,9 +121,9 @@ func (f *File) bufferRange(col *column, p *page, b *encpb.Buffer) (bufRange, boo
 	return list[b.BufferIndex], true
 }
 
-// leafDirect reads rows [a, b) of col if every page involved has the
-// fixed layout; ok is false when the general path must be used.
-func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, bool, error) {
+// leafDirect reads rows [a, b) of col, whose pages the plan found all of
+// the fixed layout with one row width (planLeaf20).
+func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, error) {
 	f := r.f
 	var rowBytes int64
 	anyNulls, allNull := false, true
@@ -134,34 +134,29 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 			continue
 		}
 		fp, ok := fixedLayout(p.enc, dt)
-		if !ok || (rowBytes != 0 && fp.rowBytes != rowBytes) {
-			return nil, false, nil
-		}
-		for _, buf := range []*encpb.Buffer{fp.values, fp.validity} {
-			if buf == nil {
-				continue
-			}
-			if _, ok := f.bufferRange(col, p, buf); !ok {
-				return nil, false, nil
-			}
+		if !ok {
+			return nil, errs.At(ErrCorrupt, col.metaOff, col.path, "page %d is not of the planned fixed layout", pi)
 		}
 		anyNulls = anyNulls || fp.values == nil || fp.validity != nil
 		allNull = allNull && fp.values == nil
 		rowBytes = fp.rowBytes
 	}
 	if rowBytes == 0 {
-		return nil, false, nil
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "no page holds rows %d..%d", a, b)
 	}
 	n := b - a
 	total, ok := mulRows(n, rowBytes)
 	if !ok || total > f.cfg.maxBuffer {
-		return nil, false, nil // the general path applies (and reports) the limits page by page
+		if !ok {
+			total = math.MaxInt64
+		}
+		return nil, errs.TooLarge(ErrTooLarge, -1, col.path, "joined pages", uint64(total), f.cfg.maxBuffer)
 	}
 	if err := r.ctx.Err(); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if err := r.mem.charge(total+(n+7)/8, col.path, "fixed-width values"); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	var out, vb []byte
 	if z := zeroSlab(); allNull && total <= int64(len(z)) {
@@ -187,28 +182,28 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 		hi := min(b, p.rowStart+p.length) - p.rowStart
 		if fp.values == nil { // all null: zero values, clear validity bits
 			if err := f.checkAlloc(p.length, nullBits(dt), &where{path: path}, "all-null array"); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			pos += hi - lo
 			continue
 		}
 		br, _ := f.bufferRange(col, p, fp.values)
 		if need, ok := mulRows(p.length, rowBytes); !ok || need > br.size {
-			return nil, false, errs.At(ErrBufferSize, br.off, path, "buffer of %d bytes holds fewer than %d rows of %d bytes", br.size, p.length, rowBytes)
+			return nil, errs.At(ErrBufferSize, br.off, path, "buffer of %d bytes holds fewer than %d rows of %d bytes", br.size, p.length, rowBytes)
 		}
 		if err := f.readAt(out[pos*rowBytes:(pos+hi-lo)*rowBytes], br.off+lo*rowBytes, path); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		switch {
 		case fp.validity != nil:
 			vr, _ := f.bufferRange(col, p, fp.validity)
 			if need := (p.length + 7) / 8; need > vr.size {
-				return nil, false, errs.At(ErrBufferSize, vr.off, path, "Flat buffer of %d bytes holds fewer than %d values of 1 bits", vr.size, p.length)
+				return nil, errs.At(ErrBufferSize, vr.off, path, "Flat buffer of %d bytes holds fewer than %d values of 1 bits", vr.size, p.length)
 			}
 			_, sb := r.u64Scratch(((hi+7)/8 - lo/8 + 7) / 8)
 			src := sb[:(hi+7)/8-lo/8]
 			if err := f.readAt(src, vr.off+lo/8, path); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			bitutil.CopyBitmap(src, int(lo%8), int(hi-lo), vb, int(pos))
 		case vb != nil:
@@ -227,7 +222,7 @@ func (r *reader) leafDirect(col *column, dt arrow.DataType, a, b int64) (arrow.A
 		d = nd
 	}
 	defer d.Release()
-	return array.MakeFromData(d), true, nil
+	return array.MakeFromData(d), nil
 }
 
 // zeroSlab is the run of zeros all-null reads share (see leafDirect). It
@@ -287,30 +282,26 @@ type binaryPart struct {
 // checked as the general decoder checks them, while the wanted rows'
 // offsets and validity are written straight into the output; then only
 // the bytes of the wanted rows are read, into one output buffer.
-func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, bool, error) {
+//
+// The plan (planLeaf20) checked that every page is plain Binary with its
+// buffers in range and within WithMaxBufferSize.
+func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (arrow.Array, error) {
 	f := r.f
 	first := pageAt(col, a)
-	for pi := first; pi < len(col.pages) && col.pages[pi].rowStart < b; pi++ {
-		p := col.pages[pi]
-		if p.length == 0 {
-			continue
-		}
-		idx, data, _, ok := binaryLayout(p.enc)
-		if !ok {
-			return nil, false, nil
-		}
-		_, ok1 := f.bufferRange(col, p, idx.Buffer)
-		_, ok2 := f.bufferRange(col, p, data.Buffer)
-		if !ok1 || !ok2 {
-			return nil, false, nil
-		}
-	}
 	n := b - a
-	if err := f.checkAlloc(n+1, 64, &where{path: col.path}, "offsets"); err != nil {
-		return nil, false, nil // the general path applies the limits page by page
+	ow := int64(4)
+	if isLarge(dt) {
+		ow = 8
+	}
+	if need, ok := mulRows(n+1, ow); !ok || need > f.cfg.maxBuffer {
+		what := "offsets"
+		if p := col.pages[first]; p.rowStart+p.length < b {
+			what = "joined pages"
+		}
+		return nil, errs.TooLarge(ErrTooLarge, -1, col.path, what, uint64(min(need, math.MaxInt64)), f.cfg.maxBuffer)
 	}
 	if err := r.mem.charge(8*(n+1)+(n+7)/8, col.path, "offsets"); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	large := isLarge(dt)
 	var o32 []int32
@@ -331,23 +322,23 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 		}
 		w := &where{col: col, pg: p, path: fmt.Sprintf("%s page %d", col.path, pi), budget: &r.mem}
 		if err := r.ctx.Err(); err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		idx, data, adj, _ := binaryLayout(p.enc)
+		idx, data, adj, ok := binaryLayout(p.enc)
+		if !ok {
+			return nil, errs.At(ErrCorrupt, col.metaOff, w.path, "page is not of the planned Binary layout")
+		}
 		if err := f.checkAlloc(p.length, 64, w, "offsets"); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		ir, _ := f.bufferRange(col, p, idx.Buffer)
 		dr, _ := f.bufferRange(col, p, data.Buffer)
-		if ir.size > f.cfg.maxBuffer {
-			return nil, false, nil // the general path reports it
-		}
 		if ir.size < p.length*8 {
-			return nil, false, errs.At(ErrBufferSize, ir.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of %d bits", ir.size, p.length, 64)
+			return nil, errs.At(ErrBufferSize, ir.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of %d bits", ir.size, p.length, 64)
 		}
 		ends, raw := r.u64Scratch(p.length)
 		if err := f.readAt(raw, ir.off, w.path); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
@@ -377,36 +368,33 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 			if bad > 0 {
 				pv = storedEnd(ends[bad-1], adj)
 			}
-			return nil, false, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", bad, storedEnd(ends[bad], adj), pv, adj)
+			return nil, errs.At(ErrOffsets, -1, w.path, "binary row %d ends at %d after %d (null adjustment %d)", bad, storedEnd(ends[bad], adj), pv, adj)
 		}
 		if uint64(dr.size) < prev {
-			return nil, false, errs.At(ErrBufferSize, dr.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of 8 bits", dr.size, prev)
-		}
-		if dr.size > f.cfg.maxBuffer {
-			return nil, false, nil // the general path reports it
+			return nil, errs.At(ErrBufferSize, dr.off, w.path, "Flat buffer of %d bytes holds fewer than %d values of 8 bits", dr.size, prev)
 		}
 		pt := &parts[len(parts)-1]
 		total += int64(pt.e - pt.s)
 		if total > f.cfg.maxBuffer {
-			return nil, false, nil // the general path applies the limits
+			return nil, errs.TooLarge(ErrTooLarge, -1, col.path, "joined pages", uint64(total), f.cfg.maxBuffer)
 		}
 		row += hi - lo
 	}
 	if len(parts) == 0 {
-		return nil, false, nil
+		return nil, errs.At(ErrLength, col.metaOff, col.path, "no page holds rows %d..%d", a, b)
 	}
 	if !large && total > math.MaxInt32 {
-		return nil, false, errs.At(ErrTooLarge, -1, col.path, "%d bytes of %s need a large type", total, dt)
+		return nil, errs.At(ErrTooLarge, -1, col.path, "%d bytes of %s need a large type", total, dt)
 	}
 	if err := r.mem.charge(total, col.path, "binary data"); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	data := make([]byte, total)
 	pos := int64(0)
 	for _, pt := range parts {
 		path := fmt.Sprintf("%s page %d", col.path, pt.pi)
 		if err := f.readAt(data[pos:pos+int64(pt.e-pt.s)], pt.dataRange.off+int64(pt.s), path); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		pos += int64(pt.e - pt.s)
 	}
@@ -415,6 +403,5 @@ func (r *reader) leafBinaryDirect(col *column, dt arrow.DataType, a, b int64) (a
 	if nulls > 0 {
 		vb = arrow.Uint64Traits.CastToBytes(words)[:bitutil.BytesForBits(n)]
 	}
-	arr, err := f.varBinaryOffsets(&where{col: col, path: col.path}, dt, o32, o64, data, vb, nulls)
-	return arr, err == nil, err
+	return f.varBinaryOffsets(&where{col: col, path: col.path}, dt, o32, o64, data, vb, nulls)
 }

@@ -1,0 +1,11 @@
+package csup
+
+// UntypeNulls exposes the CSUP v16 writer's typed-null conversion to tests.
+var UntypeNulls = untypeNulls
+
+// TypeValuesInBytes makes the CSUP v16 writer put type values in Bytes
+// nodes (as some versions of super do); it returns the undo.
+func TypeValuesInBytes() func() {
+	typeValuesInBytes = true
+	return func() { typeValuesInBytes = false }
+}
