@@ -46,6 +46,7 @@ type config struct {
 	mem         memory.Allocator
 
 	table tableConfig // OpenTable only (table_options.go)
+	write writeConfig // NewWriter only (write_options.go)
 }
 
 func defaultConfig() config {
@@ -56,6 +57,7 @@ func defaultConfig() config {
 		maxDepth:    DefaultMaxDepth,
 		memLimit:    DefaultMemoryLimit,
 		mem:         memory.DefaultAllocator,
+		write:       defaultWriteConfig(),
 	}
 }
 
