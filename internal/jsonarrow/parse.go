@@ -1,0 +1,272 @@
+package jsonarrow
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// A small JSON parser that keeps object members in their order (the
+// schema's field order is the order of first appearance) and numbers as
+// their text (ints stay exact).
+
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kNum
+	kStr
+	kArr
+	kObj
+)
+
+type value struct {
+	k   kind
+	b   bool
+	s   string // number text, string value
+	arr []value
+	obj []member
+	raw []byte // the value's JSON text
+}
+
+type member struct {
+	key string
+	v   value
+}
+
+type parser struct {
+	b     []byte
+	i     int
+	depth int
+	max   int
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("byte %d: %s", p.i+1, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) ws() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\r', '\n':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// parseLine parses one JSON Lines line: one value, whitespace around it.
+func parseLine(b []byte, maxDepth int) (value, error) {
+	p := &parser{b: b, max: maxDepth}
+	p.ws()
+	v, err := p.value()
+	if err != nil {
+		return v, err
+	}
+	p.ws()
+	if p.i != len(p.b) {
+		return v, p.errorf("text after the JSON value")
+	}
+	return v, nil
+}
+
+func (p *parser) value() (value, error) {
+	if p.i >= len(p.b) {
+		return value{}, p.errorf("unexpected end of line")
+	}
+	start := p.i
+	switch c := p.b[p.i]; {
+	case c == '{':
+		if p.depth++; p.depth > p.max {
+			return value{}, p.errorf("nested deeper than %d", p.max)
+		}
+		p.i++
+		v := value{k: kObj}
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == '}' {
+			p.i++
+		} else {
+			for {
+				p.ws()
+				if p.i >= len(p.b) || p.b[p.i] != '"' {
+					return v, p.errorf("object key expected")
+				}
+				k, err := p.str()
+				if err != nil {
+					return v, err
+				}
+				p.ws()
+				if p.i >= len(p.b) || p.b[p.i] != ':' {
+					return v, p.errorf("':' expected")
+				}
+				p.i++
+				p.ws()
+				m, err := p.value()
+				if err != nil {
+					return v, err
+				}
+				v.obj = append(v.obj, member{k, m})
+				p.ws()
+				if p.i < len(p.b) && p.b[p.i] == ',' {
+					p.i++
+					continue
+				}
+				if p.i < len(p.b) && p.b[p.i] == '}' {
+					p.i++
+					break
+				}
+				return v, p.errorf("',' or '}' expected")
+			}
+		}
+		p.depth--
+		v.raw = p.b[start:p.i]
+		return v, nil
+	case c == '[':
+		if p.depth++; p.depth > p.max {
+			return value{}, p.errorf("nested deeper than %d", p.max)
+		}
+		p.i++
+		v := value{k: kArr}
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == ']' {
+			p.i++
+		} else {
+			for {
+				p.ws()
+				e, err := p.value()
+				if err != nil {
+					return v, err
+				}
+				v.arr = append(v.arr, e)
+				p.ws()
+				if p.i < len(p.b) && p.b[p.i] == ',' {
+					p.i++
+					continue
+				}
+				if p.i < len(p.b) && p.b[p.i] == ']' {
+					p.i++
+					break
+				}
+				return v, p.errorf("',' or ']' expected")
+			}
+		}
+		p.depth--
+		v.raw = p.b[start:p.i]
+		return v, nil
+	case c == '"':
+		s, err := p.str()
+		return value{k: kStr, s: s, raw: p.b[start:p.i]}, err
+	case c == 't':
+		return p.lit("true", value{k: kBool, b: true})
+	case c == 'f':
+		return p.lit("false", value{k: kBool})
+	case c == 'n':
+		return p.lit("null", value{k: kNull})
+	case c == '-' || (c >= '0' && c <= '9'):
+		for p.i < len(p.b) {
+			c := p.b[p.i]
+			if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+				p.i++
+				continue
+			}
+			break
+		}
+		s := string(p.b[start:p.i])
+		if !validNumber(s) {
+			p.i = start
+			return value{}, p.errorf("bad number %q", s)
+		}
+		return value{k: kNum, s: s, raw: p.b[start:p.i]}, nil
+	default:
+		return value{}, p.errorf("unexpected %q", c)
+	}
+}
+
+func (p *parser) lit(word string, v value) (value, error) {
+	if len(p.b)-p.i < len(word) || string(p.b[p.i:p.i+len(word)]) != word {
+		return value{}, p.errorf("bad literal")
+	}
+	v.raw = p.b[p.i : p.i+len(word)]
+	p.i += len(word)
+	return v, nil
+}
+
+// str parses a string at p.i (the opening quote).
+func (p *parser) str() (string, error) {
+	start := p.i
+	p.i++
+	escaped := false
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !escaped {
+				s := p.b[start+1 : p.i-1]
+				if !utf8.Valid(s) {
+					return string(s), p.errorf("invalid UTF-8 in a string")
+				}
+				return string(s), nil
+			}
+			var s string
+			if err := json.Unmarshal(p.b[start:p.i], &s); err != nil {
+				return "", p.errorf("bad string: %v", err)
+			}
+			return s, nil
+		case c == '\\':
+			escaped = true
+			p.i += 2
+		case c < 0x20:
+			return "", p.errorf("control character in a string")
+		default:
+			p.i++
+		}
+	}
+	return "", p.errorf("unterminated string")
+}
+
+// validNumber checks the JSON number grammar.
+func validNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// isInt reports whether number text s is an integer that fits int64.
+func isInt(s string) bool {
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
+}
