@@ -42,6 +42,7 @@ type config struct {
 	mem         memory.Allocator
 
 	table tableConfig // OpenTable only (table_options.go)
+	write writeConfig // NewWriter only (write_options.go)
 }
 
 func defaultConfig() config {
@@ -52,6 +53,7 @@ func defaultConfig() config {
 		maxDepth:    DefaultMaxDepth,
 		memLimit:    DefaultMemoryLimit,
 		mem:         memory.DefaultAllocator,
+		write:       defaultWriteConfig(),
 	}
 }
 

@@ -1,0 +1,349 @@
+package lance
+
+// Mini-block pages (notes §6): chunks of at most 4,096 visible values
+// (powers of two except the last), each with its slice of the levels and
+// values; a u16 (2.1) or u32 (2.2) metadata word per chunk; and for list
+// columns a repetition index of (rows ending in the chunk, entries left
+// over) per chunk.
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/colfmt/colfmt/lance/internal/enc21pb"
+	"github.com/colfmt/colfmt/lance/internal/pb/encpb"
+)
+
+// errTooDense: levels too many for mini-block chunks (e.g. thousands of
+// empty lists between two values); the page goes full-zip instead.
+var errTooDense = errors.New("lance: levels too dense for mini-block")
+
+func columnEncodingValues() *encpb.ColumnEncoding {
+	return &encpb.ColumnEncoding{ColumnEncoding: &encpb.ColumnEncoding_Values{Values: &emptypb.Empty{}}}
+}
+
+// miniChunk is one chunk's level range and value range.
+type miniChunk struct {
+	v0, n  int // visible values [v0, v0+n)
+	e0, e1 int // entries [e0, e1)
+}
+
+func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
+	p := &c.pg
+	v22 := c.w.cfg.write.minor >= 2
+	hasLevels := p.rep != nil || nw.def != nil
+	var visEntry []int32
+	if hasLevels && nw.def != nil {
+		visEntry = make([]int32, 0, p.nVis)
+		for k, d := range nw.def {
+			if d <= nw.maxVisDef {
+				visEntry = append(visEntry, int32(k))
+			}
+		}
+	}
+	entryOf := func(v int) int {
+		if visEntry == nil {
+			return v // no def levels: every entry is visible
+		}
+		return int(visEntry[v])
+	}
+	// Value encoding and the number of chunk buffers.
+	var valEnc *enc21pb.CompressiveEncoding
+	nbuf := 1
+	switch c.kind {
+	case vFixed:
+		valEnc = ceFlat(uint64(8 * c.width))
+	case vBool:
+		valEnc = ceFlat(1)
+	case vVar:
+		valEnc = ceVariable(32)
+		if p.offs64 != nil {
+			return nil, errTooDense
+		}
+	case vFSL:
+		valEnc = c.ceFSL(ceFlat(uint64(8 * c.itemW)))
+		for _, n := range p.fslNull {
+			if n {
+				nbuf++
+			}
+		}
+	}
+	var meta, chunks, repIdx []byte
+	var vbufs [][]byte
+	for v0 := 0; v0 < p.nVis; {
+		n := c.chunkValues(v0)
+		for {
+			last := v0+n >= p.nVis
+			cnt := n
+			if last {
+				cnt = p.nVis - v0
+			}
+			ch := miniChunk{v0: v0, n: cnt}
+			if v0 > 0 {
+				ch.e0 = entryOf(v0)
+			}
+			if last {
+				ch.e1 = p.entries
+			} else {
+				ch.e1 = entryOf(v0 + cnt)
+			}
+			if hasLevels && ch.e1-ch.e0 > miniMaxLevels {
+				if n == 1 {
+					return nil, errTooDense
+				}
+				n = halvePow2(n, p.nVis-v0)
+				continue
+			}
+			vbufs = c.chunkBuffers(vbufs[:0], ch)
+			size := c.chunkSize(ch, nw, vbufs, v22)
+			if size > miniMaxChunkBytes && n > 1 {
+				n = halvePow2(n, p.nVis-v0)
+				continue
+			}
+			if size > miniMaxChunkBytes && !v22 {
+				return nil, errTooDense
+			}
+			chunks = c.appendChunk(chunks, ch, nw, vbufs, v22)
+			word := uint32((size/8-1)<<4) | uint32(log2(cnt))
+			if last {
+				word = uint32((size/8 - 1) << 4)
+			}
+			if v22 {
+				meta = binary.LittleEndian.AppendUint32(meta, word)
+			} else {
+				meta = binary.LittleEndian.AppendUint16(meta, uint16(word))
+			}
+			if c.maxRep > 0 {
+				repIdx = c.appendRepIndex(repIdx, ch, last)
+			}
+			v0 += cnt
+			break
+		}
+	}
+	m := &enc21pb.MiniBlockLayout{ValueCompression: valEnc, Layers: nw.layers, NumBuffers: uint64(nbuf),
+		NumItems: uint64(p.nVis), HasLargeChunk: v22}
+	if p.rep != nil {
+		m.RepCompression = ceFlat(16)
+	}
+	if nw.def != nil {
+		m.DefCompression = ceFlat(16)
+	}
+	bufs := [][]byte{meta, chunks}
+	if c.maxRep > 0 {
+		m.RepetitionIndexDepth = 1
+		bufs = append(bufs, repIdx)
+	}
+	return &page21{bufs: bufs, layout: &enc21pb.PageLayout{Layout: &enc21pb.PageLayout_MiniBlockLayout{MiniBlockLayout: m}}}, nil
+}
+
+// halvePow2 halves a chunk's value count n, keeping it a power of two
+// smaller than the values that remain.
+func halvePow2(n, remain int) int {
+	n /= 2
+	for n >= remain && n > 1 {
+		n /= 2
+	}
+	return max(n, 1)
+}
+
+func log2(n int) int {
+	l := 0
+	for 1<<(l+1) <= n {
+		l++
+	}
+	return l
+}
+
+// chunkValues is the first guess of a chunk's value count from v0: a
+// power of two whose values fit the chunk budget.
+func (c *leaf21) chunkValues(v0 int) int {
+	p := &c.pg
+	n := miniMaxValues
+	switch c.kind {
+	case vFixed, vFSL:
+		for n > 1 && n*c.width > miniTargetBytes {
+			n /= 2
+		}
+	case vVar:
+		for n > 1 {
+			end := min(v0+n, p.nVis)
+			if c.varEnd(end-1)-c.varStart(v0)+4*(end-v0+1) <= miniVarTarget {
+				break
+			}
+			n /= 2
+		}
+	}
+	return n
+}
+
+func (c *leaf21) varStart(v int) int {
+	if v == 0 {
+		return 0
+	}
+	return int(c.pg.offs[v-1])
+}
+
+func (c *leaf21) varEnd(v int) int { return int(c.pg.offs[v]) }
+
+// chunkBuffers appends the value buffers of a chunk to dst.
+func (c *leaf21) chunkBuffers(dst [][]byte, ch miniChunk) [][]byte {
+	p := &c.pg
+	switch c.kind {
+	case vFixed:
+		return append(dst, p.fixed[ch.v0*c.width:(ch.v0+ch.n)*c.width])
+	case vBool:
+		return append(dst, extractBits(p.bits, ch.v0, ch.n))
+	case vVar:
+		s, e := c.varStart(ch.v0), c.varEnd(ch.v0+ch.n-1)
+		base := 4 * (ch.n + 1)
+		b := make([]byte, 0, base+e-s+3)
+		for i := 0; i <= ch.n; i++ {
+			o := base
+			if i > 0 {
+				o += c.varEnd(ch.v0+i-1) - s
+			}
+			b = binary.LittleEndian.AppendUint32(b, uint32(o))
+		}
+		b = append(b, p.data[s:e]...)
+		for len(b)%4 != 0 {
+			b = append(b, 0x48)
+		}
+		return append(dst, b)
+	case vFSL:
+		cum := 1
+		for l, d := range c.dims {
+			cum *= d
+			if p.fslNull[l] {
+				dst = append(dst, extractBits(p.fslValid[l], ch.v0*cum, ch.n*cum))
+			}
+		}
+		return append(dst, p.fixed[ch.v0*c.width:(ch.v0+ch.n)*c.width])
+	}
+	return dst
+}
+
+// extractBits copies n bits from bit at of src into a new buffer.
+func extractBits(src []byte, at, n int) []byte {
+	if at%8 == 0 {
+		return src[at/8 : (at+n+7)/8]
+	}
+	out := make([]byte, (n+7)/8)
+	for i := 0; i < n; i++ {
+		b := at + i
+		if src[b/8]&(1<<(b%8)) != 0 {
+			out[i/8] |= 1 << (i % 8)
+		}
+	}
+	return out
+}
+
+func pad8len(n int) int { return (n + 7) &^ 7 }
+
+func (c *leaf21) chunkHeaderLen(nw narrowed, nbuf int, v22 bool) int {
+	h := 2
+	if c.pg.rep != nil {
+		h += 2
+	}
+	if nw.def != nil {
+		h += 2
+	}
+	if v22 {
+		h += 4 * nbuf
+	} else {
+		h += 2 * nbuf
+	}
+	return pad8len(h)
+}
+
+func (c *leaf21) chunkSize(ch miniChunk, nw narrowed, vbufs [][]byte, v22 bool) int {
+	size := c.chunkHeaderLen(nw, len(vbufs), v22)
+	if c.pg.rep != nil {
+		size += pad8len(2 * (ch.e1 - ch.e0))
+	}
+	if nw.def != nil {
+		size += pad8len(2 * (ch.e1 - ch.e0))
+	}
+	for _, b := range vbufs {
+		size += pad8len(len(b))
+	}
+	return size
+}
+
+func padTo8(b []byte, start int, pad byte) []byte {
+	for (len(b)-start)%8 != 0 {
+		b = append(b, pad)
+	}
+	return b
+}
+
+func (c *leaf21) appendChunk(out []byte, ch miniChunk, nw narrowed, vbufs [][]byte, v22 bool) []byte {
+	start := len(out)
+	nlev := 0
+	if c.pg.rep != nil || nw.def != nil {
+		nlev = ch.e1 - ch.e0
+	}
+	out = binary.LittleEndian.AppendUint16(out, uint16(nlev))
+	if c.pg.rep != nil {
+		out = binary.LittleEndian.AppendUint16(out, uint16(2*nlev))
+	}
+	if nw.def != nil {
+		out = binary.LittleEndian.AppendUint16(out, uint16(2*nlev))
+	}
+	for _, b := range vbufs {
+		if v22 {
+			out = binary.LittleEndian.AppendUint32(out, uint32(len(b)))
+		} else {
+			out = binary.LittleEndian.AppendUint16(out, uint16(len(b)))
+		}
+	}
+	out = padTo8(out, start, 0xFE)
+	if c.pg.rep != nil {
+		for _, r := range c.pg.rep[ch.e0:ch.e1] {
+			out = binary.LittleEndian.AppendUint16(out, r)
+		}
+		out = padTo8(out, start, 0xFE)
+	}
+	if nw.def != nil {
+		for _, d := range nw.def[ch.e0:ch.e1] {
+			out = binary.LittleEndian.AppendUint16(out, d)
+		}
+		out = padTo8(out, start, 0xFE)
+	}
+	for _, b := range vbufs {
+		out = append(out, b...)
+		out = padTo8(out, start, 0xFE)
+	}
+	return out
+}
+
+// appendRepIndex appends a chunk's repetition index entry: the rows that
+// end in it (a row whose first entry opens the next chunk ends here; the
+// last chunk ends its last row) and the entries of a row that continues
+// into the next chunk.
+func (c *leaf21) appendRepIndex(out []byte, ch miniChunk, last bool) []byte {
+	rep := c.pg.rep
+	top := c.maxRep
+	ends, lastStart := 0, -1
+	if rep[ch.e0] == top {
+		lastStart = ch.e0
+	}
+	for k := ch.e0 + 1; k < ch.e1; k++ {
+		if rep[k] == top {
+			ends++
+			lastStart = k
+		}
+	}
+	leftover := 0
+	switch {
+	case last || rep[ch.e1] == top:
+		ends++
+	case lastStart < 0:
+		leftover = ch.e1 - ch.e0
+	default:
+		leftover = ch.e1 - lastStart
+	}
+	out = binary.LittleEndian.AppendUint64(out, uint64(ends))
+	return binary.LittleEndian.AppendUint64(out, uint64(leftover))
+}

@@ -1,0 +1,305 @@
+package lance
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// genOpts steer the random record generator.
+type genOpts struct {
+	pNull   float64 // chance of a null at a nullable level
+	pEmpty  float64 // chance of an empty list
+	maxList int     // longest list
+	maxStr  int     // longest string
+	card    int     // > 0: strings and ints drawn from this many values
+}
+
+// appendRandom appends one random value of b's type.
+func appendRandom(b array.Builder, dt arrow.DataType, nullable bool, r *rand.Rand, g genOpts) {
+	if nullable && r.Float64() < g.pNull {
+		b.AppendNull()
+		return
+	}
+	pick := func(n int64) int64 {
+		if g.card > 0 {
+			return r.Int64N(int64(g.card))
+		}
+		return r.Int64N(n)
+	}
+	switch bb := b.(type) {
+	case *array.BooleanBuilder:
+		bb.Append(r.IntN(2) == 1)
+	case *array.Int8Builder:
+		bb.Append(int8(pick(256) - 128))
+	case *array.Uint8Builder:
+		bb.Append(uint8(pick(256)))
+	case *array.Int16Builder:
+		bb.Append(int16(pick(1 << 16)))
+	case *array.Uint16Builder:
+		bb.Append(uint16(pick(1 << 16)))
+	case *array.Int32Builder:
+		bb.Append(int32(pick(1<<31) - 1<<30))
+	case *array.Uint32Builder:
+		bb.Append(uint32(pick(1 << 32)))
+	case *array.Int64Builder:
+		bb.Append(pick(1<<62) - 1<<61)
+	case *array.Uint64Builder:
+		bb.Append(uint64(pick(1<<62)) * 3)
+	case *array.Float16Builder:
+		bb.Append(float16.New(float32(pick(1000)) / 8))
+	case *array.Float32Builder:
+		bb.Append(float32(pick(1<<20)) / 7)
+	case *array.Float64Builder:
+		bb.Append(float64(pick(1<<40)) / 3)
+	case *array.Date32Builder:
+		bb.Append(arrow.Date32(pick(40000)))
+	case *array.Date64Builder:
+		bb.Append(arrow.Date64(pick(1 << 40)))
+	case *array.Time32Builder:
+		bb.Append(arrow.Time32(pick(86400)))
+	case *array.Time64Builder:
+		bb.Append(arrow.Time64(pick(86400e6)))
+	case *array.TimestampBuilder:
+		bb.Append(arrow.Timestamp(pick(1 << 50)))
+	case *array.DurationBuilder:
+		bb.Append(arrow.Duration(pick(1 << 40)))
+	case *array.Decimal128Builder:
+		bb.Append(decimal128.FromI64(pick(1 << 50)))
+	case *array.FixedSizeBinaryBuilder:
+		v := make([]byte, dt.(*arrow.FixedSizeBinaryType).ByteWidth)
+		x := pick(1 << 40)
+		for i := range v {
+			v[i] = byte(x >> (i % 8 * 8))
+		}
+		bb.Append(v)
+	case *array.StringBuilder:
+		bb.Append(randString(r, g, pick))
+	case *array.LargeStringBuilder:
+		bb.Append(randString(r, g, pick))
+	case *array.BinaryBuilder:
+		bb.Append([]byte(randString(r, g, pick)))
+	case *array.FixedSizeListBuilder:
+		t := dt.(*arrow.FixedSizeListType)
+		bb.Append(true)
+		for range t.Len() {
+			appendRandom(bb.ValueBuilder(), t.Elem(), t.ElemField().Nullable, r, g)
+		}
+	case *array.MapBuilder:
+		t := dt.(*arrow.MapType)
+		n := r.IntN(g.maxList + 1)
+		if r.Float64() < g.pEmpty {
+			n = 0
+		}
+		bb.Append(true)
+		for i := range n {
+			bb.KeyBuilder().(*array.StringBuilder).Append(fmt.Sprintf("k%d", i))
+			appendRandom(bb.ItemBuilder(), t.ItemType(), t.ItemField().Nullable, r, g)
+		}
+	case *array.ListBuilder:
+		t := dt.(*arrow.ListType)
+		n := r.IntN(g.maxList + 1)
+		if r.Float64() < g.pEmpty {
+			n = 0
+		}
+		bb.Append(true)
+		for range n {
+			appendRandom(bb.ValueBuilder(), t.Elem(), t.ElemField().Nullable, r, g)
+		}
+	case *array.LargeListBuilder:
+		t := dt.(*arrow.LargeListType)
+		n := r.IntN(g.maxList + 1)
+		if r.Float64() < g.pEmpty {
+			n = 0
+		}
+		bb.Append(true)
+		for range n {
+			appendRandom(bb.ValueBuilder(), t.Elem(), t.ElemField().Nullable, r, g)
+		}
+	case *array.StructBuilder:
+		t := dt.(*arrow.StructType)
+		bb.Append(true)
+		for i, f := range t.Fields() {
+			appendRandom(bb.FieldBuilder(i), f.Type, f.Nullable, r, g)
+		}
+	default:
+		panic(fmt.Sprintf("appendRandom: %T", b))
+	}
+}
+
+func randString(r *rand.Rand, g genOpts, pick func(int64) int64) string {
+	if g.card > 0 {
+		return fmt.Sprintf("value-%d", pick(0))
+	}
+	n := r.IntN(g.maxStr + 1)
+	var sb strings.Builder
+	for range n {
+		sb.WriteByte(byte('a' + r.IntN(26)))
+	}
+	return sb.String()
+}
+
+func randRecord(schema *arrow.Schema, rows int, r *rand.Rand, g genOpts) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i, f := range schema.Fields() {
+		fb := b.Field(i)
+		for range rows {
+			appendRandom(fb, f.Type, f.Nullable, r, g)
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+// writeFile writes recs with opts and returns the file bytes.
+func writeFile(t testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch, opts ...Option) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, schema, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// checkRoundTrip reads b back and compares it with recs.
+func checkRoundTrip(t testing.TB, b []byte, schema *arrow.Schema, recs []arrow.RecordBatch) {
+	t.Helper()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	if err := f.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	var rows int64
+	for _, r := range recs {
+		rows += r.NumRows()
+	}
+	if f.NumRows() != rows {
+		t.Fatalf("file has %d rows, wrote %d", f.NumRows(), rows)
+	}
+	got, err := f.Read(ReadOptions{})
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	defer got.Release()
+	for i, fld := range schema.Fields() {
+		var parts []arrow.Array
+		for _, r := range recs {
+			parts = append(parts, r.Column(i))
+		}
+		want, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := got.Column(i)
+		if !arrow.TypeEqual(g.DataType(), want.DataType()) {
+			t.Fatalf("column %s: type %s, want %s", fld.Name, g.DataType(), want.DataType())
+		}
+		if !array.Equal(want, g) {
+			for k := 0; k < want.Len(); k++ {
+				if !array.SliceEqual(want, int64(k), int64(k+1), g, int64(k), int64(k+1)) {
+					t.Fatalf("column %s row %d: got %s, want %s", fld.Name, k, sliceStr(g, k), sliceStr(want, k))
+				}
+			}
+			t.Fatalf("column %s differs", fld.Name)
+		}
+		want.Release()
+	}
+}
+
+func sliceStr(a arrow.Array, k int) string {
+	s := array.NewSlice(a, int64(k), int64(k+1))
+	defer s.Release()
+	return fmt.Sprint(s)
+}
+
+func allTypesSchema() *arrow.Schema {
+	st := arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true})
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "b", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+		{Name: "i8", Type: arrow.PrimitiveTypes.Int8, Nullable: true},
+		{Name: "u8", Type: arrow.PrimitiveTypes.Uint8},
+		{Name: "i16", Type: arrow.PrimitiveTypes.Int16, Nullable: true},
+		{Name: "u16", Type: arrow.PrimitiveTypes.Uint16, Nullable: true},
+		{Name: "u32", Type: arrow.PrimitiveTypes.Uint32, Nullable: true},
+		{Name: "i64", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "u64", Type: arrow.PrimitiveTypes.Uint64, Nullable: true},
+		{Name: "f16", Type: arrow.FixedWidthTypes.Float16, Nullable: true},
+		{Name: "f32", Type: arrow.PrimitiveTypes.Float32, Nullable: true},
+		{Name: "f64", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "ls", Type: arrow.BinaryTypes.LargeString, Nullable: true},
+		{Name: "bin", Type: arrow.BinaryTypes.Binary, Nullable: true},
+		{Name: "d32", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
+		{Name: "d64", Type: arrow.FixedWidthTypes.Date64, Nullable: true},
+		{Name: "t32", Type: arrow.FixedWidthTypes.Time32s, Nullable: true},
+		{Name: "t64", Type: arrow.FixedWidthTypes.Time64ns, Nullable: true},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, Nullable: true},
+		{Name: "dur", Type: arrow.FixedWidthTypes.Duration_ms, Nullable: true},
+		{Name: "dec", Type: &arrow.Decimal128Type{Precision: 18, Scale: 2}, Nullable: true},
+		{Name: "fsb", Type: &arrow.FixedSizeBinaryType{ByteWidth: 16}, Nullable: true},
+		{Name: "vec", Type: arrow.FixedSizeListOf(4, arrow.PrimitiveTypes.Float32), Nullable: true},
+		{Name: "vnn", Type: arrow.FixedSizeListOf(3, arrow.PrimitiveTypes.Int16)}, // Lance types cannot say "items not null"
+		{Name: "fslfsl", Type: arrow.FixedSizeListOf(2, arrow.FixedSizeListOf(3, arrow.PrimitiveTypes.Int32)), Nullable: true},
+		{Name: "li", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "lnn", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Int64)},
+		{Name: "lstr", Type: arrow.LargeListOf(arrow.BinaryTypes.String), Nullable: true},
+		{Name: "lli", Type: arrow.ListOf(arrow.ListOf(arrow.PrimitiveTypes.Int32)), Nullable: true},
+		{Name: "st", Type: st, Nullable: true},
+		{Name: "lst", Type: arrow.ListOf(st), Nullable: true},
+		{Name: "stl", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32},
+			arrow.Field{Name: "tags", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true}), Nullable: true},
+		{Name: "lfsl", Type: arrow.ListOf(arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Float32)), Nullable: true},
+		{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32), Nullable: true},
+	}, nil)
+}
+
+func TestWriteRoundTripAllTypes(t *testing.T) {
+	schema := allTypesSchema()
+	for _, g := range []genOpts{
+		{pNull: 0.2, pEmpty: 0.2, maxList: 4, maxStr: 12},
+		{pNull: 0, pEmpty: 0, maxList: 3, maxStr: 5},
+		{pNull: 1, maxList: 3, maxStr: 5},
+		{pNull: 0.05, pEmpty: 0.5, maxList: 2, maxStr: 40, card: 3},
+	} {
+		t.Run(fmt.Sprintf("null%v_empty%v_card%d", g.pNull, g.pEmpty, g.card), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(g.card)))
+			recs := []arrow.RecordBatch{randRecord(schema, 300, r, g), randRecord(schema, 0, r, g), randRecord(schema, 1, r, g), randRecord(schema, 5000, r, g)}
+			for _, v := range []string{"2.2", "2.1"} {
+				s := schema
+				if v == "2.1" {
+					s = arrow.NewSchema(schema.Fields()[:len(schema.Fields())-1], nil) // no maps in 2.1
+					var rs []arrow.RecordBatch
+					for _, rec := range recs {
+						rs = append(rs, array.NewRecordBatch(s, rec.Columns()[:len(rec.Columns())-1], rec.NumRows()))
+					}
+					b := writeFile(t, s, rs, WithFormatVersion(v))
+					checkRoundTrip(t, b, s, rs)
+					continue
+				}
+				b := writeFile(t, s, recs, WithFormatVersion(v))
+				checkRoundTrip(t, b, s, recs)
+			}
+		})
+	}
+}
