@@ -545,4 +545,3 @@ func sameShape(have, want arrow.DataType, p string) error {
 func conflict(dir string, n uint64) error {
 	return fmt.Errorf("%w: version %d of table %s was committed by another writer", ErrConflict, n, errs.Quote(dir))
 }
-

@@ -458,4 +458,3 @@ func TestAppendToLanceDBTables(t *testing.T) {
 		}
 	}
 }
-

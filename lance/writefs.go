@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	
 )
 
 // WriteFS is what writing a table needs from a store, on top of reading it
