@@ -1,0 +1,157 @@
+package lance
+
+// Interop with LanceDB (npm @lancedb/lancedb 0.39) through
+// scripts/lancedb/table.mjs. Runs when `node` is on PATH and the packages
+// are in $COLFMT_LANCEDB_NODE_MODULES or scripts/lancedb/node_modules
+// (`npm ci` there); skips with a message saying so otherwise.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/stretchr/testify/require"
+)
+
+// lancedbScript returns the node binary and script, or skips.
+func lancedbScript(t *testing.T) (node, script string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("LanceDB interop: node is not on PATH (install Node 20 and run `npm ci` in scripts/lancedb)")
+	}
+	script, err = filepath.Abs(filepath.Join("..", "scripts", "lancedb", "table.mjs"))
+	require.NoError(t, err)
+	mods := os.Getenv("COLFMT_LANCEDB_NODE_MODULES")
+	if mods == "" {
+		mods = filepath.Join(filepath.Dir(script), "node_modules")
+	}
+	if _, err := os.Stat(filepath.Join(mods, "@lancedb", "lancedb", "package.json")); err != nil {
+		t.Skipf("LanceDB interop: no @lancedb/lancedb in %s (run `npm ci` in scripts/lancedb or set COLFMT_LANCEDB_NODE_MODULES)", mods)
+	}
+	return node, script
+}
+
+func runLanceDB(t *testing.T, args ...string) string {
+	t.Helper()
+	node, script := lancedbScript(t)
+	cmd := exec.Command(node, append([]string{script}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "node %s: %s", strings.Join(args, " "), stderr.String())
+	return string(out)
+}
+
+// lancedbRows is what LanceDB returns for the table, one JSON line a row.
+func lancedbRows(t *testing.T, db, name string) []string {
+	out := strings.TrimSuffix(runLanceDB(t, "dump", db, name), "\n")
+	if out == "" {
+		return nil
+	}
+	return strings.Split(out, "\n")
+}
+
+// ourRows renders the table as `colfmt cat` does (LanceDB's rendering).
+func ourRows(t *testing.T, db, name string) []string {
+	tb, err := OpenTable(os.DirFS(db), name)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	for rec, err := range tb.Records(ReadOptions{}) {
+		require.NoError(t, err)
+		require.NoError(t, WriteJSONLines(&buf, rec, JSONOptions{LanceDB: true}))
+		rec.Release()
+	}
+	s := strings.TrimSuffix(buf.String(), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// sameRows compares row by row as JSON values (key order aside).
+func sameRows(t *testing.T, want, got []string) {
+	t.Helper()
+	require.Equal(t, len(want), len(got), "row counts")
+	for i := range want {
+		require.JSONEq(t, want[i], got[i], "row %d", i)
+	}
+}
+
+func TestLanceDBOpensOurTables(t *testing.T) {
+	lancedbScript(t)
+	for _, fv := range []string{"2.0", "2.1", "2.2"} {
+		t.Run(fv, func(t *testing.T) {
+			db := t.TempDir()
+			b1, b2 := twBatch(t, 0, 300), twBatch(t, 300, 45)
+			defer b1.Release()
+			defer b2.Release()
+			_, err := CreateTable(DirFS(db), "ours.lance", twSchema, Batches(b1, b2), WithFormatVersion(fv), WithMaxRowsPerFile(200))
+			if fv == "2.0" && errors.Is(err, ErrUnsupported) {
+				t.Skipf("the data-file writer cannot write 2.0 yet: %v", err)
+			}
+			require.NoError(t, err)
+			ours := ourRows(t, db, "ours.lance")
+			require.Len(t, ours, 345)
+			sameRows(t, ours, lancedbRows(t, db, "ours"))
+
+			// LanceDB appends to our table (its first 50 rows again).
+			var info struct{ Rows, Version int }
+			require.NoError(t, json.Unmarshal([]byte(runLanceDB(t, "add", db, "ours", "50")), &info))
+			require.Equal(t, 395, info.Rows)
+			require.Equal(t, 2, info.Version)
+			theirs := lancedbRows(t, db, "ours")
+			sameRows(t, theirs, ourRows(t, db, "ours.lance"))
+			sameRows(t, ours[:50], theirs[345:])
+			tb, err := OpenTable(DirFS(db), "ours.lance")
+			require.NoError(t, err)
+			require.NoError(t, tb.Validate())
+			for _, fr := range tb.Fragments() {
+				require.Equal(t, fv, fr.Files[0].Version, "LanceDB keeps our file format version")
+			}
+
+			// And we append once more after LanceDB.
+			tb3, err := tb.Append(Batches(b2))
+			require.NoError(t, err)
+			require.EqualValues(t, 3, tb3.Version().Number)
+			sameRows(t, ourRows(t, db, "ours.lance"), lancedbRows(t, db, "ours"))
+		})
+	}
+}
+
+func TestWeAppendToLanceDBTable(t *testing.T) {
+	lancedbScript(t)
+	db := t.TempDir()
+	runLanceDB(t, "create", db, "theirs", "40")
+	tb, err := OpenTable(DirFS(db), "theirs.lance")
+	require.NoError(t, err)
+	before := ourRows(t, db, "theirs.lance")
+	sameRows(t, lancedbRows(t, db, "theirs"), before)
+	// Append the table's own rows, through its schema (LanceDB's inferred
+	// Float64 ids, List<Float64> vectors), in two data files.
+	var recs []arrow.RecordBatch
+	for rec, err := range tb.Records(ReadOptions{}) {
+		require.NoError(t, err)
+		recs = append(recs, rec)
+	}
+	tb2, err := tb.Append(Batches(recs...), WithMaxRowsPerFile(25))
+	for _, r := range recs {
+		r.Release()
+	}
+	require.NoError(t, err)
+	require.Len(t, tb2.Fragments(), 3)
+	require.Equal(t, "2.2", tb2.Fragments()[2].Files[0].Version)
+	theirs := lancedbRows(t, db, "theirs")
+	require.Len(t, theirs, 80)
+	sameRows(t, append(before, before...), theirs)
+	sameRows(t, theirs, ourRows(t, db, "theirs.lance"))
+	// LanceDB appends after us: version 3.
+	runLanceDB(t, "add", db, "theirs", "5")
+	sameRows(t, lancedbRows(t, db, "theirs"), ourRows(t, db, "theirs.lance"))
+}
