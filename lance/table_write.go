@@ -225,6 +225,15 @@ func (t *Table) Append(records iter.Seq2[arrow.RecordBatch, error], opts ...Opti
 	return OpenTable(t.fsys, t.dir, withConfig(cfg), WithVersion(next))
 }
 
+// FormatVersion returns the data file format version of the table: "2.0",
+// "2.1" or "2.2" (what Append writes), from the manifest's data_format or,
+// when that names none, from the data files; "" for an empty table that
+// names none.
+func (t *Table) FormatVersion() string {
+	v, _ := t.formatVersion(config{})
+	return v
+}
+
 // formatVersion is the file format version new data files of the table
 // get: the manifest's data_format when it names a version, else the data
 // files', else the configured one (an empty table without one).
@@ -236,6 +245,9 @@ func (t *Table) formatVersion(cfg config) (string, error) {
 		if len(f.Files) > 0 {
 			return f.Files[0].Version, nil
 		}
+	}
+	if cfg.write.major == 0 && cfg.write.minor == 0 {
+		return "", nil
 	}
 	return formatVersionString(cfg.write.major, cfg.write.minor), nil
 }

@@ -23,7 +23,7 @@ var lanceDemoFile []byte
 func init() {
 	register(&format{
 		Name:    "lance",
-		Summary: "Lance 2.0, 2.1 and 2.2 data files (read-only): schema, pages, rows as JSON Lines",
+		Summary: "Lance 2.0, 2.1 and 2.2 data files and LanceDB tables: schema, pages, rows as JSON Lines; pack writes JSON Lines into a data file or a table",
 		Detect: func(_, tail []byte, size int64) bool {
 			return size >= 8 && len(tail) >= 4 && string(tail[len(tail)-4:]) == "LANC"
 		},
