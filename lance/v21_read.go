@@ -200,7 +200,13 @@ func (r *reader) leafRows21(leaf *fieldNode, a, b int64) (arrow.ArrayData, error
 			return nil, errs.At(ErrLength, col.metaOff, col.path, "column without pages")
 		}
 	}
-	for pi := pageAt(col, a); pi < len(col.pages) && (col.pages[pi].rowStart < b || a == b); pi++ {
+	first := pageAt(col, a)
+	if a == b && first == len(col.pages) {
+		// An empty read at the end (or of an empty file, whose pages
+		// hold no rows): any page gives the shape.
+		first = len(col.pages) - 1
+	}
+	for pi := first; pi < len(col.pages) && (col.pages[pi].rowStart < b || a == b); pi++ {
 		p := col.pages[pi]
 		if p.length == 0 && a != b {
 			continue

@@ -29,6 +29,7 @@ type Writer struct {
 	schema *arrow.Schema
 	fields []*filepb.Field
 	cols   []colWriter
+	roots  []colWriter // 2.0: the column trees of the top-level fields
 	// ids and column indices of the fields that own a column, for a
 	// manifest's DataFile.
 	fieldIDs []int32
@@ -186,7 +187,11 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) finish() error {
-	for _, c := range w.cols {
+	cols := w.cols
+	if w.v20() {
+		cols = w.roots
+	}
+	for _, c := range cols {
 		if err := c.finish(); err != nil {
 			return err
 		}
@@ -314,7 +319,11 @@ func (w *Writer) dataFileInfo() (fieldIDs []int32, columnIndices []int32, major,
 
 // writeColumns hands every column its top-level array.
 func (w *Writer) writeColumns(rec arrow.RecordBatch) error {
-	for _, c := range w.cols {
+	cols := w.cols
+	if w.v20() {
+		cols = w.roots
+	}
+	for _, c := range cols {
 		if err := c.write(rec.Column(c.top())); err != nil {
 			return err
 		}

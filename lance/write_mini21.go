@@ -30,7 +30,40 @@ type miniChunk struct {
 	e0, e1 int // entries [e0, e1)
 }
 
+// errNeedSmallChunks: a bit-packed page whose levels need chunks under
+// 1,024 values; it is written without bit-packing.
+var errNeedSmallChunks = errors.New("lance: bit-packed page needs small chunks")
+
 func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
+	pg, err := c.miniBlockWith(nw, c.bitpackPays())
+	if err == errNeedSmallChunks {
+		pg, err = c.miniBlockWith(nw, false)
+	}
+	return pg, err
+}
+
+// bitpackPays: integer-like values whose FastLanes chunks come out at
+// most 90% of their flat size.
+func (c *leaf21) bitpackPays() bool {
+	if c.kind != vFixed {
+		return false
+	}
+	switch c.width {
+	case 1, 2, 4, 8:
+	default:
+		return false
+	}
+	p := &c.pg
+	t := 8 * c.width
+	packed := 0
+	for v := 0; v < p.nVis; v += 1024 {
+		n := min(1024, p.nVis-v)
+		packed += c.width + 128*orWidth(p.fixed[v*c.width:], n, t)
+	}
+	return packed*10 <= p.nVis*c.width*9
+}
+
+func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	p := &c.pg
 	v22 := c.w.cfg.write.minor >= 2
 	hasLevels := p.rep != nil || nw.def != nil
@@ -55,6 +88,10 @@ func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
 	switch c.kind {
 	case vFixed:
 		valEnc = ceFlat(uint64(8 * c.width))
+		if bitpack {
+			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_InlineBitpacking{
+				InlineBitpacking: &enc21pb.InlineBitpacking{UncompressedBitsPerValue: uint64(8 * c.width)}}}
+		}
 	case vBool:
 		valEnc = ceFlat(1)
 	case vVar:
@@ -70,10 +107,21 @@ func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
 			}
 		}
 	}
+	wRep, wDef := 0, 0
+	if p.rep != nil {
+		wRep = int(levelBits(uint64(c.maxRep)))
+	}
+	if nw.def != nil {
+		wDef = int(levelBits(uint64(nw.maxDef)))
+	}
 	var meta, chunks, repIdx []byte
 	var vbufs [][]byte
+	var rb, db []byte
 	for v0 := 0; v0 < p.nVis; {
 		n := c.chunkValues(v0)
+		if bitpack {
+			n = 1024
+		}
 		for {
 			last := v0+n >= p.nVis
 			cnt := n
@@ -90,22 +138,39 @@ func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
 				ch.e1 = entryOf(v0 + cnt)
 			}
 			if hasLevels && ch.e1-ch.e0 > miniMaxLevels {
+				if bitpack {
+					return nil, errNeedSmallChunks
+				}
 				if n == 1 {
 					return nil, errTooDense
 				}
 				n = halvePow2(n, p.nVis-v0)
 				continue
 			}
-			vbufs = c.chunkBuffers(vbufs[:0], ch)
-			size := c.chunkSize(ch, nw, vbufs, v22)
-			if size > miniMaxChunkBytes && n > 1 {
+			if bitpack {
+				vbufs = append(vbufs[:0], inlinePack(p.fixed[ch.v0*c.width:], ch.n, 8*c.width))
+			} else {
+				vbufs = c.chunkBuffers(vbufs[:0], ch)
+			}
+			rb, db = nil, nil
+			if p.rep != nil {
+				rb = levelBlock(p.rep[ch.e0:ch.e1], wRep)
+			}
+			if nw.def != nil {
+				db = levelBlock(nw.def[ch.e0:ch.e1], wDef)
+			}
+			size := c.chunkHeaderLen(nw, len(vbufs), v22) + pad8len(len(rb)) + pad8len(len(db))
+			for _, b := range vbufs {
+				size += pad8len(len(b))
+			}
+			if size > miniMaxChunkBytes && n > 1 && !bitpack {
 				n = halvePow2(n, p.nVis-v0)
 				continue
 			}
 			if size > miniMaxChunkBytes && !v22 {
 				return nil, errTooDense
 			}
-			chunks = c.appendChunk(chunks, ch, nw, vbufs, v22)
+			chunks = c.appendChunk(chunks, ch, nw, rb, db, vbufs, v22)
 			word := uint32((size/8-1)<<4) | uint32(log2(cnt))
 			if last {
 				word = uint32((size/8 - 1) << 4)
@@ -125,10 +190,10 @@ func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
 	m := &enc21pb.MiniBlockLayout{ValueCompression: valEnc, Layers: nw.layers, NumBuffers: uint64(nbuf),
 		NumItems: uint64(p.nVis), HasLargeChunk: v22}
 	if p.rep != nil {
-		m.RepCompression = ceFlat(16)
+		m.RepCompression = ceLevels(wRep)
 	}
 	if nw.def != nil {
-		m.DefCompression = ceFlat(16)
+		m.DefCompression = ceLevels(wDef)
 	}
 	bufs := [][]byte{meta, chunks}
 	if c.maxRep > 0 {
@@ -257,20 +322,6 @@ func (c *leaf21) chunkHeaderLen(nw narrowed, nbuf int, v22 bool) int {
 	return pad8len(h)
 }
 
-func (c *leaf21) chunkSize(ch miniChunk, nw narrowed, vbufs [][]byte, v22 bool) int {
-	size := c.chunkHeaderLen(nw, len(vbufs), v22)
-	if c.pg.rep != nil {
-		size += pad8len(2 * (ch.e1 - ch.e0))
-	}
-	if nw.def != nil {
-		size += pad8len(2 * (ch.e1 - ch.e0))
-	}
-	for _, b := range vbufs {
-		size += pad8len(len(b))
-	}
-	return size
-}
-
 func padTo8(b []byte, start int, pad byte) []byte {
 	for (len(b)-start)%8 != 0 {
 		b = append(b, pad)
@@ -278,7 +329,14 @@ func padTo8(b []byte, start int, pad byte) []byte {
 	return b
 }
 
-func (c *leaf21) appendChunk(out []byte, ch miniChunk, nw narrowed, vbufs [][]byte, v22 bool) []byte {
+// ceLevels is the block encoding of levels: out-of-line bit-packing of
+// u16 levels at w bits.
+func ceLevels(w int) *enc21pb.CompressiveEncoding {
+	return &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_OutOfLineBitpacking{
+		OutOfLineBitpacking: &enc21pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: ceFlat(uint64(w))}}}
+}
+
+func (c *leaf21) appendChunk(out []byte, ch miniChunk, nw narrowed, rb, db []byte, vbufs [][]byte, v22 bool) []byte {
 	start := len(out)
 	nlev := 0
 	if c.pg.rep != nil || nw.def != nil {
@@ -286,10 +344,10 @@ func (c *leaf21) appendChunk(out []byte, ch miniChunk, nw narrowed, vbufs [][]by
 	}
 	out = binary.LittleEndian.AppendUint16(out, uint16(nlev))
 	if c.pg.rep != nil {
-		out = binary.LittleEndian.AppendUint16(out, uint16(2*nlev))
+		out = binary.LittleEndian.AppendUint16(out, uint16(len(rb)))
 	}
 	if nw.def != nil {
-		out = binary.LittleEndian.AppendUint16(out, uint16(2*nlev))
+		out = binary.LittleEndian.AppendUint16(out, uint16(len(db)))
 	}
 	for _, b := range vbufs {
 		if v22 {
@@ -300,15 +358,11 @@ func (c *leaf21) appendChunk(out []byte, ch miniChunk, nw narrowed, vbufs [][]by
 	}
 	out = padTo8(out, start, 0xFE)
 	if c.pg.rep != nil {
-		for _, r := range c.pg.rep[ch.e0:ch.e1] {
-			out = binary.LittleEndian.AppendUint16(out, r)
-		}
+		out = append(out, rb...)
 		out = padTo8(out, start, 0xFE)
 	}
 	if nw.def != nil {
-		for _, d := range nw.def[ch.e0:ch.e1] {
-			out = binary.LittleEndian.AppendUint16(out, d)
-		}
+		out = append(out, db...)
 		out = padTo8(out, start, 0xFE)
 	}
 	for _, b := range vbufs {

@@ -109,7 +109,7 @@ func (c *leaf21) narrow() narrowed {
 // flush encodes and writes the buffered page and starts a new one.
 func (c *leaf21) flush() error {
 	p := &c.pg
-	if p.rows == 0 {
+	if p.rows == 0 && c.rowStart > 0 {
 		return nil
 	}
 	nw := c.narrow()

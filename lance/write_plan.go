@@ -67,9 +67,3 @@ func (w *Writer) walk21(f arrow.Field, top int, steps []step, path string, next 
 	*next++
 	return nil
 }
-
-// plan20 adds the columns of top-level field f for a 2.0 file: struct
-// header, list offsets and leaf columns in a depth-first walk.
-func (w *Writer) plan20(f arrow.Field, top int, next *int) error {
-	return errs.Wrap(ErrUnsupported, "lance: writing 2.0 files is not done yet")
-}

@@ -190,7 +190,9 @@ func (c *leaf21) write(arr arrow.Array) error {
 }
 
 func (c *leaf21) finish() error {
-	if c.pg.rows > 0 {
+	if c.pg.rows > 0 || c.rowStart == 0 {
+		// An empty file still gets one (empty) page per column, from
+		// which a reader learns the column's shape.
 		return c.flush()
 	}
 	return nil
