@@ -33,7 +33,11 @@ var twSchema = arrow.NewSchema([]arrow.Field{
 }, nil)
 
 // twBatch builds rows [from, from+n) of twSchema.
-func twBatch(t testing.TB, from, n int) arrow.RecordBatch {
+func twBatch(t testing.TB, from, n int) arrow.RecordBatch { return twBatchNulls(t, from, n, true) }
+
+// twBatchNulls is twBatch, with null structs only if structNulls (format
+// 2.0 cannot store them).
+func twBatchNulls(t testing.TB, from, n int, structNulls bool) arrow.RecordBatch {
 	b := array.NewRecordBuilder(memory.DefaultAllocator, twSchema)
 	defer b.Release()
 	for i := from; i < from+n; i++ {
@@ -56,7 +60,7 @@ func twBatch(t testing.TB, from, n int) arrow.RecordBatch {
 		fb.Append(true)
 		fb.ValueBuilder().(*array.Float32Builder).AppendValues([]float32{float32(i), 0.5, -1}, nil)
 		sb := b.Field(4).(*array.StructBuilder)
-		if i%6 == 1 {
+		if i%6 == 1 && structNulls {
 			sb.AppendNull()
 		} else {
 			sb.Append(true)
@@ -104,11 +108,11 @@ func listDir(t testing.TB, dir string) []string {
 var dataName = regexp.MustCompile(`^[01]{24}[0-9a-f]{26}\.lance$`)
 
 func TestCreateTableAndAppend(t *testing.T) {
-	for _, fv := range []string{"2.2", "2.1"} {
+	for _, fv := range []string{"2.2", "2.1", "2.0"} {
 		t.Run(fv, func(t *testing.T) {
 			db := t.TempDir()
 			fsys := DirFS(db)
-			b1, b2 := twBatch(t, 0, 10), twBatch(t, 10, 7)
+			b1, b2 := twBatchNulls(t, 0, 10, fv != "2.0"), twBatchNulls(t, 10, 7, fv != "2.0")
 			defer b1.Release()
 			defer b2.Release()
 			empty := twBatch(t, 0, 0)
@@ -146,7 +150,7 @@ func TestCreateTableAndAppend(t *testing.T) {
 			require.NoError(t, err)
 
 			// Append, with the columns in another order: version 2.
-			b3 := twBatch(t, 100, 5)
+			b3 := twBatchNulls(t, 100, 5, fv != "2.0")
 			defer b3.Release()
 			cols := []int{4, 2, 0, 3, 1}
 			var fields []arrow.Field
@@ -421,6 +425,35 @@ func TestAppendKeepsIndexSectionAndFlags(t *testing.T) {
 	_, err = tb.Append(Batches(b))
 	require.ErrorIs(t, err, ErrUnsupported)
 	require.ErrorContains(t, err, "stable row ids")
+}
+
+// TestAppendToLanceDB20Table appends to the 2.0 table LanceDB wrote around
+// the shared 5-row file (its manifest kept as LanceDB wrote it).
+func TestAppendToLanceDB20Table(t *testing.T) {
+	db := t.TempDir()
+	dir := filepath.Join(db, "a.lance")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "_versions"), 0o777))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "data"), 0o777))
+	man, err := os.ReadFile(shareddata.Path(t, "lance", "v2_0_alltypes_5rows.manifest"))
+	require.NoError(t, err)
+	m, err := decodeManifest(man, "m", 1<<20)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "_versions", "18446744073709551614.manifest"), man, 0o666))
+	data, err := os.ReadFile(shareddata.Path(t, "lance", "v2_0_alltypes_5rows.lance"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "data", m.Fragments[0].Files[0].Path), data, 0o666))
+	tb, err := OpenTable(DirFS(db), "a.lance")
+	require.NoError(t, err)
+	require.Equal(t, "2.0", tb.FormatVersion())
+	before := tableRows(t, tb)
+	rec, err := tb.Read(ReadOptions{})
+	require.NoError(t, err)
+	defer rec.Release()
+	tb2, err := tb.Append(Batches(rec))
+	require.NoError(t, err)
+	require.Equal(t, append(before, before...), tableRows(t, tb2))
+	require.Equal(t, "2.0", tb2.Fragments()[1].Files[0].Version)
+	require.NoError(t, tb2.Validate())
 }
 
 // TestAppendToLanceDBTables appends each shared LanceDB table's own rows
