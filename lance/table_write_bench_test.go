@@ -1,12 +1,18 @@
 package lance
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -117,4 +123,100 @@ func BenchmarkTableWrite(b *testing.B) {
 		b.ReportMetric(float64(rec.NumRows())*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 
 	})
+}
+
+// BenchmarkTableWriteVsLanceDB creates the same 4,096-row table with
+// CreateTable and with LanceDB's createTable (node, its defaults: file
+// format 2.2), in the same run, and reports both speeds (LanceDB's timed
+// inside node, without node's start-up) and the ratio of the tables' data
+// file bytes (ours / LanceDB's). Skips without node and @lancedb/lancedb.
+func BenchmarkTableWriteVsLanceDB(b *testing.B) {
+	node, script := lancedbScriptB(b)
+	rec := benchWriteBatch(4096)
+	defer rec.Release()
+	size := recordBytes(rec)
+	dir := b.TempDir()
+	ipcPath := filepath.Join(dir, "rows.arrow")
+	f, err := os.Create(ipcPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(benchWriteSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	dataBytes := func(table string) int64 {
+		var n int64
+		ents, err := os.ReadDir(filepath.Join(table, "data"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, e := range ents {
+			st, err := e.Info()
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += st.Size()
+		}
+		return n
+	}
+	var ours, theirs time.Duration
+	var oursBytes, theirsBytes int64
+	b.SetBytes(size)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		name := fmt.Sprintf("t%d", i)
+		start := time.Now()
+		if _, err := CreateTable(DirFS(dir), "ours-"+name+".lance", benchWriteSchema, Batches(rec)); err != nil {
+			b.Fatal(err)
+		}
+		ours += time.Since(start)
+		oursBytes = dataBytes(filepath.Join(dir, "ours-"+name+".lance"))
+		b.StopTimer()
+		out, err := exec.Command(node, script, "create-ipc", dir, "theirs-"+name, ipcPath).Output()
+		if err != nil {
+			b.Fatalf("node: %v", err)
+		}
+		var res struct{ Ms float64 }
+		if err := json.Unmarshal(out, &res); err != nil {
+			b.Fatal(err)
+		}
+		theirs += time.Duration(res.Ms * float64(time.Millisecond))
+		theirsBytes = dataBytes(filepath.Join(dir, "theirs-"+name+".lance"))
+		b.StartTimer()
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(size)*n/ours.Seconds()/1e6, "ours-MB/s")
+	b.ReportMetric(float64(size)*n/theirs.Seconds()/1e6, "lancedb-MB/s")
+	b.ReportMetric(theirs.Seconds()/ours.Seconds(), "speedup")
+	b.ReportMetric(float64(oursBytes)/float64(theirsBytes), "size-ratio")
+}
+
+// lancedbScriptB is lancedbScript for benchmarks.
+func lancedbScriptB(b *testing.B) (node, script string) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		b.Skip("LanceDB comparison: node is not on PATH")
+	}
+	script, err = filepath.Abs(filepath.Join("..", "scripts", "lancedb", "table.mjs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mods := os.Getenv("COLFMT_LANCEDB_NODE_MODULES")
+	if mods == "" {
+		mods = filepath.Join(filepath.Dir(script), "node_modules")
+	}
+	if _, err := os.Stat(filepath.Join(mods, "@lancedb", "lancedb", "package.json")); err != nil {
+		b.Skipf("LanceDB comparison: no @lancedb/lancedb in %s", mods)
+	}
+	return node, script
 }
