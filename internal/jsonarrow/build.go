@@ -1,6 +1,8 @@
 package jsonarrow
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -173,8 +175,9 @@ func appendValue(b array.Builder, dt arrow.DataType, nullable bool, v *value, pa
 		}
 		bb.Append(true)
 		ef := ft.ElemField()
+		vb, ip := bb.ValueBuilder(), path+"[]"
 		for i := range v.arr {
-			if err := appendValue(bb.ValueBuilder(), ef.Type, ef.Nullable, &v.arr[i], path+"[]"); err != nil {
+			if err := appendValue(vb, ef.Type, ef.Nullable, &v.arr[i], ip); err != nil {
 				return err
 			}
 		}
@@ -212,8 +215,9 @@ func appendList(lb listBuilder, vb array.Builder, ef arrow.Field, v *value, path
 		return mismatch(path, v, "an array")
 	}
 	lb.Append(true)
+	ip := path + "[]"
 	for i := range v.arr {
-		if err := appendValue(vb, ef.Type, ef.Nullable, &v.arr[i], path+"[]"); err != nil {
+		if err := appendValue(vb, ef.Type, ef.Nullable, &v.arr[i], ip); err != nil {
 			return err
 		}
 	}
@@ -228,21 +232,26 @@ func textOf(v *value) string {
 	return string(v.raw)
 }
 
+var errNotInt = errors.New("not an integer")
+
 func intOf(v *value, path string, lo, hi int64) (int64, error) {
 	if v.k != kNum {
 		return 0, mismatch(path, v, "an integer")
 	}
-	n, err := strconv.ParseInt(v.s, 10, 64)
+	n, err := int64(0), errNotInt
+	if !bytes.ContainsAny(v.raw, ".eE") {
+		n, err = strconv.ParseInt(string(v.raw), 10, 64)
+	}
 	if err != nil {
 		// 1e3, 2.0: integral values written as floats.
-		f, ferr := strconv.ParseFloat(v.s, 64)
+		f, ferr := strconv.ParseFloat(string(v.raw), 64)
 		if ferr != nil || f != math.Trunc(f) || f < -(1<<63) || f >= 1<<63 {
 			return 0, mismatch(path, v, "an integer")
 		}
 		n = int64(f)
 	}
 	if n < lo || n > hi {
-		return 0, fmt.Errorf("field %q: %s is out of range %d..%d", path, v.s, lo, hi)
+		return 0, fmt.Errorf("field %q: %s is out of range %d..%d", path, v.raw, lo, hi)
 	}
 	return n, nil
 }
@@ -251,16 +260,16 @@ func uintOf(v *value, path string, hi uint64) (uint64, error) {
 	if v.k != kNum {
 		return 0, mismatch(path, v, "an integer")
 	}
-	n, err := strconv.ParseUint(v.s, 10, 64)
+	n, err := strconv.ParseUint(string(v.raw), 10, 64)
 	if err != nil {
-		f, ferr := strconv.ParseFloat(v.s, 64)
+		f, ferr := strconv.ParseFloat(string(v.raw), 64)
 		if ferr != nil || f != math.Trunc(f) || f < 0 || f >= 1<<64 {
 			return 0, mismatch(path, v, "an unsigned integer")
 		}
 		n = uint64(f)
 	}
 	if n > hi {
-		return 0, fmt.Errorf("field %q: %s is out of range 0..%d", path, v.s, hi)
+		return 0, fmt.Errorf("field %q: %s is out of range 0..%d", path, v.raw, hi)
 	}
 	return n, nil
 }
@@ -269,7 +278,7 @@ func floatOf(v *value, path string) (float64, error) {
 	if v.k != kNum {
 		return 0, mismatch(path, v, "a number")
 	}
-	f, err := strconv.ParseFloat(v.s, 64)
+	f, err := strconv.ParseFloat(string(v.raw), 64)
 	if err != nil && !math.IsInf(f, 0) { // out of range parses to ±Inf
 		return 0, mismatch(path, v, "a number")
 	}

@@ -53,7 +53,7 @@ func (t *itype) observe(v *value) {
 			t.toJSON()
 		}
 	case kNum:
-		integer := isInt(v.s)
+		integer := isInt(v.raw)
 		switch t.k {
 		case tNone:
 			t.k = tFloat

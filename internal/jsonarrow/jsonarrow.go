@@ -141,8 +141,9 @@ func InferSchema(r io.Reader, o Options) (*arrow.Schema, int64, error) {
 	lr := newLineReader(r, o.MaxLineBytes)
 	root := &itype{k: tObj, index: map[string]int{}}
 	var rows int64
+	var p parser
 	for lr.next() {
-		v, err := parseLine(lr.line, o.MaxDepth)
+		v, err := p.parse(lr.line, o.MaxDepth)
 		if err != nil {
 			return nil, rows, fmt.Errorf("%w: line %d: %v", ErrInput, lr.n, err)
 		}
@@ -184,6 +185,7 @@ func Records(r io.Reader, schema *arrow.Schema, o Options) iter.Seq2[arrow.Recor
 		}
 		seen := make([]bool, schema.NumFields())
 		rows, bytesIn := 0, 0
+		var p parser
 		flush := func() bool {
 			rec := b.NewRecordBatch()
 			if schema.NumFields() == 0 { // rows of no columns still count
@@ -196,7 +198,7 @@ func Records(r io.Reader, schema *arrow.Schema, o Options) iter.Seq2[arrow.Recor
 			return ok
 		}
 		for lr.next() {
-			v, err := parseLine(lr.line, o.MaxDepth)
+			v, err := p.parse(lr.line, o.MaxDepth)
 			if err != nil {
 				yield(nil, fmt.Errorf("%w: line %d: %v", ErrInput, lr.n, err))
 				return

@@ -1,6 +1,7 @@
 package jsonarrow
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -25,7 +26,7 @@ const (
 type value struct {
 	k   kind
 	b   bool
-	s   string // number text, string value
+	s   string // string value (numbers: raw)
 	arr []value
 	obj []member
 	raw []byte // the value's JSON text
@@ -36,11 +37,18 @@ type member struct {
 	v   value
 }
 
+// parser is reused from line to line: the arrays and members of a line's
+// values live in its arenas, valid until the next parse.
 type parser struct {
 	b     []byte
 	i     int
 	depth int
 	max   int
+
+	vals   []value    // arena of array items
+	mems   []member   // arena of object members
+	vstack [][]value  // per depth: items of the array being parsed
+	mstack [][]member // per depth: members of the object being parsed
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -60,7 +68,15 @@ func (p *parser) ws() {
 
 // parseLine parses one JSON Lines line: one value, whitespace around it.
 func parseLine(b []byte, maxDepth int) (value, error) {
-	p := &parser{b: b, max: maxDepth}
+	p := &parser{}
+	return p.parse(b, maxDepth)
+}
+
+// parse parses a line, reusing p's arenas (values of the previous line
+// become invalid).
+func (p *parser) parse(b []byte, maxDepth int) (value, error) {
+	p.b, p.i, p.depth, p.max = b, 0, 0, maxDepth
+	p.vals, p.mems = p.vals[:0], p.mems[:0]
 	p.ws()
 	v, err := p.value()
 	if err != nil {
@@ -85,6 +101,11 @@ func (p *parser) value() (value, error) {
 		}
 		p.i++
 		v := value{k: kObj}
+		d := p.depth
+		for len(p.mstack) <= d {
+			p.mstack = append(p.mstack, nil)
+		}
+		p.mstack[d] = p.mstack[d][:0]
 		p.ws()
 		if p.i < len(p.b) && p.b[p.i] == '}' {
 			p.i++
@@ -108,7 +129,7 @@ func (p *parser) value() (value, error) {
 				if err != nil {
 					return v, err
 				}
-				v.obj = append(v.obj, member{k, m})
+				p.mstack[d] = append(p.mstack[d], member{k, m})
 				p.ws()
 				if p.i < len(p.b) && p.b[p.i] == ',' {
 					p.i++
@@ -122,6 +143,9 @@ func (p *parser) value() (value, error) {
 			}
 		}
 		p.depth--
+		at := len(p.mems)
+		p.mems = append(p.mems, p.mstack[d]...)
+		v.obj = p.mems[at:len(p.mems):len(p.mems)]
 		v.raw = p.b[start:p.i]
 		return v, nil
 	case c == '[':
@@ -130,6 +154,11 @@ func (p *parser) value() (value, error) {
 		}
 		p.i++
 		v := value{k: kArr}
+		d := p.depth
+		for len(p.vstack) <= d {
+			p.vstack = append(p.vstack, nil)
+		}
+		p.vstack[d] = p.vstack[d][:0]
 		p.ws()
 		if p.i < len(p.b) && p.b[p.i] == ']' {
 			p.i++
@@ -140,7 +169,7 @@ func (p *parser) value() (value, error) {
 				if err != nil {
 					return v, err
 				}
-				v.arr = append(v.arr, e)
+				p.vstack[d] = append(p.vstack[d], e)
 				p.ws()
 				if p.i < len(p.b) && p.b[p.i] == ',' {
 					p.i++
@@ -154,6 +183,9 @@ func (p *parser) value() (value, error) {
 			}
 		}
 		p.depth--
+		at := len(p.vals)
+		p.vals = append(p.vals, p.vstack[d]...)
+		v.arr = p.vals[at:len(p.vals):len(p.vals)]
 		v.raw = p.b[start:p.i]
 		return v, nil
 	case c == '"':
@@ -174,12 +206,12 @@ func (p *parser) value() (value, error) {
 			}
 			break
 		}
-		s := string(p.b[start:p.i])
-		if !validNumber(s) {
+		if !validNumber(p.b[start:p.i]) {
+			bad := string(p.b[start:p.i])
 			p.i = start
-			return value{}, p.errorf("bad number %q", s)
+			return value{}, p.errorf("bad number %q", bad)
 		}
-		return value{k: kNum, s: s, raw: p.b[start:p.i]}, nil
+		return value{k: kNum, raw: p.b[start:p.i]}, nil
 	default:
 		return value{}, p.errorf("unexpected %q", c)
 	}
@@ -229,7 +261,7 @@ func (p *parser) str() (string, error) {
 }
 
 // validNumber checks the JSON number grammar.
-func validNumber(s string) bool {
+func validNumber(s []byte) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
@@ -266,7 +298,10 @@ func validNumber(s string) bool {
 }
 
 // isInt reports whether number text s is an integer that fits int64.
-func isInt(s string) bool {
-	_, err := strconv.ParseInt(s, 10, 64)
+func isInt(s []byte) bool {
+	if bytes.ContainsAny(s, ".eE") {
+		return false // without ParseInt's error allocation
+	}
+	_, err := strconv.ParseInt(string(s), 10, 64)
 	return err == nil
 }
