@@ -150,4 +150,10 @@ func TestWeAppendToLanceDBTable(t *testing.T) {
 	// LanceDB appends after us: version 3.
 	runLanceDB(t, "add", db, "theirs", "5")
 	sameRows(t, lancedbRows(t, db, "theirs"), ourRows(t, db, "theirs.lance"))
+	// tb2 (version 2) is stale now: LanceDB won version 3.
+	_, err = tb2.Append(tb2.Records(ReadOptions{Limit: 3}))
+	require.ErrorIs(t, err, ErrConflict)
+	entries, err := os.ReadDir(filepath.Join(db, "theirs.lance", "data"))
+	require.NoError(t, err)
+	require.Len(t, entries, 4, "the losing append leaves no data file")
 }
