@@ -163,8 +163,10 @@
 // version, schema and field ids (a batch is matched to the schema by
 // column name; a type that differs is an error naming the column), feature
 // flags, config, deletion files and index section (copied into the new
-// manifest file), and refuses tables whose writer flags it does not handle
-// (stable row ids, base paths) with ErrUnsupported. An existing version is
+// manifest file), gives the new fragments of a table with stable row ids
+// their row ids and created/updated version sequences (next_row_id on), and
+// refuses tables whose writer flags it does not handle (base paths,
+// unknown ones) with ErrUnsupported. An existing version is
 // never rewritten: of two writers committing the same version the second
 // gets ErrConflict, removes its temporary manifest, transaction and data
 // files and leaves the table as the first left it. A writer that crashes

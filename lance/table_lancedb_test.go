@@ -157,3 +157,28 @@ func TestWeAppendToLanceDBTable(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, entries, 4, "the losing append leaves no data file")
 }
+
+// TestWeAppendToLanceDBStableRowIDs: a table LanceDB made with stable row
+// ids (feature flag 2) takes our append (row ids and version sequences for
+// the new fragment) and LanceDB appends after it.
+func TestWeAppendToLanceDBStableRowIDs(t *testing.T) {
+	lancedbScript(t)
+	db := t.TempDir()
+	runLanceDB(t, "create", db, "st", "30", "stable")
+	tb, err := OpenTable(DirFS(db), "st.lance")
+	require.NoError(t, err)
+	require.NotZero(t, tb.manifest.WriterFeatureFlags&flagStableRowIDs)
+	before := ourRows(t, db, "st.lance")
+	tb2, err := tb.Append(tb.Records(ReadOptions{}))
+	require.NoError(t, err)
+	require.EqualValues(t, 60, tb2.manifest.NextRowId)
+	sameRows(t, append(before, before...), lancedbRows(t, db, "st"))
+	var info struct{ Rows, Version int }
+	require.NoError(t, json.Unmarshal([]byte(runLanceDB(t, "add", db, "st", "4")), &info))
+	require.Equal(t, 64, info.Rows)
+	require.Equal(t, 3, info.Version)
+	tb3, err := OpenTable(DirFS(db), "st.lance")
+	require.NoError(t, err)
+	require.EqualValues(t, 64, tb3.manifest.NextRowId)
+	sameRows(t, lancedbRows(t, db, "st"), ourRows(t, db, "st.lance"))
+}

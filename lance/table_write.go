@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -30,7 +31,7 @@ var writerLibrary = &tablepb.Manifest_WriterVersion{Library: "colfmt", Version: 
 
 // Writer feature flags this package honours when it appends (lance-table
 // feature_flags.rs): a table needing another one is refused.
-const handledWriterFlags = flagDeletionFiles | flagUseV2Format | flagTableConfig | flagNoTransaction
+const handledWriterFlags = flagDeletionFiles | flagStableRowIDs | flagUseV2Format | flagTableConfig | flagNoTransaction
 
 // Batches yields recs one by one, for CreateTable and Append.
 func Batches(recs ...arrow.RecordBatch) iter.Seq2[arrow.RecordBatch, error] {
@@ -129,9 +130,10 @@ func CreateTable(fsys WriteFS, dir string, schema *arrow.Schema, records iter.Se
 //
 // If t is not the latest version any more, or another writer commits
 // t's version + 1 first, Append fails with ErrConflict and removes the
-// data files it wrote: open the table again and retry. Tables that need
-// a writer feature this package lacks (stable row ids, external base
-// paths) fail with ErrUnsupported.
+// data files it wrote: open the table again and retry. Tables with
+// stable row ids get the next row ids and version sequences for the new
+// fragments; tables that need a writer feature this package lacks
+// (external base paths, unknown flags) fail with ErrUnsupported.
 func (t *Table) Append(records iter.Seq2[arrow.RecordBatch, error], opts ...Option) (*Table, error) {
 	fsys, ok := t.fsys.(WriteFS)
 	if !ok {
@@ -197,6 +199,20 @@ func (t *Table) Append(records iter.Seq2[arrow.RecordBatch, error], opts ...Opti
 		return t, nil
 	}
 	nm := proto.Clone(m).(*tablepb.Manifest)
+	if m.WriterFeatureFlags&flagStableRowIDs != 0 {
+		// Stable row ids: each new fragment gets the next ids and version
+		// sequences saying its rows were created and last updated now, as
+		// lance 12 writes them.
+		id := m.NextRowId
+		for _, f := range w.frags {
+			n := f.PhysicalRows
+			f.RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: rowIDRange(id, id+n)}
+			f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{InlineLastUpdatedAtVersions: versionRun(n, next)}
+			f.CreatedAtVersionSequence = &tablepb.DataFragment_InlineCreatedAtVersions{InlineCreatedAtVersions: versionRun(n, next)}
+			id += n
+		}
+		nm.NextRowId = id
+	}
 	nm.Version = next
 	nm.Fragments = append(nm.Fragments, w.frags...)
 	nm.MaxFragmentId = proto.Uint32(uint32(w.frags[len(w.frags)-1].Id))
@@ -272,6 +288,36 @@ func (t *Table) indexSection(where string) ([]byte, error) {
 		return nil, errs.At(ErrBufferRange, int64(at), where, "index section of %d bytes past the end of the manifest file", n)
 	}
 	return b[at : at+4+n], nil
+}
+
+// rangeSegment is a U64Segment{range: {start, end}} (lance rowids.proto).
+func rangeSegment(start, end uint64) []byte {
+	var r []byte
+	if start != 0 {
+		r = protowire.AppendTag(r, 1, protowire.VarintType)
+		r = protowire.AppendVarint(r, start)
+	}
+	r = protowire.AppendTag(r, 2, protowire.VarintType)
+	r = protowire.AppendVarint(r, end)
+	seg := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(seg, r)
+}
+
+// rowIDRange is a RowIdSequence of the ids start..end-1.
+func rowIDRange(start, end uint64) []byte {
+	b := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(b, rangeSegment(start, end))
+}
+
+// versionRun is a RowLatestUpdateVersionSequence of one run: rows 0..n-1
+// at version v.
+func versionRun(n, v uint64) []byte {
+	run := protowire.AppendTag(nil, 1, protowire.BytesType)
+	run = protowire.AppendBytes(run, rangeSegment(0, n))
+	run = protowire.AppendTag(run, 2, protowire.VarintType)
+	run = protowire.AppendVarint(run, v)
+	b := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(b, run)
 }
 
 func formatVersionString(major, minor uint16) string {

@@ -415,16 +415,24 @@ func TestAppendKeepsIndexSectionAndFlags(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, index, got)
 
-	// Stable row ids: appending would need row id sequences.
+	// Base paths: refused.
 	rewriteManifest(t, man, nil, func(m *tablepb.Manifest) {
-		m.WriterFeatureFlags = flagStableRowIDs
-		m.ReaderFeatureFlags = flagStableRowIDs
+		m.WriterFeatureFlags = flagBasePaths
 	})
 	tb, err = OpenTable(DirFS(db), "i.lance", WithVersion(1))
 	require.NoError(t, err)
 	_, err = tb.Append(Batches(b))
 	require.ErrorIs(t, err, ErrUnsupported)
-	require.ErrorContains(t, err, "stable row ids")
+	require.ErrorContains(t, err, "base paths")
+}
+
+// TestRowIDSequences: the bytes lance 12 writes for a stable-row-id
+// table's fragments (LanceDB 0.39: 10 rows, then 2 appended at version 2).
+func TestRowIDSequences(t *testing.T) {
+	require.Equal(t, "0a040a02100a", fmt.Sprintf("%x", rowIDRange(0, 10)))
+	require.Equal(t, "0a060a04080a100c", fmt.Sprintf("%x", rowIDRange(10, 12)))
+	require.Equal(t, "0a080a040a02100a1001", fmt.Sprintf("%x", versionRun(10, 1)))
+	require.Equal(t, "0a080a040a0210021002", fmt.Sprintf("%x", versionRun(2, 2)))
 }
 
 // TestAppendToLanceDB20Table appends to the 2.0 table LanceDB wrote around

@@ -7,8 +7,9 @@
 //        ../shared/data/lance21/README.md says (int64 as decimal strings, floats
 //        as numbers, binary as base64, lists as arrays, structs as objects)
 //   node table.mjs add DIR NAME N           append the table's first N rows again
-//   node table.mjs create DIR NAME N        create NAME with N rows of JS objects,
-//        LanceDB's default settings (schema inferred by LanceDB)
+//   node table.mjs create DIR NAME N [stable]  create NAME with N rows of JS objects,
+//        LanceDB's default settings (schema inferred by LanceDB); "stable" turns on
+//        stable row ids (new_table_enable_stable_row_ids)
 //   node table.mjs info DIR NAME            {"rows", "version", "schema"} on stdout
 //   node table.mjs create-ipc DIR NAME IPC  create NAME from the rows of an Arrow IPC
 //        file (LanceDB's defaults); {"ms": createTable time, "rows"} on stdout
@@ -44,7 +45,7 @@ function render(v) {
   return o;
 }
 
-const [cmd, dir, name, arg] = process.argv.slice(2);
+const [cmd, dir, name, arg, arg2] = process.argv.slice(2);
 const db = await lancedb.connect(dir);
 
 if (cmd === "dump") {
@@ -68,7 +69,8 @@ if (cmd === "dump") {
   for (let i = 0; i < Number(arg); i++) {
     rows.push({ id: i, name: i % 5 === 3 ? null : "row-" + i, score: i / 4, vec: [i, 0.5, -1], tags: ["a", "b"].slice(0, i % 3) });
   }
-  const t = await db.createTable(name, rows);
+  const opts = arg2 === "stable" ? { storageOptions: { new_table_enable_stable_row_ids: "true" } } : {};
+  const t = await db.createTable(name, rows, opts);
   console.log(JSON.stringify({ rows: await t.countRows(), version: await t.version() }));
 } else if (cmd === "create-ipc") {
   const { tableFromIPC } = require("apache-arrow");
