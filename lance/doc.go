@@ -1,7 +1,7 @@
 // Package lance reads Lance data files of file formats 2.0 (the files lance
 // and pylance 0.14 onwards write as "stable"/"2.0", footer version 0.3),
 // 2.1 and 2.2 (what LanceDB 0.39 / lance 12 writes, 2.2 by default) into
-// Apache Arrow, in pure Go.
+// Apache Arrow, and writes them from Arrow, in pure Go.
 //
 // # Format
 //
@@ -144,6 +144,73 @@
 // slices. The direct decoders are still tried before the page decoder
 // rather than chosen when the plan is compiled; folding them into the
 // plan is the next step.
+//
+// # Writing
+//
+// NewWriter takes arrow.RecordBatch batches (any size, 0 rows included)
+// and writes a data file of format 2.2 (default), 2.1 or 2.0
+// (WithFormatVersion); Close writes the column metadata, the schema and
+// the footer and leaves the io.Writer open. Every type the reader reads
+// is written: integers, floats (float16 too), booleans, (large)
+// strings and binary, fixed-size binary, dates, times, timestamps,
+// durations, decimals, fixed-size lists (nested ones too in 2.1/2.2),
+// lists, large lists, structs and (2.2) maps, nested at any depth with
+// nulls at every level. Not written: Arrow dictionary and null types,
+// null structs in 2.0 (the format has no struct validity), maps before
+// 2.2. Lance logical types cannot say that fixed-size-list items are
+// non-nullable: such a field reads back with nullable items, in LanceDB
+// too.
+//
+// Memory is bounded: each column buffers one page of shredded values and
+// levels (WithPageBytes, DefaultPageBytes 8 MiB), then encodes and writes
+// it; buffers are 64-byte aligned with 0x48 padding as lance writes them.
+// The files (write*.go): write.go (container, footer, DataFile hooks for
+// tables), write_schema.go (Arrow to Lance fields), write_shred21.go
+// (rep/def levels; per page the layers narrow to what the page holds, as
+// lance does), write_page21.go (constant all-null and full-zip pages),
+// write_mini21.go (mini-block chunks and the repetition index),
+// write_dict21.go, write_bitpack.go (FastLanes packing, the inverse of the
+// reader's), write_compress.go, write_v20.go (2.0).
+//
+// 2.1/2.2 layouts follow lance 12's choices: mini-block pages for values
+// under 256 bytes (chunks of at most 4,096 values, integers FastLanes
+// bit-packed in 1,024-value chunks when that saves 10%, rep/def levels
+// bit-packed out of line, a repetition index for lists), full-zip pages
+// for larger values (vectors of 64+ floats, long strings), constant pages
+// for all-null pages and (2.2) for pages of one fixed-width value,
+// dictionaries (bit-packed u32 indices; items LZ4-compressed in 2.2) for
+// low-cardinality strings when they are at most 80% of the plain page,
+// and FSST for strings (a symbol table grown on a sample of the page, in
+// mini-block and full-zip pages) when it saves 10%.
+// WithCompression("lz4"|"zstd") wraps mini-block values in General
+// compression where a page gets smaller (2.0: compresses string bytes).
+// Not yet written: RLE, byte-stream-split, packed structs, 2.0 automatic
+// dictionaries.
+//
+// Checks: every file the tests write is read back with Open and compared
+// (every type, null and empty patterns, 0-row batches, multi-page columns
+// with lists longer than a page, 1 MiB values, 1M rows, and
+// FuzzWriteRoundTrip over random schemas, data, page sizes and
+// versions). TestWriteLanceDBInterop (needs node and @lancedb/lancedb;
+// scripts/lancedb/interop.mjs) makes LanceDB 0.39 write a table, rewrites
+// its data file with this writer and checks LanceDB returns the same rows:
+// 2.2, 2.1, 2.0, low-cardinality, constant and mixed data (FSST,
+// dictionaries, full-zip vectors) and both compressions.
+//
+// Size and speed against LanceDB 0.39 (TestWriteVsLanceDB, same run, same
+// 10,000 rows, 33.6 MB of Arrow: int64 ids, nullable int32 and float64,
+// an 8-value category, short names, 5-25-word sentences, list<int32>
+// and 768-d float32 vectors; the machine is 2 cores shared with other
+// jobs, so absolute speeds vary 2x between runs, the ratios less):
+//
+//	format  file size vs LanceDB  write time vs LanceDB createTable  our write speed
+//	2.2     0.996x                14x faster (268 vs 3,788 ms)        125 MB/s, 37,000 rows/s
+//	2.0     1.004x                22x faster (174 vs 3,851 ms)        193 MB/s, 57,000 rows/s
+//
+// BenchmarkWrite measures the same table alone (80-260 MB/s for 2.2 under
+// that load). On the interop tables (3,000 random rows) our 2.2 files are
+// 0.95x-1.02x of LanceDB's. LanceDB's time includes handing the Arrow data
+// from JavaScript to its Rust core; ours is the Go writer alone.
 //
 // # Writing tables
 //

@@ -10,6 +10,7 @@ package lance
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -41,6 +42,7 @@ type Writer struct {
 	err    error // sticky: after a failed write the Writer refuses more
 	closed bool
 	pad    [64]byte
+	comp   *compressor // WithCompression, made on first use
 }
 
 // colWriter is one column's writer: write appends rows (the top-level
@@ -248,7 +250,7 @@ func (w *Writer) put(b []byte) error {
 	n, err := w.out.Write(b)
 	w.pos += int64(n)
 	if err != nil {
-		return errs.Wrap(err, "lance: write")
+		return fmt.Errorf("lance: write: %w", err)
 	}
 	return nil
 }
@@ -285,7 +287,7 @@ func (w *Writer) putPage(bufs [][]byte, rows uint64, enc *file2pb.Encoding) (*fi
 func marshalDet(m proto.Message) ([]byte, error) {
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {
-		return nil, errs.Wrap(ErrInvalidArgument, "lance: marshal %T: %v", m, err)
+		return nil, errs.Wrap(ErrInvalidArgument, "marshal %T: %v", m, err)
 	}
 	return b, nil
 }

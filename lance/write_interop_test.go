@@ -255,10 +255,38 @@ func TestWriteLanceDBInterop(t *testing.T) {
 			t.Logf("%s: LanceDB %d bytes, ours %d bytes (%.3fx)", v, res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
 		})
 	}
+	t.Run("2.2-mixed", func(t *testing.T) {
+		// Sentences (FSST), categories (dictionary), vectors (full-zip).
+		ms, mrecs, _ := mixedRecords(3000, 1000)
+		res := lancedbSwap(t, ms, mrecs, "2.2")
+		t.Logf("2.2 mixed: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
+	t.Run("2.2-constant", func(t *testing.T) {
+		g := g
+		g.card, g.pNull = 1, 0.1
+		rec := randRecord(schema, 3000, r, g)
+		res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.2")
+		t.Logf("2.2 constant: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
+	t.Run("2.2-lowcard", func(t *testing.T) {
+		g := g
+		g.card = 5
+		rec := randRecord(schema, 3000, r, g)
+		res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.2")
+		t.Logf("2.2 low cardinality: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
+	for _, sc := range []string{"lz4", "zstd"} {
+		t.Run("2.2-"+sc, func(t *testing.T) {
+			res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.2", WithCompression(sc))
+			t.Logf("2.2 %s: LanceDB %d bytes, ours %d bytes (%.3fx)", sc, res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+		})
+	}
 	t.Run("2.0", func(t *testing.T) {
 		g.noStructNull = true
 		rec := randRecord(schema, 3000, r, g)
 		res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.0", WithPageBytes(64<<10))
 		t.Logf("2.0: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+		res = lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.0", WithCompression("zstd"))
+		t.Logf("2.0 zstd: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
 	})
 }

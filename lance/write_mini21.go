@@ -35,11 +35,40 @@ type miniChunk struct {
 var errNeedSmallChunks = errors.New("lance: bit-packed page needs small chunks")
 
 func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
-	pg, err := c.miniBlockWith(nw, c.bitpackPays())
+	if pg, err := c.dictPage(nw); pg != nil || (err != nil && err != errNeedSmallChunks) {
+		return pg, err
+	}
+	return c.withFsst(func() (*page21, error) { return c.miniBlockBest(nw) })
+}
+
+// miniBlockBest is the mini-block page with or without bit-packing and
+// general compression, whichever applies and is smaller.
+func (c *leaf21) miniBlockBest(nw narrowed) (*page21, error) {
+	bitpack := c.bitpackPays()
+	pg, err := c.miniBlockWith(nw, bitpack)
 	if err == errNeedSmallChunks {
+		bitpack = false
 		pg, err = c.miniBlockWith(nw, false)
 	}
-	return pg, err
+	if err != nil || c.w.cfg.write.compression == "" {
+		return pg, err
+	}
+	// WithCompression: the general-compressed page, when it is smaller.
+	c.general = true
+	zpg, zerr := c.miniBlockWith(nw, bitpack)
+	c.general = false
+	if zerr == nil && pageBytes(zpg) < pageBytes(pg) {
+		return zpg, nil
+	}
+	return pg, nil
+}
+
+func pageBytes(pg *page21) int {
+	n := 0
+	for _, b := range pg.bufs {
+		n += len(b)
+	}
+	return n
 }
 
 // bitpackPays: integer-like values whose FastLanes chunks come out at
@@ -96,6 +125,9 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 		valEnc = ceFlat(1)
 	case vVar:
 		valEnc = ceVariable(32)
+		if c.fsst != nil {
+			valEnc = c.ceFsst()
+		}
 		if p.offs64 != nil {
 			return nil, errTooDense
 		}
@@ -152,6 +184,9 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			} else {
 				vbufs = c.chunkBuffers(vbufs[:0], ch)
 			}
+			if c.general {
+				vbufs[0] = c.w.compressor().frame(vbufs[0])
+			}
 			rb, db = nil, nil
 			if p.rep != nil {
 				rb = levelBlock(p.rep[ch.e0:ch.e1], wRep)
@@ -186,6 +221,9 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			v0 += cnt
 			break
 		}
+	}
+	if c.general {
+		valEnc = c.w.compressor().ceGeneral(valEnc)
 	}
 	m := &enc21pb.MiniBlockLayout{ValueCompression: valEnc, Layers: nw.layers, NumBuffers: uint64(nbuf),
 		NumItems: uint64(p.nVis), HasLargeChunk: v22}

@@ -6,6 +6,7 @@ package lance
 // values, or levels too dense for mini-block chunks).
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 
@@ -118,12 +119,14 @@ func (c *leaf21) flush() error {
 	switch {
 	case p.nVis == p.nNull:
 		pg = c.allNull(nw)
+	case c.constantPays():
+		pg = c.constant(nw)
 	case c.large():
-		pg, err = c.fullZip(nw)
+		pg, err = c.withFsst(func() (*page21, error) { return c.fullZip(nw) })
 	default:
 		pg, err = c.miniBlock(nw)
 		if err == errTooDense {
-			pg, err = c.fullZip(nw)
+			pg, err = c.withFsst(func() (*page21, error) { return c.fullZip(nw) })
 		}
 	}
 	if err != nil {
@@ -266,11 +269,14 @@ func (c *leaf21) fullZip(nw narrowed) (*page21, error) {
 	case vVar:
 		z.Details = &enc21pb.FullZipLayout_BitsPerOffset{BitsPerOffset: 32}
 		z.ValueCompression = ceVariable(32)
+		if c.fsst != nil {
+			z.ValueCompression = c.ceFsst()
+		}
 		if p.offs64 != nil {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: a page of more than 4 GiB of values", errs.Quote(c.path))
+			return nil, errs.Wrap(ErrUnsupported, "field %s: a page of more than 4 GiB of values", errs.Quote(c.path))
 		}
 	case vBool:
-		return nil, errs.Wrap(ErrUnsupported, "lance: field %s: boolean full-zip page", errs.Quote(c.path))
+		return nil, errs.Wrap(ErrUnsupported, "field %s: boolean full-zip page", errs.Quote(c.path))
 	default:
 		vb = c.valueBytes()
 		z.Details = &enc21pb.FullZipLayout_BitsPerValue{BitsPerValue: uint32(8 * vb)}
@@ -400,4 +406,59 @@ func (c *leaf21) meta() *file2pb.ColumnMetadata {
 		m.Encoding, _ = directEncoding("/lance.encodings.ColumnEncoding", columnEncodingValues())
 	}
 	return m
+}
+
+// constantPays: a 2.2 page of fixed-width or boolean values that are all
+// equal (null slots included) becomes a constant page with the value
+// inline, as lance 12 writes constant columns.
+func (c *leaf21) constantPays() bool {
+	p := &c.pg
+	if c.w.cfg.write.minor < 2 || p.nVis == 0 {
+		return false
+	}
+	switch c.kind {
+	case vFixed:
+		if c.width > 32 {
+			return false
+		}
+		first := p.fixed[:c.width]
+		for v := 1; v < p.nVis; v++ {
+			if !bytes.Equal(p.fixed[v*c.width:(v+1)*c.width], first) {
+				return false
+			}
+		}
+		return true
+	case vBool:
+		want := p.bits[0]&1 != 0
+		for v := 1; v < p.nVis; v++ {
+			if (p.bits[v/8]&(1<<(v%8)) != 0) != want {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (c *leaf21) constant(nw narrowed) *page21 {
+	p := &c.pg
+	var v []byte
+	if c.kind == vBool {
+		v = []byte{p.bits[0] & 1}
+	} else {
+		v = append([]byte(nil), p.fixed[:c.width]...)
+	}
+	cl := &enc21pb.ConstantLayout{Layers: nw.layers, InlineValue: v}
+	pg := &page21{layout: &enc21pb.PageLayout{Layout: &enc21pb.PageLayout_ConstantLayout{ConstantLayout: cl}}}
+	if p.rep != nil || nw.def != nil {
+		var rep, def []byte
+		if p.rep != nil {
+			rep = u16Bytes(p.rep)
+		}
+		if nw.def != nil {
+			def = u16Bytes(nw.def)
+		}
+		pg.bufs = [][]byte{rep, def}
+	}
+	return pg
 }

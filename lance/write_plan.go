@@ -49,7 +49,7 @@ func (w *Writer) walk21(f arrow.Field, top int, steps []step, path string, next 
 		return w.walk21(t.ElemField(), top, s, path+"."+t.ElemField().Name, next)
 	case *arrow.MapType:
 		if w.cfg.write.minor < 2 {
-			return errs.Wrap(ErrUnsupported, "lance: field %s: maps need file format 2.2", errs.Quote(path))
+			return errs.Wrap(ErrUnsupported, "field %s: maps need file format 2.2", errs.Quote(path))
 		}
 		s := append(append([]step(nil), steps...), step{kind: stepList, nullable: f.Nullable, dt: f.Type})
 		e := t.ElemField()

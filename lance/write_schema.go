@@ -24,16 +24,16 @@ const maxWriteDepth = 64
 // field.
 func lanceFields(schema *arrow.Schema, nextID int32) ([]*filepb.Field, int32, error) {
 	if schema == nil {
-		return nil, nextID, errs.Wrap(ErrInvalidArgument, "lance: nil schema")
+		return nil, nextID, errs.Wrap(ErrInvalidArgument, "nil schema")
 	}
 	if nextID < 0 {
-		return nil, nextID, errs.Wrap(ErrInvalidArgument, "lance: negative field id %d", nextID)
+		return nil, nextID, errs.Wrap(ErrInvalidArgument, "negative field id %d", nextID)
 	}
 	var out []*filepb.Field
 	seen := map[string]bool{}
 	for _, f := range schema.Fields() {
 		if seen[f.Name] {
-			return nil, nextID, errs.Wrap(ErrInvalidArgument, "lance: duplicate field name %s", errs.Quote(f.Name))
+			return nil, nextID, errs.Wrap(ErrInvalidArgument, "duplicate field name %s", errs.Quote(f.Name))
 		}
 		seen[f.Name] = true
 		var err error
@@ -47,10 +47,10 @@ func lanceFields(schema *arrow.Schema, nextID int32) ([]*filepb.Field, int32, er
 
 func appendLanceField(out []*filepb.Field, f arrow.Field, parent int32, next *int32, path string, depth int) ([]*filepb.Field, error) {
 	if depth >= maxWriteDepth {
-		return nil, errs.Wrap(ErrUnsupported, "lance: field %s nested deeper than %d", errs.Quote(path), maxWriteDepth)
+		return nil, errs.Wrap(ErrUnsupported, "field %s nested deeper than %d", errs.Quote(path), maxWriteDepth)
 	}
 	if f.Name == "" {
-		return nil, errs.Wrap(ErrInvalidArgument, "lance: empty field name under %s", errs.Quote(path))
+		return nil, errs.Wrap(ErrInvalidArgument, "empty field name under %s", errs.Quote(path))
 	}
 	lt, err := logicalType(f.Type, path)
 	if err != nil {
@@ -75,12 +75,12 @@ func appendLanceField(out []*filepb.Field, f arrow.Field, parent int32, next *in
 	switch t := f.Type.(type) {
 	case *arrow.StructType:
 		if t.NumFields() == 0 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: struct field %s without fields", errs.Quote(path))
+			return nil, errs.Wrap(ErrUnsupported, "struct field %s without fields", errs.Quote(path))
 		}
 		seen := map[string]bool{}
 		for _, c := range t.Fields() {
 			if seen[c.Name] {
-				return nil, errs.Wrap(ErrInvalidArgument, "lance: duplicate field name %s", errs.Quote(path+"."+c.Name))
+				return nil, errs.Wrap(ErrInvalidArgument, "duplicate field name %s", errs.Quote(path+"."+c.Name))
 			}
 			seen[c.Name] = true
 			if out, err = appendLanceField(out, c, p.Id, next, path+"."+c.Name, depth+1); err != nil {
@@ -161,10 +161,10 @@ func logicalType(dt arrow.DataType, path string) (string, error) {
 		return "fixed_size_binary:" + strconv.Itoa(t.ByteWidth), nil
 	case *arrow.FixedSizeListType:
 		if !fslLeafItem(t.Elem()) {
-			return "", errs.Wrap(ErrUnsupported, "lance: field %s: fixed_size_list of %s (items must be fixed-width)", errs.Quote(path), t.Elem())
+			return "", errs.Wrap(ErrUnsupported, "field %s: fixed_size_list of %s (items must be fixed-width)", errs.Quote(path), t.Elem())
 		}
 		if t.Len() < 1 {
-			return "", errs.Wrap(ErrUnsupported, "lance: field %s: fixed_size_list of size %d", errs.Quote(path), t.Len())
+			return "", errs.Wrap(ErrUnsupported, "field %s: fixed_size_list of size %d", errs.Quote(path), t.Len())
 		}
 		inner, err := logicalType(t.Elem(), path)
 		if err != nil {
@@ -185,11 +185,11 @@ func logicalType(dt arrow.DataType, path string) (string, error) {
 		return "large_list", nil
 	case *arrow.MapType:
 		if t.KeysSorted {
-			return "", errs.Wrap(ErrUnsupported, "lance: field %s: map with sorted keys", errs.Quote(path))
+			return "", errs.Wrap(ErrUnsupported, "field %s: map with sorted keys", errs.Quote(path))
 		}
 		return "map", nil
 	}
-	return "", errs.Wrap(ErrUnsupported, "lance: field %s: Arrow type %s", errs.Quote(path), dt)
+	return "", errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(path), dt)
 }
 
 // fslLeafItem: the items of a fixed_size_list the writer stores as one

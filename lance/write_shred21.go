@@ -77,6 +77,9 @@ type leaf21 struct {
 	rowStart int64
 	zero     []byte
 	cm       *file2pb.ColumnMetadata
+	general  bool     // building the general-compressed form of a page
+	utf8     bool     // string values (FSST applies)
+	fsst     *fsstEnc // the page's strings are FSST-encoded with this table
 }
 
 func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error) {
@@ -85,7 +88,9 @@ func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error)
 	switch t := leaf.(type) {
 	case *arrow.BooleanType:
 		c.kind = vBool
-	case *arrow.StringType, *arrow.BinaryType, *arrow.LargeStringType, *arrow.LargeBinaryType:
+	case *arrow.StringType, *arrow.LargeStringType:
+		c.kind, c.utf8 = vVar, true
+	case *arrow.BinaryType, *arrow.LargeBinaryType:
 		c.kind = vVar
 	case *arrow.FixedSizeListType:
 		c.kind = vFSL
@@ -103,21 +108,21 @@ func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error)
 		}
 		fw, ok := it.(arrow.FixedWidthDataType)
 		if !ok || fw.BitWidth()%8 != 0 || fw.BitWidth() == 0 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: fixed_size_list of %s", errs.Quote(path), it)
+			return nil, errs.Wrap(ErrUnsupported, "field %s: fixed_size_list of %s", errs.Quote(path), it)
 		}
 		c.itemW = fw.BitWidth() / 8
 		c.width = n * c.itemW
 		if n > 1<<24 || c.width > 1<<28 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: fixed_size_list of %d items", errs.Quote(path), n)
+			return nil, errs.Wrap(ErrUnsupported, "field %s: fixed_size_list of %d items", errs.Quote(path), n)
 		}
 	case arrow.FixedWidthDataType:
 		if t.BitWidth()%8 != 0 || t.BitWidth() == 0 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: Arrow type %s", errs.Quote(path), leaf)
+			return nil, errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(path), leaf)
 		}
 		c.kind = vFixed
 		c.width = t.BitWidth() / 8
 	default:
-		return nil, errs.Wrap(ErrUnsupported, "lance: field %s: Arrow type %s", errs.Quote(path), leaf)
+		return nil, errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(path), leaf)
 	}
 	// Full codes, innermost layer first.
 	c.nullCode = make([]uint16, c.nl)
@@ -142,7 +147,7 @@ func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error)
 			code++
 		}
 		if code > 1<<15 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s nested too deeply", errs.Quote(path))
+			return nil, errs.Wrap(ErrUnsupported, "field %s nested too deeply", errs.Quote(path))
 		}
 	}
 	c.pg.layerNull = make([]bool, c.nl)
@@ -271,13 +276,13 @@ func (c *leaf21) emit(d int, a arrow.Array, i int, rep uint16) error {
 	case stepStruct:
 		sa, ok := a.(*array.Struct)
 		if !ok {
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a struct array", errs.Quote(c.path), a)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a struct array", errs.Quote(c.path), a)
 		}
 		return c.emit(d+1, sa.Field(s.child), i, rep)
 	case stepList:
 		la, ok := a.(array.ListLike)
 		if !ok {
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a list array", errs.Quote(c.path), a)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a list array", errs.Quote(c.path), a)
 		}
 		start, end := la.ValueOffsets(i)
 		if end <= start {
@@ -319,7 +324,9 @@ func (c *leaf21) placeholder() {
 		m := 1
 		for l, d := range c.dims {
 			m *= d
-			p.fslValid[l] = setBits(p.fslValid[l], n*m, m, true)
+			if p.fslNull[l] { // validity is tracked once a null item is seen
+				p.fslValid[l] = setBits(p.fslValid[l], n*m, m, true)
+			}
 		}
 	}
 }
@@ -354,13 +361,39 @@ func (p *pageBuf) appendOff(l int) {
 	p.offs64 = append(p.offs64, end)
 }
 
+// allSet reports whether bits [at, at+n) of b are all set.
+func allSet(b []byte, at, n int) bool {
+	for i := at; i < at+n; i++ {
+		if i%8 == 0 && i+8 <= at+n {
+			if b[i/8] != 0xff {
+				return false
+			}
+			i += 7
+			continue
+		}
+		if b[i/8]&(1<<(i%8)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // setBits sets or clears bits [at, at+n) of b, growing it.
 func setBits(b []byte, at, n int, v bool) []byte {
 	need := (at + n + 7) / 8
 	for len(b) < need {
 		b = append(b, 0)
 	}
+	fill := byte(0)
+	if v {
+		fill = 0xff
+	}
 	for i := at; i < at+n; i++ {
+		if i%8 == 0 && i+8 <= at+n {
+			b[i/8] = fill
+			i += 7
+			continue
+		}
 		if v {
 			b[i/8] |= 1 << (i % 8)
 		} else {
@@ -442,7 +475,7 @@ func (c *leaf21) values(a arrow.Array, lo, hi int) error {
 				p.appendOff(len(s))
 			}
 		default:
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a string or binary array", errs.Quote(c.path), a)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a string or binary array", errs.Quote(c.path), a)
 		}
 	case vFSL:
 		for i := lo; i < hi; i++ {
@@ -465,7 +498,7 @@ func (c *leaf21) fslValue(a arrow.Array, i int) error {
 	for l, d := range c.dims {
 		fa, ok := cur.(*array.FixedSizeList)
 		if !ok {
-			return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a fixed_size_list array", errs.Quote(c.path), cur)
+			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a fixed_size_list array", errs.Quote(c.path), cur)
 		}
 		m *= d
 		child := fa.ListValues()
@@ -475,21 +508,26 @@ func (c *leaf21) fslValue(a arrow.Array, i int) error {
 		cstart := (fa.Data().Offset() + start) * d
 		ccnt := cnt * d
 		// child values are addressed in the unsliced child: use its data.
-		vb := p.fslValid[l]
-		vb = setBits(vb, row*m, m, true)
-		if child.NullN() > 0 {
-			cd := child.Data()
-			bm := cd.Buffers()[0]
-			if bm != nil {
+		// Item validity is tracked from the first null item of the page
+		// on (earlier rows are backfilled as valid).
+		cd := child.Data()
+		bm := cd.Buffers()[0]
+		hasNull := child.NullN() > 0 && bm != nil && !allSet(bm.Bytes(), cd.Offset()+cstart, ccnt)
+		if hasNull && !p.fslNull[l] {
+			p.fslNull[l] = true
+			p.fslValid[l] = setBits(p.fslValid[l][:0], 0, row*m, true)
+		}
+		if p.fslNull[l] {
+			vb := setBits(p.fslValid[l], row*m, m, true)
+			if hasNull {
 				for k := 0; k < ccnt; k++ {
 					if !bitutil.BitIsSet(bm.Bytes(), cd.Offset()+cstart+k) {
 						vb[(row*m+k)/8] &^= 1 << ((row*m + k) % 8)
-						p.fslNull[l] = true
 					}
 				}
 			}
+			p.fslValid[l] = vb
 		}
-		p.fslValid[l] = vb
 		cur, start, cnt = child, cstart, ccnt
 	}
 	d := cur.Data()

@@ -2,8 +2,11 @@ package lance
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -286,6 +289,7 @@ func TestWriteRoundTripAllTypes(t *testing.T) {
 		{pNull: 0, pEmpty: 0, maxList: 3, maxStr: 5},
 		{pNull: 1, maxList: 3, maxStr: 5},
 		{pNull: 0.05, pEmpty: 0.5, maxList: 2, maxStr: 40, card: 3},
+		{pNull: 0.1, pEmpty: 0.1, maxList: 2, maxStr: 4, card: 1},
 	} {
 		t.Run(fmt.Sprintf("null%v_empty%v_card%d", g.pNull, g.pEmpty, g.card), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(g.card)))
@@ -335,4 +339,224 @@ func TestWriteRoundTrip20(t *testing.T) {
 			checkRoundTrip(t, b, schema, recs)
 		})
 	}
+}
+
+func TestWriteRoundTripCompression(t *testing.T) {
+	for _, v := range []string{"2.2", "2.1", "2.0"} {
+		schema := allTypesSchema()
+		g := genOpts{pNull: 0.1, pEmpty: 0.1, maxList: 3, maxStr: 30}
+		if v != "2.2" {
+			schema = schema20()
+			g.noStructNull = v == "2.0"
+		}
+		for _, sc := range []string{"lz4", "zstd"} {
+			t.Run(v+"/"+sc, func(t *testing.T) {
+				r := rand.New(rand.NewPCG(8, 9))
+				recs := []arrow.RecordBatch{randRecord(schema, 2000, r, g), randRecord(schema, 3000, r, genOpts{pNull: 0.1, maxList: 2, maxStr: 30, card: 4, noStructNull: true})}
+				plain := writeFile(t, schema, recs, WithFormatVersion(v))
+				b := writeFile(t, schema, recs, WithFormatVersion(v), WithCompression(sc))
+				checkRoundTrip(t, b, schema, recs)
+				if len(b) >= len(plain) {
+					t.Errorf("%s: compressed file %d bytes, plain %d", sc, len(b), len(plain))
+				}
+				t.Logf("%s %s: %d -> %d bytes", v, sc, len(plain), len(b))
+			})
+		}
+	}
+}
+
+// Small pages: every column gets several pages (2.0 item columns cut
+// independently of their offsets), lists longer than a mini-block chunk
+// and a page, strings of 300 B (full-zip) and 1 MiB.
+func TestWriteMultiPage(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "big", Type: arrow.BinaryTypes.LargeBinary, Nullable: true},
+		{Name: "li", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "vec", Type: arrow.FixedSizeListOf(96, arrow.PrimitiveTypes.Float32), Nullable: true},
+	}, nil)
+	mem := memory.DefaultAllocator
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	r := rand.New(rand.NewPCG(11, 12))
+	long := strings.Repeat("x", 300)
+	huge := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	for i := range 3000 {
+		b.Field(0).(*array.Int64Builder).Append(int64(i) * 1000003)
+		switch i % 7 {
+		case 0:
+			b.Field(1).AppendNull()
+		case 1:
+			b.Field(1).(*array.StringBuilder).Append(long + fmt.Sprint(i))
+		default:
+			b.Field(1).(*array.StringBuilder).Append(fmt.Sprint("s", i))
+		}
+		switch {
+		case i == 5 || i == 2999:
+			b.Field(2).(*array.BinaryBuilder).Append(huge)
+		case i%3 == 0:
+			b.Field(2).AppendNull()
+		default:
+			b.Field(2).(*array.BinaryBuilder).Append([]byte(fmt.Sprint(i)))
+		}
+		lb := b.Field(3).(*array.ListBuilder)
+		switch {
+		case i%11 == 0:
+			lb.AppendNull()
+		case i == 100 || i == 2000:
+			lb.Append(true) // one list far longer than a chunk and a page
+			for k := range 50000 {
+				lb.ValueBuilder().(*array.Int32Builder).Append(int32(k))
+			}
+		default:
+			lb.Append(true)
+			for k := range i % 5 {
+				lb.ValueBuilder().(*array.Int32Builder).Append(int32(i + k))
+			}
+		}
+		vb := b.Field(4).(*array.FixedSizeListBuilder)
+		if i%13 == 0 {
+			vb.AppendNull()
+		} else {
+			vb.Append(true)
+			for range 96 {
+				vb.ValueBuilder().(*array.Float32Builder).Append(r.Float32())
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	recs := []arrow.RecordBatch{rec.NewSlice(0, 1000), rec.NewSlice(1000, 1000), rec.NewSlice(1000, 3000)}
+	for _, v := range []string{"2.2", "2.1", "2.0"} {
+		t.Run(v, func(t *testing.T) {
+			data := writeFile(t, schema, recs, WithFormatVersion(v), WithPageBytes(16<<10))
+			checkRoundTrip(t, data, schema, recs)
+			f, err := Open(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range f.Columns() {
+				if len(c.Pages) < 2 {
+					t.Errorf("column %d has %d pages, want several", i, len(c.Pages))
+				}
+			}
+		})
+	}
+}
+
+// A million rows of ints, strings and lists round-trip.
+func TestWriteMillionRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1M rows: skipped in -short")
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "li", Type: arrow.ListOf(arrow.PrimitiveTypes.Int16), Nullable: true},
+	}, nil)
+	r := rand.New(rand.NewPCG(1, 1))
+	var recs []arrow.RecordBatch
+	for range 8 {
+		recs = append(recs, randRecord(schema, 125000, r, genOpts{pNull: 0.05, pEmpty: 0.1, maxList: 3, maxStr: 8}))
+	}
+	for _, v := range []string{"2.2", "2.0"} {
+		data := writeFile(t, schema, recs, WithFormatVersion(v))
+		checkRoundTrip(t, data, schema, recs)
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	var buf bytes.Buffer
+	if _, err := NewWriter(nil, schema); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil writer: %v", err)
+	}
+	if _, err := NewWriter(&buf, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil schema: %v", err)
+	}
+	for _, o := range []Option{WithFormatVersion("2.3"), WithFormatVersion(""), WithPageBytes(0), WithPageBytes(1 << 40), WithCompression("gzip")} {
+		if _, err := NewWriter(&buf, schema, o); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("bad option: %v", err)
+		}
+	}
+	dict := arrow.NewSchema([]arrow.Field{{Name: "d", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}}}, nil)
+	if _, err := NewWriter(&buf, dict); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "field d:") {
+		t.Errorf("dictionary field: %v", err)
+	}
+	m := arrow.NewSchema([]arrow.Field{{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32)}}, nil)
+	for _, v := range []string{"2.0", "2.1"} {
+		if _, err := NewWriter(&buf, m, WithFormatVersion(v)); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("map in %s: %v", v, err)
+		}
+	}
+	w, err := NewWriter(&buf, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil record: %v", err)
+	}
+	other := arrow.NewSchema([]arrow.Field{{Name: "b", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	rec := randRecord(other, 3, rand.New(rand.NewPCG(1, 1)), genOpts{})
+	if err := w.Write(rec); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("other schema: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if err := w.Write(randRecord(schema, 1, rand.New(rand.NewPCG(1, 1)), genOpts{})); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Write after Close: %v", err)
+	}
+	// 2.0 refuses null structs, naming the field.
+	st := arrow.NewSchema([]arrow.Field{{Name: "st", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32}), Nullable: true}}, nil)
+	w, err = NewWriter(&buf, st, WithFormatVersion("2.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(randRecord(st, 50, rand.New(rand.NewPCG(1, 1)), genOpts{pNull: 0.5})); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "field st:") {
+		t.Errorf("null struct in 2.0: %v", err)
+	}
+	if err := w.Close(); err == nil {
+		t.Error("Close after a failed Write succeeded")
+	}
+}
+
+// The writer holds about one page per column, not the file: writing 256
+// MB in batches keeps the heap far below that.
+func TestWriteBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("256 MB write: skipped in -short")
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String},
+		{Name: "vec", Type: arrow.FixedSizeListOf(128, arrow.PrimitiveTypes.Float32)},
+	}, nil)
+	w, err := NewWriter(io.Discard, schema, WithPageBytes(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 2))
+	rec := randRecord(schema, 4096, r, genOpts{maxStr: 100})
+	defer rec.Release()
+	var peak uint64
+	var ms runtime.MemStats
+	for range 120 { // 120 x 2.3 MB
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapAlloc)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if peak > 96<<20 {
+		t.Errorf("heap reached %d MB writing %d rows", peak>>20, w.NumRows())
+	}
+	t.Logf("peak heap %d MB for %d rows", peak>>20, w.NumRows())
 }

@@ -81,7 +81,7 @@ func (w *Writer) node20(f arrow.Field, path string, next *int) (node20, error) {
 		l.child = cn
 		return l, nil
 	case *arrow.MapType:
-		return nil, errs.Wrap(ErrUnsupported, "lance: field %s: maps need file format 2.2", errs.Quote(path))
+		return nil, errs.Wrap(ErrUnsupported, "field %s: maps need file format 2.2", errs.Quote(path))
 	}
 	lf, err := newLeaf20(base, f.Type)
 	if err != nil {
@@ -155,10 +155,10 @@ type struct20 struct {
 func (s *struct20) add(a arrow.Array) error {
 	sa, ok := a.(*array.Struct)
 	if !ok {
-		return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a struct array", errs.Quote(s.path), a)
+		return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a struct array", errs.Quote(s.path), a)
 	}
 	if sa.NullN() > 0 {
-		return errs.Wrap(ErrUnsupported, "lance: field %s: file format 2.0 cannot store null structs (use 2.1 or 2.2)", errs.Quote(s.path))
+		return errs.Wrap(ErrUnsupported, "field %s: file format 2.0 cannot store null structs (use 2.1 or 2.2)", errs.Quote(s.path))
 	}
 	s.rows += uint64(sa.Len())
 	for i, c := range s.children {
@@ -194,7 +194,7 @@ type list20 struct {
 func (l *list20) add(a arrow.Array) error {
 	la, ok := a.(array.ListLike)
 	if !ok {
-		return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a list array", errs.Quote(l.path), a)
+		return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a list array", errs.Quote(l.path), a)
 	}
 	n := la.Len()
 	if n == 0 {
@@ -277,16 +277,16 @@ func newLeaf20(base col20, dt arrow.DataType) (*leaf20, error) {
 	case *arrow.FixedSizeListType:
 		fw, ok := t.Elem().(arrow.FixedWidthDataType)
 		if _, nested := t.Elem().(*arrow.FixedSizeListType); nested || !ok || fw.BitWidth()%8 != 0 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: file format 2.0 stores fixed_size_list of byte-wide values only", errs.Quote(base.path))
+			return nil, errs.Wrap(ErrUnsupported, "field %s: file format 2.0 stores fixed_size_list of byte-wide values only", errs.Quote(base.path))
 		}
 		l.kind, l.width, l.dim = vFSL, fw.BitWidth()/8, int(t.Len())
 	case arrow.FixedWidthDataType:
 		if t.BitWidth()%8 != 0 || t.BitWidth() == 0 {
-			return nil, errs.Wrap(ErrUnsupported, "lance: field %s: Arrow type %s", errs.Quote(base.path), dt)
+			return nil, errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(base.path), dt)
 		}
 		l.kind, l.width = vFixed, t.BitWidth()/8
 	default:
-		return nil, errs.Wrap(ErrUnsupported, "lance: field %s: Arrow type %s", errs.Quote(base.path), dt)
+		return nil, errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(base.path), dt)
 	}
 	l.zero = make([]byte, max(l.width*max(l.dim, 1), 8))
 	return l, nil
@@ -334,12 +334,12 @@ func (l *leaf20) add(a arrow.Array) error {
 			}
 			l.ends = append(l.ends, uint64(len(l.data)))
 			if len(l.data) > math.MaxInt32 {
-				return errs.Wrap(ErrUnsupported, "lance: field %s: a page of more than 2 GiB of bytes", errs.Quote(l.path))
+				return errs.Wrap(ErrUnsupported, "field %s: a page of more than 2 GiB of bytes", errs.Quote(l.path))
 			}
 		case vFSL:
 			fa, ok := a.(*array.FixedSizeList)
 			if !ok {
-				return errs.Wrap(ErrInvalidArgument, "lance: field %s: %T is not a fixed_size_list array", errs.Quote(l.path), a)
+				return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a fixed_size_list array", errs.Quote(l.path), a)
 			}
 			child := fa.ListValues()
 			cd := child.Data()
@@ -415,9 +415,16 @@ func (l *leaf20) flush() error {
 			}
 			binary.LittleEndian.PutUint64(ends[8*i:], v)
 		}
-		bufs = [][]byte{ends, l.data}
+		bytesEnc := e20Flat(8, 1)
+		data := l.data
+		if sc := l.w.cfg.write.compression; sc != "" && len(data) > 0 {
+			// As lance's lance-encoding:compression: the bytes buffer only.
+			data = l.w.compressor().raw20(data)
+			bytesEnc.GetFlat().Compression = &encpb.Compression{Scheme: sc}
+		}
+		bufs = [][]byte{ends, data}
 		e = &encpb.ArrayEncoding{ArrayEncoding: &encpb.ArrayEncoding_Binary{Binary: &encpb.Binary{
-			Indices: e20NoNull(e20Flat(64, 0)), Bytes: e20Flat(8, 1), NullAdjustment: adj}}}
+			Indices: e20NoNull(e20Flat(64, 0)), Bytes: bytesEnc, NullAdjustment: adj}}}
 	case vFixed, vBool:
 		bitsPer := uint64(8 * l.width)
 		vals := l.fixed
