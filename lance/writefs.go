@@ -37,6 +37,8 @@ type WriteFS interface {
 // os.DirFS, RenameNoReplace is a hard link plus removal of the old name
 // (link fails when the new name exists, atomically, on every POSIX file
 // system and NTFS), Create opens with O_EXCL and Close syncs the file.
+// A file system without hard links (FAT, some FUSE mounts) cannot commit:
+// the commit fails with the link error and leaves no manifest.
 func DirFS(dir string) WriteFS { return dirFS{dir: dir, FS: os.DirFS(dir)} }
 
 type dirFS struct {
