@@ -257,6 +257,49 @@
 // LanceDB's time includes handing the Arrow data from JavaScript to its
 // Rust core; ours is the Go writer alone.
 //
+// # Writing tables
+//
+// CreateTable and Table.Append write a table as LanceDB 0.39 does: data
+// files named like lance's (24 binary digits and 26 hex digits of a random
+// UUID) under data/, one fragment per file, cut at WithMaxRowsPerFile rows
+// (DefaultMaxRowsPerFile, lance's 1,048,576); fragment ids after the
+// manifest's max_fragment_id; DataFile field ids, column indices, file
+// version and exact size; then a commit (table_commit.go): the
+// transaction file _transactions/{read_version}-{uuid}.txn (an Overwrite
+// or Append Transaction protobuf, what LanceDB reads when it resolves its
+// own concurrent commits), the manifest written under a temporary name and
+// renamed without overwrite (WriteFS.RenameNoReplace; DirFS links the new
+// name, which fails atomically when it exists) to V2 naming for a new
+// table or the scheme the table already uses, then
+// _versions/latest_version_hint.json. Append keeps the table's file format
+// version, schema and field ids (a batch is matched to the schema by
+// column name; a type that differs is an error naming the column), feature
+// flags, config, deletion files and index section (copied into the new
+// manifest file), gives the new fragments of a table with stable row ids
+// their row ids and created/updated version sequences (next_row_id on), and
+// refuses tables whose writer flags it does not handle (base paths,
+// unknown ones) with ErrUnsupported. An existing version is
+// never rewritten: of two writers committing the same version the second
+// gets ErrConflict, removes its temporary manifest, transaction and data
+// files and leaves the table as the first left it. A writer that crashes
+// mid-commit leaves unreferenced files behind, as lance does; no manifest
+// names them. LanceDB 0.39 opens tables written here (2.0, 2.1, 2.2),
+// appends to them, and reads what Append added to tables it created
+// (table_lancedb_test.go, when node and @lancedb/lancedb are installed).
+//
+// BenchmarkTableWriteVsLanceDB creates the same 4,096-row table (int64,
+// float64, string, list<string>, 768-d float32 vector; 13 MB of Arrow
+// data) with CreateTable and with LanceDB's createTable (default 2.2),
+// alternately in one run on a shared 2-core machine (5 runs of 3):
+//
+//	                          CreateTable   LanceDB 0.39 (timed inside node)
+//	write speed (median)      39 MB/s       9.9 MB/s    CreateTable 4.1x faster (2.7x..5.0x)
+//	data file bytes           1.009x        1x
+//
+// BenchmarkTableWrite puts a table's cost (data file synced, manifest,
+// transaction file, commit, reopening) next to writing the bare data file
+// to io.Discard: within this machine's noise (medians 79 and 88 MB/s).
+//
 // # Byte order
 //
 // The decoders copy Lance's little-endian values into Arrow buffers as

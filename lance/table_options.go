@@ -2,10 +2,23 @@ package lance
 
 import "github.com/colfmt/colfmt/internal/opt"
 
-// tableConfig holds what only OpenTable reads.
+// DefaultMaxRowsPerFile is the most rows CreateTable and Append put in one
+// data file (one fragment): 1,048,576, lance's max_rows_per_file.
+const DefaultMaxRowsPerFile = 1 << 20
+
+// tableConfig holds what only the table functions read.
 type tableConfig struct {
-	version    uint64 // 0: latest
+	version    uint64 // OpenTable: 0 latest
 	hasVersion bool
+
+	maxRowsPerFile int64 // CreateTable, Append: 0 means DefaultMaxRowsPerFile
+}
+
+func (c tableConfig) rowsPerFile() int64 {
+	if c.maxRowsPerFile == 0 {
+		return DefaultMaxRowsPerFile
+	}
+	return c.maxRowsPerFile
 }
 
 // WithVersion makes OpenTable open version n of the table (time travel)
@@ -18,6 +31,19 @@ func WithVersion(n uint64) Option {
 			return opt.Invalid(ErrInvalidOption, "WithVersion", n, "must be in 1..%d", detachedVersionBit-1)
 		}
 		c.table.version, c.table.hasVersion = n, true
+		return nil
+	}
+}
+
+// WithMaxRowsPerFile sets the most rows CreateTable and Append write into
+// one data file, a fragment of its own (default DefaultMaxRowsPerFile; at
+// most 2^32-1, lance's limit for a fragment). Readers ignore it.
+func WithMaxRowsPerFile(n int64) Option {
+	return func(c *config) error {
+		if n < 1 || n > 1<<32-1 {
+			return opt.Invalid(ErrInvalidOption, "WithMaxRowsPerFile", n, "must be in 1..%d", int64(1<<32-1))
+		}
+		c.table.maxRowsPerFile = n
 		return nil
 	}
 }

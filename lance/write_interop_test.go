@@ -3,8 +3,8 @@ package lance
 // LanceDB interop for the data-file writer: LanceDB writes a table from
 // the same rows, we write its data file again with our writer (same field
 // ids), swap it into the table's manifest and let LanceDB read the table
-// back. Runs when node and @lancedb/lancedb are installed (NODE_PATH, or
-// /work/lancedb-node/node_modules); skips otherwise.
+// back. Runs when node and @lancedb/lancedb are installed (see
+// internal/lancedbnode); skips otherwise.
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,33 +21,19 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/colfmt/colfmt/internal/lancedbnode"
 	"github.com/colfmt/colfmt/lance/internal/tablepb"
 )
 
-const interopScript = "../scripts/lancedb/interop.mjs"
-
-// lancedbNode returns the NODE_PATH holding @lancedb/lancedb, or skips.
-func lancedbNode(t testing.TB) string {
+// lancedbNode finds node and LanceDB (see internal/lancedbnode), or skips.
+func lancedbNode(t testing.TB) lancedbnode.Env {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed: LanceDB interop skipped")
-	}
-	for _, p := range []string{os.Getenv("NODE_PATH"), "/work/lancedb-node/node_modules"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(p, "@lancedb", "lancedb")); err == nil {
-			return p
-		}
-	}
-	t.Skip("@lancedb/lancedb not installed (npm install @lancedb/lancedb apache-arrow; set NODE_PATH): LanceDB interop skipped")
-	return ""
+	return lancedbnode.Find(t)
 }
 
-func runNode(t testing.TB, nodePath string, args ...string) []byte {
+func runNode(t testing.TB, env lancedbnode.Env, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command("node", append([]string{interopScript}, args...)...)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+nodePath)
+	cmd := env.Command("interop.mjs", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -125,7 +125,7 @@ func TestPackHelpListsWritableFormats(t *testing.T) {
 	require.Contains(t, stderr, "-bits")    // onpair
 	require.Contains(t, stderr, "-backend") // at1
 	require.Contains(t, stderr, "-segment-thresh")
-	require.NotContains(t, stderr, "lance")
+	require.Contains(t, stderr, "-table") // lance
 }
 
 func TestCatHelpSaysWhatColumnsSelect(t *testing.T) {

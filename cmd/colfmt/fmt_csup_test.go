@@ -82,7 +82,7 @@ func TestCSUPCatColumns(t *testing.T) {
 func TestBSUPIsAKnownFormat(t *testing.T) {
 	code, _, stderr := runCLI(t, "pack", "--help")
 	require.Equal(t, 0, code)
-	require.Contains(t, stderr, "format to write: onpair, at1, csup, bsup")
+	require.Contains(t, stderr, "format to write: onpair, at1, lance, csup, bsup")
 	require.Contains(t, stderr, "--format bsup: Super Binary stream")
 	code, _, stderr = runCLI(t, "pack", "--format", "nosuch", "in.json")
 	require.Equal(t, 2, code)

@@ -500,6 +500,7 @@ func packCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs := newFlagSet("pack", stderr, "pack --format F [--out FILE] [format flags] INPUT|-")
 	fs.String("format", "", "format to write: "+strings.Join(writableFormats(), ", "))
 	out := fs.String("out", "", "output file (default: stdout)")
+	fs.StringVar(out, "o", "", "same as --out")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: colfmt pack --format F [--out FILE] [format flags] INPUT|-")
 		fmt.Fprintln(stderr, "INPUT - reads standard input. Flags may come before or after INPUT.")

@@ -5,11 +5,11 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/colfmt/colfmt/internal/lancedbnode"
 	"github.com/colfmt/colfmt/lance"
 	"github.com/colfmt/colfmt/remote"
 )
@@ -17,26 +17,20 @@ import (
 // benchTable returns a multi-MB LanceDB table (4 fragments of 250k rows:
 // id int64, x float64, y int32, s utf8; about 25 MB), written once by
 // testdata/gentable.cjs with LanceDB for Node into a cache folder under
-// os.TempDir. It skips without node and LanceDB ($COLFMT_LANCEDB_NODE, a
-// node_modules folder holding @lancedb/lancedb and apache-arrow; default
-// /work/lancedb-node/node_modules).
+// os.TempDir. It skips without node and LanceDB (internal/lancedbnode).
 func benchTable(b *testing.B) string {
 	dir := filepath.Join(os.TempDir(), "colfmt-lancefetch-bench-v1")
 	table := filepath.Join(dir, "big.lance")
 	if _, err := os.Stat(filepath.Join(table, "_versions", "latest_version_hint.json")); err == nil {
 		return table
 	}
-	mods := os.Getenv("COLFMT_LANCEDB_NODE")
-	if mods == "" {
-		mods = "/work/lancedb-node/node_modules"
-	}
-	node, err := exec.LookPath("node")
-	if _, serr := os.Stat(filepath.Join(mods, "@lancedb", "lancedb")); err != nil || serr != nil {
-		b.Skip("needs node and LanceDB for Node (set COLFMT_LANCEDB_NODE to its node_modules) to write the multi-MB table")
-	}
+	env := lancedbnode.Find(b)
 	os.RemoveAll(dir)
-	cmd := exec.Command(node, "testdata/gentable.cjs", dir, "4", "250000")
-	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
+	gen, err := filepath.Abs(filepath.Join("testdata", "gentable.cjs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := env.Command(gen, dir, "4", "250000")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		b.Fatalf("gentable: %v\n%s", err, out)
