@@ -18,6 +18,7 @@ test: vet fmt-check staticcheck race purego test-386 test-s390x fuzz-short
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags colfmt_objstore ./cmd/colfmt
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \

@@ -66,7 +66,6 @@ type leaf21 struct {
 	listLevel           []uint16 // per step: list level of a list step (innermost = 1)
 	nullCode, emptyCode []uint16 // per layer (innermost first), full codes
 	maxVisDef           uint16   // full codes: entries with def <= maxVisDef are visible
-	hasDefCodes         bool
 
 	kind  valueKind
 	width int   // bytes per value (vFixed, vFSL)

@@ -92,10 +92,9 @@ func (w *Writer) node20(f arrow.Field, path string, next *int) (node20, error) {
 }
 
 type col20 struct {
-	w     *Writer
-	path  string
-	cm    *file2pb.ColumnMetadata
-	pages int
+	w    *Writer
+	path string
+	cm   *file2pb.ColumnMetadata
 }
 
 func (c *col20) top() int                    { return -1 }
@@ -251,20 +250,19 @@ func (l *list20) finish() error {
 // string/binary values.
 type leaf20 struct {
 	col20
-	kind    valueKind
-	width   int // bytes per value (per item for vFSL)
-	dim     int // vFSL
-	n       int
-	valid   []byte // row validity
-	nulls   int
-	ivalid  []byte // vFSL item validity
-	inulls  int
-	fixed   []byte
-	bits    []byte
-	ends    []uint64
-	data    []byte
-	zero    []byte
-	lenSize int
+	kind   valueKind
+	width  int // bytes per value (per item for vFSL)
+	dim    int // vFSL
+	n      int
+	valid  []byte // row validity
+	nulls  int
+	ivalid []byte // vFSL item validity
+	inulls int
+	fixed  []byte
+	bits   []byte
+	ends   []uint64
+	data   []byte
+	zero   []byte
 }
 
 func newLeaf20(base col20, dt arrow.DataType) (*leaf20, error) {

@@ -96,7 +96,7 @@ func TestPackLanceTable(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "exclude each other")
 	code, _, stderr = runCLI(t, "pack", "--format", "lance", "--max-rows-per-file", "2", more)
-	require.Equal(t, 2, code)
+	require.Equal(t, 2, code, stderr)
 	code, _, stderr = runCLI(t, "pack", "--format", "lance", "--format-version", "3.0", more)
 	require.Equal(t, 2, code, stderr)
 

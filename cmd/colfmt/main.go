@@ -12,7 +12,7 @@
 //	colfmt --version
 //
 // FILE and DIR may be URLs: http://, https:// and file:// (package
-// remote), and s3:// in a build with -tags colfmt_objstore (package
+// remote), and s3://, gs:// and azblob:// in a build with -tags colfmt_objstore (package
 // remote/objstore); remote files are read in byte ranges, and a table over
 // HTTP is found through _versions/latest_version_hint.json. The query
 // commands and grep take URLs too.
@@ -68,7 +68,7 @@ Usage:
   colfmt --version                print the version
 %s
 FILE may be a directory (a Lance table), an http(s):// or file:// URL of
-either (s3:// when built with -tags colfmt_objstore), or - for standard
+either (s3://, gs://, azblob:// when built with -tags colfmt_objstore), or - for standard
 input; flags may come before or after it. The format is detected from the bytes unless
 --format is given.
 Formats: %s

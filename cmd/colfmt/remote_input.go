@@ -101,7 +101,7 @@ func storeLinked(scheme string) bool {
 
 func errNoStore(scheme string) error {
 	if len(objstoreSchemes) == 0 {
-		return fmt.Errorf("%s:// is %w in this build of colfmt (build it with -tags colfmt_objstore to read s3://)", scheme, errNotSupported)
+		return fmt.Errorf("%s:// is %w in this build of colfmt (build it with -tags colfmt_objstore to read s3://, gs:// and azblob://)", scheme, errNotSupported)
 	}
 	return fmt.Errorf("%s:// is %w in this build of colfmt (object stores linked: %s)", scheme, errNotSupported, strings.Join(objstoreSchemes, ", "))
 }

@@ -66,12 +66,6 @@ func (p *parser) ws() {
 	}
 }
 
-// parseLine parses one JSON Lines line: one value, whitespace around it.
-func parseLine(b []byte, maxDepth int) (value, error) {
-	p := &parser{}
-	return p.parse(b, maxDepth)
-}
-
 // parse parses a line, reusing p's arenas (values of the previous line
 // become invalid).
 func (p *parser) parse(b []byte, maxDepth int) (value, error) {
