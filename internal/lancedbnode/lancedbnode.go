@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/colfmt/colfmt/internal/shareddata"
 )
 
 // Env is what Find returns: the node binary, the node_modules folder, and
@@ -35,7 +37,7 @@ func Find(tb testing.TB) Env {
 		}
 		tb.Skipf("LanceDB interop skipped: "+format, args...)
 	}
-	root := moduleRoot()
+	root := shareddata.ModuleRoot()
 	if root == "" {
 		miss("module root not found")
 	}
@@ -65,21 +67,4 @@ func (e Env) Command(script string, args ...string) *exec.Cmd {
 	cmd := exec.Command(e.Node, append([]string{script}, args...)...)
 	cmd.Env = append(os.Environ(), "NODE_PATH="+e.Modules, "COLFMT_LANCEDB_NODE_MODULES="+e.Modules)
 	return cmd
-}
-
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }

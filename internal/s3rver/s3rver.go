@@ -21,9 +21,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/colfmt/colfmt/internal/shareddata"
 )
 
 // Credentials s3rver accepts (its defaults).
@@ -51,7 +52,7 @@ func Start(tb testing.TB, buckets ...string) string {
 		skip("s3rver: node not found on PATH")
 	}
 	bin := ""
-	for _, dir := range []string{os.Getenv("COLFMT_S3RVER_DIR"), filepath.Join(moduleRoot(), "scripts", "s3")} {
+	for _, dir := range []string{os.Getenv("COLFMT_S3RVER_DIR"), filepath.Join(shareddata.ModuleRoot(), "scripts", "s3")} {
 		if dir == "" {
 			continue
 		}
@@ -117,21 +118,4 @@ func Start(tb testing.TB, buckets ...string) string {
 // BucketQuery is the s3blob URL query that points a bucket at endpoint.
 func BucketQuery(endpoint string) string {
 	return "?endpoint=" + endpoint + "&use_path_style=true&disable_https=true&region=us-east-1"
-}
-
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir || strings.TrimSpace(parent) == "" {
-			return ""
-		}
-		dir = parent
-	}
 }

@@ -15,7 +15,7 @@ import (
 func Dir(rel ...string) string {
 	root := os.Getenv("COLFMT_SHARED")
 	if root == "" {
-		mod := moduleRoot()
+		mod := ModuleRoot()
 		if mod == "" {
 			return ""
 		}
@@ -42,8 +42,10 @@ func Path(tb testing.TB, rel ...string) string {
 	return p
 }
 
-// moduleRoot walks up from the working directory to the folder holding go.mod.
-func moduleRoot() string {
+// ModuleRoot walks up from the working directory to the folder holding
+// go.mod ("" if none): tests run in their package folder, and the scripts
+// and shared data are found from the module root.
+func ModuleRoot() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
