@@ -196,6 +196,8 @@ type directOut struct {
 	lvc    []byte // one unpacked block of levels
 	unp    []byte // one unpacked FastLanes block
 	sv     []byte // struct validity (leaf of a struct), nil until a null
+	ivalid []byte // fixed-size list item validity (full-zip pages), nil if none
+	inulls int
 	snulls int
 	dict   *vals  // the page's dictionary
 	idx    []byte // dictionary indices of a chunk
@@ -282,6 +284,13 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
+		if p.layout.kind == fullZip {
+			d.path, d.off = p.path, p.buffers[0].off
+			if err := r.directFullZip(d, o, p, int(lo), int(hi)); err != nil {
+				return directResult{}, err
+			}
+			continue
+		}
 		d.path, d.off = p.path, p.buffers[1].off
 		if err := r.directPage(d, o, p, int(lo), int(hi)); err != nil {
 			return directResult{}, err
@@ -570,35 +579,45 @@ func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt,
 	row := o.at
 	for i := 0; i < b-a; i++ {
 		x := binary.LittleEndian.Uint16(raw[2*(a+i):])
-		switch {
-		case x == 0:
-			o.markValid(row + i)
-			if o.sv != nil {
-				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
-			}
-			continue
-		case x > maxDef:
-			return d.corrupt("definition level %d of item %d is above %d", x, a+i, maxDef)
-		}
-		if err := o.markNull(d, row+i); err != nil {
+		if err := o.applyDef(d, x, row+i, c0, maxDef, a+i); err != nil {
 			return err
 		}
-		if x <= c0 {
-			if o.sv != nil {
-				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
-			}
-			continue
-		}
-		if o.sv == nil {
-			sv, err := d.alloc(int64(o.n+7)/8, "validity")
-			if err != nil {
-				return err
-			}
-			o.sv = sv
-			bitutil.SetBitsTo(o.sv, 0, int64(row+i), true)
-		}
-		o.snulls++
 	}
+	return nil
+}
+
+// applyDef records the definition level x of output row row (item item
+// of its chunk or page, for errors): valid, a null leaf (codes up to c0)
+// or a null struct (up to maxDef).
+func (o *directOut) applyDef(d *dec, x uint16, row int, c0, maxDef uint16, item int) error {
+	switch {
+	case x == 0:
+		o.markValid(row)
+		if o.sv != nil {
+			o.sv[row>>3] |= 1 << (row & 7)
+		}
+		return nil
+	case x > maxDef:
+		return d.corrupt("definition level %d of item %d is above %d", x, item, maxDef)
+	}
+	if err := o.markNull(d, row); err != nil {
+		return err
+	}
+	if x <= c0 {
+		if o.sv != nil {
+			o.sv[row>>3] |= 1 << (row & 7)
+		}
+		return nil
+	}
+	if o.sv == nil {
+		sv, err := d.alloc(int64(o.n+7)/8, "validity")
+		if err != nil {
+			return err
+		}
+		o.sv = sv
+		bitutil.SetBitsTo(o.sv, 0, int64(row), true)
+	}
+	o.snulls++
 	return nil
 }
 
@@ -761,7 +780,11 @@ func (o *directOut) itemData(dt arrow.DataType, dim int) arrow.ArrayData {
 	}
 	n := o.at
 	if dim > 0 {
-		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), n*dim, []*memory.Buffer{nil, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, 0, 0)
+		var ivbuf *memory.Buffer
+		if o.inulls > 0 {
+			ivbuf = memory.NewBufferBytes(o.ivalid)
+		}
+		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), n*dim, []*memory.Buffer{ivbuf, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, o.inulls, 0)
 		defer child.Release()
 		return array.NewData(dt, n, []*memory.Buffer{vbuf}, []arrow.ArrayData{child}, o.nulls, 0)
 	}
