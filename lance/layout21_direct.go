@@ -139,6 +139,9 @@ func decodedChunks(v *cnode, kind, dim int) bool {
 // decoded decodes a chunk's cnt values through the general chunk decoder
 // and copies items [a, b) to the output at o.at.
 func (o *directOut) decoded(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
+	if o.kind < 0 && v.kind == kFsst && v.fsst != nil && v.inner != nil && v.inner.kind == kVariable {
+		return o.fsstValues(d, v, vb, cnt, a, b)
+	}
 	vv, err := d.mini(v, [][]byte{vb}, cnt)
 	if err != nil {
 		return err
@@ -177,6 +180,54 @@ func (o *directOut) decoded(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
 			o.o64[row+i-a] = base + x - s
 		}
 	}
+	return nil
+}
+
+// fsstValues decodes items [a, b) of a chunk of cnt FSST strings
+// straight into the output at o.at: the chunk's offsets and every code
+// are checked as the general decoder (fsstDecode) checks them, then only
+// the wanted items are decoded, one 8-byte store per symbol into the
+// output's slack.
+func (o *directOut) fsstValues(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
+	in, err := d.miniVariable(vb, int(v.inner.bits), cnt)
+	if err != nil {
+		return err
+	}
+	t := v.fsst
+	var total, want int64
+	for i := 0; i < cnt; i++ {
+		l, err := t.decodedLen(in.data[in.offs[i]:in.offs[i+1]])
+		if err != nil {
+			return errs.Locate(err, d.off, d.path)
+		}
+		total += int64(l)
+		if i >= a && i < b {
+			want += int64(l)
+		}
+	}
+	if total > d.f.cfg.maxBuffer {
+		return errs.TooLarge(ErrTooLarge, d.off, d.path, "FSST output", uint64(total), d.f.cfg.maxBuffer)
+	}
+	if err := o.reserve(d, want, b-a); err != nil {
+		return err
+	}
+	if int64(cap(o.data)-len(o.data)) < want+8 {
+		if err := o.reserve(d, want+8, b-a); err != nil {
+			return err
+		}
+	}
+	buf := o.data[:cap(o.data)]
+	at := len(o.data)
+	row := o.at
+	for i := a; i < b; i++ {
+		at = t.decodeInto(buf, at, in.data[in.offs[i]:in.offs[i+1]])
+		if o.kind == -4 {
+			o.o32[row+i-a+1] = int32(at)
+		} else {
+			o.o64[row+i-a+1] = int64(at)
+		}
+	}
+	o.data = buf[:at]
 	return nil
 }
 
