@@ -187,7 +187,8 @@
 // 58 MB page) of the same leaves find a row by arithmetic and read only
 // the batch's bytes, about 1 MiB at a time, into the output
 // (layout21_direct_fullzip.go): memory follows the batch, not the page.
-// Other pages (multi-level lists, maps, RLE, nested fixed-size lists,
+// Other pages (multi-level lists, maps, RLE, fixed-size lists with
+// validity in mini-block pages, nested fixed-size lists,
 // packed structs, variable full-zip, constant) decode whole pages and
 // join slices. Open chooses between them per page (see Architecture): of
 // the 270 small pages in the shared LanceDB files, 232 are planned

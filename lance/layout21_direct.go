@@ -870,7 +870,11 @@ func (o *directOut) reserve(d *dec, k int64, rows int) error {
 	}
 	grow := need
 	if done := int64(o.at + rows); done > 0 {
-		grow = max(need, need+(need/done)*int64(o.n-o.at-rows)+need/done*16)
+		// The rest at the bytes per item seen so far, plus an eighth: a
+		// short sample (one small chunk) must not force a second
+		// allocation and copy near the end.
+		rest := (need / done) * int64(o.n-o.at-rows)
+		grow = max(need, need+rest+rest/8+need/done*16)
 	}
 	grow = max(grow, int64(cap(o.data))+int64(cap(o.data))/4)
 	if grow > d.f.cfg.maxBuffer {
