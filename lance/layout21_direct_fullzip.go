@@ -116,6 +116,7 @@ func (r *reader) directFullZip(d *dec, o *directOut, p *page, lo, hi int) error 
 	if len(pl.layers) == 2 {
 		maxDef += pl.layers[1].codes()
 	}
+	mask := uint16(1)<<pl.bitsDef - 1
 	step := max(1, fullZipStep/stride)
 	if need := min(step, n) * stride; need > cap(o.chunk) {
 		if err := d.mem.charge(int64(need), d.path, "page buffer"); err != nil {
@@ -141,6 +142,7 @@ func (r *reader) directFullZip(d *dec, o *directOut, p *page, lo, hi int) error 
 			} else {
 				x = binary.LittleEndian.Uint16(ent)
 			}
+			x &= mask // bits above the def level are the (absent) rep level: ignored, as the general decoder does
 			if x == 0 && o.valid == nil && o.sv == nil {
 				// the common case: valid, no nulls seen yet
 			} else if err := o.applyDef(d, x, row+i, c0, maxDef, s+i); err != nil {

@@ -2,6 +2,7 @@ package lance
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -86,9 +87,12 @@ func TestFullZipDirectSameAsGeneral(t *testing.T) {
 	}
 }
 
-// A bad def level in a full-zip control word is a located error, not a panic.
+// A def level above the layers' codes in a full-zip control word is a
+// located error on both paths, not a panic; bits above the def width are
+// ignored on both.
 func TestFullZipDirectBadDef(t *testing.T) {
-	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.FixedSizeListOfNonNullable(64, arrow.PrimitiveTypes.Float32), Nullable: true}}, nil)
+	vt := arrow.FixedSizeListOfNonNullable(64, arrow.PrimitiveTypes.Float32)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "st", Type: arrow.StructOf(arrow.Field{Name: "v", Type: vt, Nullable: true}), Nullable: true}}, nil)
 	rec := randRecord(schema, 500, rand.New(rand.NewPCG(1, 2)), genOpts{pNull: 0.1})
 	defer rec.Release()
 	data := writeFullZip(t, rec, 1<<20)
@@ -97,24 +101,39 @@ func TestFullZipDirectBadDef(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := f.columns[0].pages[0]
-	if p.decoder != decLeaf21 || p.layout.kind != fullZip {
+	if p.decoder != decLeaf21 || p.layout.kind != fullZip || p.layout.bitsDef != 2 {
 		t.Fatalf("page planned %s, layout %s", p.decoder, p.layout.describe())
 	}
-	// A def level above the layers' codes: corrupt the first control word.
-	bad := bytes.Clone(data)
-	bad[p.buffers[0].off] = 0xff
-	fb, err := Open(bytes.NewReader(bad), int64(len(bad)))
-	if err != nil {
-		t.Fatal(err)
+	read := func(data []byte, general bool) error {
+		fb, err := Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb.cfg.forceGeneral = general
+		for _, err := range fb.Records(ReadOptions{BatchRows: 100}) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	for _, err := range fb.Records(ReadOptions{}) {
-		if err == nil {
-			t.Fatal("a def level of 255 read without error")
+	bad := bytes.Clone(data)
+	bad[p.buffers[0].off] = 3 // codes: 1 (item) + 1 (struct)
+	for _, general := range []bool{false, true} {
+		err := read(bad, general)
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("general=%v: def level 3 read with error %v, want ErrCorrupt", general, err)
 		}
-		if !bytes.Contains([]byte(err.Error()), []byte("definition level")) {
-			t.Fatalf("error %v, want a definition level", err)
+	}
+	if err := read(bad, false); !bytes.Contains([]byte(err.Error()), []byte("definition level 3")) {
+		t.Fatalf("error %v, want the definition level", err)
+	}
+	high := bytes.Clone(data)
+	high[p.buffers[0].off] |= 0xf0
+	for _, general := range []bool{false, true} {
+		if err := read(high, general); err != nil {
+			t.Fatalf("general=%v: high control-word bits: %v", general, err)
 		}
-		break
 	}
 }
 
