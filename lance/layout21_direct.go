@@ -335,22 +335,34 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
+		at0 := o.at
 		if p.layout.kind == fullZip {
 			d.path, d.off = p.path, p.buffers[0].off
 			if err := r.directFullZip(d, o, p, int(lo), int(hi)); err != nil {
 				return directResult{}, err
 			}
-			continue
+		} else {
+			d.path, d.off = p.path, p.buffers[1].off
+			if err := r.directPage(d, o, p, int(lo), int(hi)); err != nil {
+				return directResult{}, err
+			}
 		}
-		d.path, d.off = p.path, p.buffers[1].off
-		if err := r.directPage(d, o, p, int(lo), int(hi)); err != nil {
-			return directResult{}, err
+		if o.ivalid != nil && !itemValidity(p) {
+			// A page without item validity after one with: its items are valid.
+			bitutil.SetBitsTo(o.ivalid, int64(at0)*int64(dim), int64(o.at-at0)*int64(dim), true)
 		}
 	}
 	if o.at != o.n {
 		return directResult{}, errs.At(ErrLength, col.metaOff, col.path, "pages hold %d of rows %d..%d", o.at, a, b)
 	}
 	return directResult{o.itemData(dt, dim), o.sv, o.snulls}, nil
+}
+
+// itemValidity reports a full-zip page whose fixed-size list values carry
+// item validity bits (directFullZip fills o.ivalid from them).
+func itemValidity(p *page) bool {
+	v := p.layout.value
+	return p.layout.kind == fullZip && v != nil && v.kind == kFixedSizeList && v.valid
 }
 
 // pagePath names page pi of col in errors.

@@ -92,6 +92,8 @@ func (r *reader) directFullZip(d *dec, o *directOut, p *page, lo, hi int) error 
 				return err
 			}
 			o.ivalid = iv
+			// Earlier pages of the batch had no item validity: valid.
+			bitutil.SetBitsTo(o.ivalid, 0, int64(o.at)*int64(dim), true)
 		}
 	}
 	stride := w + cw + vb
