@@ -205,7 +205,7 @@
 // query().toArrow() on the same 2.2 tables (scripts/lancedb/compare.sh,
 // one round, both pinned to one CPU): LanceDB uses 2.9x the CPU of this
 // reader for scalars full, 2.5x for long, 6.9x for vectors full and 6.2x
-// for vec (was 1.4-1.6x), with 0.13x-0.2x its peak RSS.
+// for vec (was 1.4-1.6x), with 0.13-0.25x its peak RSS.
 //
 // # Writing
 //
