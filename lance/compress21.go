@@ -65,6 +65,18 @@ func (d *dec) alloc(n int64, what string) ([]byte, error) {
 	return make([]byte, n), nil
 }
 
+// allocSlack is alloc of n bytes (the limit applies to n) with slack
+// bytes more for stores past the end.
+func (d *dec) allocSlack(n, slack int64, what string) ([]byte, error) {
+	if n < 0 || n > d.f.cfg.maxBuffer {
+		return nil, errs.TooLarge(ErrTooLarge, d.off, d.path, what, uint64(n), d.f.cfg.maxBuffer)
+	}
+	if err := d.mem.charge(n+slack, d.path, what); err != nil {
+		return nil, err
+	}
+	return make([]byte, n+slack), nil
+}
+
 func (d *dec) allocOffs(n int64, what string) ([]int64, error) {
 	if n < 0 || n > d.f.cfg.maxBuffer/8 {
 		return nil, errs.TooLarge(ErrTooLarge, d.off, d.path, what, uint64(n)*8, d.f.cfg.maxBuffer)
@@ -242,23 +254,33 @@ func (d *dec) fsstDecode(t *fsstTable, in *vals) (*vals, error) {
 	if !in.variable() {
 		return nil, d.corrupt("FSST over fixed-width values")
 	}
-	bound := t.decodedBound(int(in.offs[in.n] - in.offs[0]))
-	out, err := d.alloc(bound, "FSST output")
+	// Size the output exactly (every code checked), then decode with one
+	// 8-byte store per symbol into 8 bytes of slack.
+	total := int64(0)
+	for i := 0; i < in.n; i++ {
+		l, err := t.decodedLen(in.data[in.offs[i]:in.offs[i+1]])
+		if err != nil {
+			return nil, errs.Locate(err, d.off, d.path)
+		}
+		total += int64(l)
+		if total > d.f.cfg.maxBuffer {
+			return nil, errs.TooLarge(ErrTooLarge, d.off, d.path, "FSST output", uint64(total), d.f.cfg.maxBuffer)
+		}
+	}
+	out, err := d.allocSlack(total, 8, "FSST output")
 	if err != nil {
 		return nil, err
 	}
-	out = out[:0]
 	offs, err := d.allocOffs(int64(in.n)+1, "offsets")
 	if err != nil {
 		return nil, err
 	}
+	at := 0
 	for i := 0; i < in.n; i++ {
-		if out, err = t.appendDecode(out, in.data[in.offs[i]:in.offs[i+1]]); err != nil {
-			return nil, errs.Locate(err, d.off, d.path)
-		}
-		offs[i+1] = int64(len(out))
+		at = t.decodeInto(out, at, in.data[in.offs[i]:in.offs[i+1]])
+		offs[i+1] = int64(at)
 	}
-	return &vals{n: in.n, data: out, offs: offs}, nil
+	return &vals{n: in.n, data: out[:at:at], offs: offs}, nil
 }
 
 // fslShape walks nested fixed-size lists down to their flat items.

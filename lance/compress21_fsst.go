@@ -45,12 +45,52 @@ func parseFsstTable(b []byte) (*fsstTable, error) {
 	return t, nil
 }
 
-// decodedBound is the most bytes src can decode to.
-func (t *fsstTable) decodedBound(n int) int64 {
+// decodedLen is the exact length src decodes to, checking every code
+// and escape (what decodeInto relies on).
+func (t *fsstTable) decodedLen(src []byte) (int, error) {
 	if !t.encoder {
-		return int64(n)
+		return len(src), nil
 	}
-	return 8 * int64(n)
+	total := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == 255 {
+			i++
+			if i == len(src) {
+				return 0, errs.Wrap(ErrCorrupt, "FSST escape at the end of a string")
+			}
+			total++
+			continue
+		}
+		l := t.len[c] // 0 for a code past the table
+		if l == 0 {
+			return 0, errs.Wrap(ErrCorrupt, "FSST code %d of a %d-symbol table", c, t.n)
+		}
+		total += int(l)
+	}
+	return total, nil
+}
+
+// decodeInto decodes src, which decodedLen has checked, to dst[at:] and
+// returns the end. Each symbol is one 8-byte store, so dst must have 7
+// bytes of slack past the decoded end; the bytes past the end are junk.
+// appendDecode is its exact twin (FuzzDiffFsst compares them).
+func (t *fsstTable) decodeInto(dst []byte, at int, src []byte) int {
+	if !t.encoder {
+		return at + copy(dst[at:], src)
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == 255 {
+			i++
+			dst[at] = src[i]
+			at++
+			continue
+		}
+		binary.LittleEndian.PutUint64(dst[at:at+8], t.sym[c])
+		at += int(t.len[c])
+	}
+	return at
 }
 
 // appendDecode appends the decoded src to dst.

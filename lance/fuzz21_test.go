@@ -25,6 +25,7 @@ var leafTypes = []arrow.DataType{
 	&arrow.Decimal128Type{Precision: 18, Scale: 2}, &arrow.FixedSizeBinaryType{ByteWidth: 16},
 	arrow.FixedWidthTypes.Date32, arrow.PrimitiveTypes.Float32,
 	arrow.FixedSizeListOf(3, arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Int32)),
+	arrow.FixedSizeListOf(64, arrow.PrimitiveTypes.Float32), // full-zip pages
 }
 
 // syntheticPath builds a field path for a page's layers: list layers

@@ -523,7 +523,19 @@ func (d *dec) perValueVar(c *cnode, slices [][]byte, null []bool) (*vals, error)
 	switch c.kind {
 	case kVariable:
 	case kFsst:
-		bound = c.fsst.decodedBound(int(bound))
+		bound = 0
+		for i, s := range slices {
+			if null[i] {
+				continue
+			}
+			l, err := c.fsst.decodedLen(s)
+			if err != nil {
+				return nil, errs.Locate(err, d.off, d.path)
+			}
+			if bound += int64(l); bound > d.f.cfg.maxBuffer {
+				return nil, errs.TooLarge(ErrTooLarge, d.off, d.path, "FSST output", uint64(bound), d.f.cfg.maxBuffer)
+			}
+		}
 	case kGeneral:
 		bound = 0
 		for i, s := range slices {
@@ -549,7 +561,11 @@ func (d *dec) perValueVar(c *cnode, slices [][]byte, null []bool) (*vals, error)
 	default:
 		return nil, errs.At(ErrUnsupported, d.off, d.path, "%s as a full-zip variable-width value", c)
 	}
-	data, err := d.alloc(bound, "full-zip values")
+	slack := int64(0)
+	if c.kind == kFsst {
+		slack = 8 // decodeInto's 8-byte stores
+	}
+	data, err := d.allocSlack(bound, slack, "full-zip values")
 	if err != nil {
 		return nil, err
 	}
@@ -564,9 +580,7 @@ func (d *dec) perValueVar(c *cnode, slices [][]byte, null []bool) (*vals, error)
 			case kVariable:
 				data = append(data, s...)
 			case kFsst:
-				if data, err = c.fsst.appendDecode(data, s); err != nil {
-					return nil, errs.Locate(err, d.off, d.path)
-				}
+				data = data[:c.fsst.decodeInto(data[:cap(data)], len(data), s)]
 			case kGeneral:
 				name := "zstd"
 				if c.scheme == enc21pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {

@@ -139,6 +139,9 @@ func decodedChunks(v *cnode, kind, dim int) bool {
 // decoded decodes a chunk's cnt values through the general chunk decoder
 // and copies items [a, b) to the output at o.at.
 func (o *directOut) decoded(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
+	if o.kind < 0 && v.kind == kFsst && v.fsst != nil && v.inner != nil && v.inner.kind == kVariable {
+		return o.fsstValues(d, v, vb, cnt, a, b)
+	}
 	vv, err := d.mini(v, [][]byte{vb}, cnt)
 	if err != nil {
 		return err
@@ -180,6 +183,54 @@ func (o *directOut) decoded(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
 	return nil
 }
 
+// fsstValues decodes items [a, b) of a chunk of cnt FSST strings
+// straight into the output at o.at: the chunk's offsets and every code
+// are checked as the general decoder (fsstDecode) checks them, then only
+// the wanted items are decoded, one 8-byte store per symbol into the
+// output's slack.
+func (o *directOut) fsstValues(d *dec, v *cnode, vb []byte, cnt, a, b int) error {
+	in, err := d.miniVariable(vb, int(v.inner.bits), cnt)
+	if err != nil {
+		return err
+	}
+	t := v.fsst
+	var total, want int64
+	for i := 0; i < cnt; i++ {
+		l, err := t.decodedLen(in.data[in.offs[i]:in.offs[i+1]])
+		if err != nil {
+			return errs.Locate(err, d.off, d.path)
+		}
+		total += int64(l)
+		if i >= a && i < b {
+			want += int64(l)
+		}
+	}
+	if total > d.f.cfg.maxBuffer {
+		return errs.TooLarge(ErrTooLarge, d.off, d.path, "FSST output", uint64(total), d.f.cfg.maxBuffer)
+	}
+	if err := o.reserve(d, want, b-a); err != nil {
+		return err
+	}
+	if int64(cap(o.data)-len(o.data)) < want+8 {
+		if err := o.reserve(d, want+8, b-a); err != nil {
+			return err
+		}
+	}
+	buf := o.data[:cap(o.data)]
+	at := len(o.data)
+	row := o.at
+	for i := a; i < b; i++ {
+		at = t.decodeInto(buf, at, in.data[in.offs[i]:in.offs[i+1]])
+		if o.kind == -4 {
+			o.o32[row+i-a+1] = int32(at)
+		} else {
+			o.o64[row+i-a+1] = int64(at)
+		}
+	}
+	o.data = buf[:at]
+	return nil
+}
+
 // directOut is the output of one direct read.
 type directOut struct {
 	kind  int
@@ -196,6 +247,8 @@ type directOut struct {
 	lvc    []byte // one unpacked block of levels
 	unp    []byte // one unpacked FastLanes block
 	sv     []byte // struct validity (leaf of a struct), nil until a null
+	ivalid []byte // fixed-size list item validity (full-zip pages), nil if none
+	inulls int
 	snulls int
 	dict   *vals  // the page's dictionary
 	idx    []byte // dictionary indices of a chunk
@@ -282,15 +335,34 @@ func (r *reader) directRows(col *column, dt arrow.DataType, kind, dim int, first
 		}
 		lo := max(a, p.rowStart) - p.rowStart
 		hi := min(b, p.rowStart+p.length) - p.rowStart
-		d.path, d.off = p.path, p.buffers[1].off
-		if err := r.directPage(d, o, p, int(lo), int(hi)); err != nil {
-			return directResult{}, err
+		at0 := o.at
+		if p.layout.kind == fullZip {
+			d.path, d.off = p.path, p.buffers[0].off
+			if err := r.directFullZip(d, o, p, int(lo), int(hi)); err != nil {
+				return directResult{}, err
+			}
+		} else {
+			d.path, d.off = p.path, p.buffers[1].off
+			if err := r.directPage(d, o, p, int(lo), int(hi)); err != nil {
+				return directResult{}, err
+			}
+		}
+		if o.ivalid != nil && !itemValidity(p) {
+			// A page without item validity after one with: its items are valid.
+			bitutil.SetBitsTo(o.ivalid, int64(at0)*int64(dim), int64(o.at-at0)*int64(dim), true)
 		}
 	}
 	if o.at != o.n {
 		return directResult{}, errs.At(ErrLength, col.metaOff, col.path, "pages hold %d of rows %d..%d", o.at, a, b)
 	}
 	return directResult{o.itemData(dt, dim), o.sv, o.snulls}, nil
+}
+
+// itemValidity reports a full-zip page whose fixed-size list values carry
+// item validity bits (directFullZip fills o.ivalid from them).
+func itemValidity(p *page) bool {
+	v := p.layout.value
+	return p.layout.kind == fullZip && v != nil && v.kind == kFixedSizeList && v.valid
 }
 
 // pagePath names page pi of col in errors.
@@ -570,35 +642,45 @@ func (r *reader) directDefs(d *dec, o *directOut, pl *pagePlan, buf []byte, cnt,
 	row := o.at
 	for i := 0; i < b-a; i++ {
 		x := binary.LittleEndian.Uint16(raw[2*(a+i):])
-		switch {
-		case x == 0:
-			o.markValid(row + i)
-			if o.sv != nil {
-				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
-			}
-			continue
-		case x > maxDef:
-			return d.corrupt("definition level %d of item %d is above %d", x, a+i, maxDef)
-		}
-		if err := o.markNull(d, row+i); err != nil {
+		if err := o.applyDef(d, x, row+i, c0, maxDef, a+i); err != nil {
 			return err
 		}
-		if x <= c0 {
-			if o.sv != nil {
-				o.sv[(row+i)>>3] |= 1 << ((row + i) & 7)
-			}
-			continue
-		}
-		if o.sv == nil {
-			sv, err := d.alloc(int64(o.n+7)/8, "validity")
-			if err != nil {
-				return err
-			}
-			o.sv = sv
-			bitutil.SetBitsTo(o.sv, 0, int64(row+i), true)
-		}
-		o.snulls++
 	}
+	return nil
+}
+
+// applyDef records the definition level x of output row row (item item
+// of its chunk or page, for errors): valid, a null leaf (codes up to c0)
+// or a null struct (up to maxDef).
+func (o *directOut) applyDef(d *dec, x uint16, row int, c0, maxDef uint16, item int) error {
+	switch {
+	case x == 0:
+		o.markValid(row)
+		if o.sv != nil {
+			o.sv[row>>3] |= 1 << (row & 7)
+		}
+		return nil
+	case x > maxDef:
+		return d.corrupt("definition level %d of item %d is above %d", x, item, maxDef)
+	}
+	if err := o.markNull(d, row); err != nil {
+		return err
+	}
+	if x <= c0 {
+		if o.sv != nil {
+			o.sv[row>>3] |= 1 << (row & 7)
+		}
+		return nil
+	}
+	if o.sv == nil {
+		sv, err := d.alloc(int64(o.n+7)/8, "validity")
+		if err != nil {
+			return err
+		}
+		o.sv = sv
+		bitutil.SetBitsTo(o.sv, 0, int64(row), true)
+	}
+	o.snulls++
 	return nil
 }
 
@@ -761,7 +843,11 @@ func (o *directOut) itemData(dt arrow.DataType, dim int) arrow.ArrayData {
 	}
 	n := o.at
 	if dim > 0 {
-		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), n*dim, []*memory.Buffer{nil, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, 0, 0)
+		var ivbuf *memory.Buffer
+		if o.inulls > 0 {
+			ivbuf = memory.NewBufferBytes(o.ivalid)
+		}
+		child := array.NewData(dt.(*arrow.FixedSizeListType).Elem(), n*dim, []*memory.Buffer{ivbuf, memory.NewBufferBytes(o.data[:n*o.kind])}, nil, o.inulls, 0)
 		defer child.Release()
 		return array.NewData(dt, n, []*memory.Buffer{vbuf}, []arrow.ArrayData{child}, o.nulls, 0)
 	}
@@ -796,7 +882,11 @@ func (o *directOut) reserve(d *dec, k int64, rows int) error {
 	}
 	grow := need
 	if done := int64(o.at + rows); done > 0 {
-		grow = max(need, need+(need/done)*int64(o.n-o.at-rows)+need/done*16)
+		// The rest at the bytes per item seen so far, plus an eighth: a
+		// short sample (one small chunk) must not force a second
+		// allocation and copy near the end.
+		rest := (need / done) * int64(o.n-o.at-rows)
+		grow = max(need, need+rest+rest/8+need/done*16)
 	}
 	grow = max(grow, int64(cap(o.data))+int64(cap(o.data))/4)
 	if grow > d.f.cfg.maxBuffer {

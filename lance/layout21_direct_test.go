@@ -3,6 +3,7 @@ package lance
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -189,6 +190,11 @@ func FuzzDiffDirect21(f *testing.F) {
 		f.Add(s.layout, b[0], b[1], b[2], b[3], uint8(len(s.bufs)), uint32(s.rows), uint8(s.leaf), s.minor == 2, uint32(0), uint32(s.rows))
 		f.Add(s.layout, b[0], b[1], b[2], b[3], uint8(len(s.bufs)), uint32(s.rows), uint8(s.leaf), s.minor == 2, uint32(s.rows/3), uint32(s.rows/2+1))
 	}
+	for _, s := range fullZipSeeds(f) {
+		var b [4][]byte
+		copy(b[:], s.bufs)
+		f.Add(s.layout, b[0], b[1], b[2], b[3], uint8(len(s.bufs)), uint32(s.rows), uint8(s.leaf), s.minor == 2, uint32(s.rows/3), uint32(s.rows/2+1))
+	}
 	f.Fuzz(func(t *testing.T, layout, b0, b1, b2, b3 []byte, nb uint8, rows uint32, leaf uint8, v22 bool, a, b uint32) {
 		bufs := [][]byte{b0, b1, b2, b3}[:nb%5]
 		minor := uint16(1)
@@ -244,5 +250,47 @@ func TestV21UnpackAllWidths(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// fullZipSeeds are small full-zip pages of 64-float vectors (nullable, a
+// def control word per entry) written by this package, 2.1 and 2.2.
+func fullZipSeeds(tb testing.TB) []pageSeed {
+	vt := arrow.FixedSizeListOf(64, arrow.PrimitiveTypes.Float32)
+	leaf := len(leafTypes) - 1
+	if !arrow.TypeEqual(leafTypes[leaf], vt) {
+		tb.Fatalf("leafTypes ends with %s, want %s", leafTypes[leaf], vt)
+	}
+	var seeds []pageSeed
+	for _, ver := range []string{"2.1", "2.2"} {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: vt, Nullable: true}}, nil)
+		rec := randRecord(schema, 12, rand.New(rand.NewPCG(5, 6)), genOpts{pNull: 0.2})
+		data := writeFullZip(tb, rec, 1<<20, WithFormatVersion(ver))
+		rec.Release()
+		f, err := Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pg := f.columns[0].pages[0]
+		if pg.layout.kind != fullZip {
+			tb.Fatalf("%s: %s, want a full-zip page", ver, pg.layout.describe())
+		}
+		s := pageSeed{minor: f.minor, layout: pg.layout.raw, rows: pg.length, leaf: leaf}
+		for _, r := range pg.buffers {
+			s.bufs = append(s.bufs, data[r.off:r.off+r.size])
+		}
+		seeds = append(seeds, s)
+	}
+	return seeds
+}
+
+// The full-zip seeds go through the direct decoder and read as the
+// general one does, whole and in a window.
+func TestV21DirectFullZipPages(t *testing.T) {
+	for _, s := range fullZipSeeds(t) {
+		if !directVsGeneral(t, s.minor, s.layout, s.bufs, s.rows, 0, s.rows, leafTypes[s.leaf]) {
+			t.Fatalf("2.%d full-zip page not taken by the direct path", s.minor)
+		}
+		directVsGeneral(t, s.minor, s.layout, s.bufs, s.rows, s.rows/3, s.rows/2+1, leafTypes[s.leaf])
 	}
 }

@@ -29,7 +29,8 @@ const (
 	// decList20: 2.0 List pages with plain u64 offsets (enc20_list_direct.go).
 	decList20
 	// decLeaf21: 2.1/2.2 mini-block page of a top-level leaf or a leaf of
-	// a top-level struct (layout21_direct.go).
+	// a top-level struct (layout21_direct.go), or a full-zip page of
+	// fixed-width values of one (layout21_direct_fullzip.go).
 	decLeaf21
 	// decList21: 2.1/2.2 mini-block page of a top-level list's leaf
 	// (layout21_direct_list.go).
@@ -47,7 +48,7 @@ func (k decoderKind) String() string {
 	case decList20:
 		return "direct list offsets"
 	case decLeaf21:
-		return "direct mini-block leaf"
+		return "direct leaf"
 	case decList21:
 		return "direct mini-block list"
 	}

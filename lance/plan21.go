@@ -56,11 +56,11 @@ func (f *File) planPage21(leaf *fieldNode, p *page) decoderKind {
 	}
 	switch leafShape(leaf) {
 	case shapeTop:
-		if directPage(p, kind, dim, 1) && f.directBuffers21(p, false) {
+		if directPage(p, kind, dim, 1) && f.directBuffers21(p, false) || directFullZipPage(p, kind, dim, 1) {
 			return decLeaf21
 		}
 	case shapeStructLeaf:
-		if directPage(p, kind, dim, 2) && f.directBuffers21(p, false) {
+		if directPage(p, kind, dim, 2) && f.directBuffers21(p, false) || directFullZipPage(p, kind, dim, 2) {
 			return decLeaf21
 		}
 	case shapeListLeaf:
