@@ -126,7 +126,8 @@ func CreateTable(fsys WriteFS, dir string, schema *arrow.Schema, records iter.Se
 // "name.lance")); otherwise Append fails with ErrInvalidArgument. Every
 // batch must have the table's columns (by name, any order); a column whose
 // type differs fails with ErrInvalidArgument naming it, and so do nulls in
-// a non-nullable column.
+// a field the table declares non-nullable, at any level (a struct member,
+// a list item: the error names the path, info.city or tags[]).
 //
 // If t is not the latest version any more, or another writer commits
 // t's version + 1 first, Append fails with ErrConflict and removes the
@@ -510,8 +511,9 @@ func uuidString(u [16]byte) string {
 
 // conformBatch returns rec's columns in the order of the table schema,
 // relabelled to its types. A missing, extra or differently typed column,
-// or nulls in a non-nullable one, fail with ErrInvalidArgument naming the
-// column.
+// or nulls in a field the table declares non-nullable (at any level: a
+// struct member, a list item), fail with ErrInvalidArgument naming the
+// column path.
 func conformBatch(rec arrow.RecordBatch, schema *arrow.Schema) ([]arrow.Array, error) {
 	bs := rec.Schema()
 	if int(rec.NumCols()) != len(bs.Fields()) {
@@ -540,17 +542,19 @@ func conformBatch(rec arrow.RecordBatch, schema *arrow.Schema) ([]arrow.Array, e
 			release()
 			return nil, err
 		}
-		if !f.Nullable && col.NullN() > 0 {
-			release()
-			return nil, fmt.Errorf("%w: column %s is not nullable in the table but the batch has %d nulls", ErrInvalidArgument, errs.Quote(f.Name), col.NullN())
-		}
 		d, ok := relabel(col.Data(), f.Type)
 		if !ok {
 			release()
 			return nil, fmt.Errorf("%w: column %s is %s in the batch, %s in the table", ErrInvalidArgument, errs.Quote(f.Name), col.DataType(), f.Type)
 		}
-		out = append(out, array.MakeFromData(d))
+		a := array.MakeFromData(d)
 		d.Release()
+		if err := checkNulls(a, f); err != nil {
+			a.Release()
+			release()
+			return nil, err
+		}
+		out = append(out, a)
 	}
 	if used != len(bs.Fields()) {
 		for _, f := range bs.Fields() {
