@@ -273,12 +273,15 @@
 // table or the scheme the table already uses, then
 // _versions/latest_version_hint.json. Append keeps the table's file format
 // version, schema and field ids (a batch is matched to the schema by
-// column name; a type that differs is an error naming the column), feature
-// flags, config, deletion files and index section (copied into the new
+// column name; a type that differs is an error naming the column, and so
+// is a null, at any level, in a field the table declares non-nullable:
+// info.city, tags[]), feature flags, config, deletion files and index section (copied into the new
 // manifest file), gives the new fragments of a table with stable row ids
 // their row ids and created/updated version sequences (next_row_id on), and
 // refuses tables whose writer flags it does not handle (base paths,
-// unknown ones) with ErrUnsupported. An existing version is
+// unknown ones) with ErrUnsupported. CreateTable(..., WithStableRowIDs(true))
+// makes such a table, as LanceDB's enableStableRowIds does (flag 2 for
+// readers and writers, row ids 0.. and version 1 sequences per fragment). An existing version is
 // never rewritten: of two writers committing the same version the second
 // gets ErrConflict, removes its temporary manifest, transaction and data
 // files and leaves the table as the first left it. A writer that crashes

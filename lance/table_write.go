@@ -51,7 +51,8 @@ func Batches(recs ...arrow.RecordBatch) iter.Seq2[arrow.RecordBatch, error] {
 // (_versions/{u64::MAX-1}.manifest), with _versions/latest_version_hint.json
 // and the transaction file _transactions/0-<uuid>.txn LanceDB writes.
 // Writer options apply (WithFormatVersion, default 2.2; WithPageBytes;
-// WithCompression); reader options apply to the returned Table.
+// WithCompression), and WithStableRowIDs; reader options apply to the
+// returned Table.
 //
 // Every batch must have schema's fields (by name, any order; the types
 // equal up to the names of list items and map entries). The records are
@@ -102,6 +103,12 @@ func CreateTable(fsys WriteFS, dir string, schema *arrow.Schema, records iter.Se
 	}
 	if len(w.frags) > 0 {
 		m.MaxFragmentId = proto.Uint32(uint32(w.frags[len(w.frags)-1].Id))
+	}
+	if cfg.table.stableRowIDs {
+		// As lance 12 writes a table created with stable row ids.
+		m.ReaderFeatureFlags |= flagStableRowIDs
+		m.WriterFeatureFlags |= flagStableRowIDs
+		m.NextRowId = assignRowIDs(w.frags, 0, 1)
 	}
 	txn, err := overwriteTransaction(w.frags, fields, m.SchemaMetadata)
 	if err != nil {
@@ -201,18 +208,7 @@ func (t *Table) Append(records iter.Seq2[arrow.RecordBatch, error], opts ...Opti
 	}
 	nm := proto.Clone(m).(*tablepb.Manifest)
 	if m.WriterFeatureFlags&flagStableRowIDs != 0 {
-		// Stable row ids: each new fragment gets the next ids and version
-		// sequences saying its rows were created and last updated now, as
-		// lance 12 writes them.
-		id := m.NextRowId
-		for _, f := range w.frags {
-			n := f.PhysicalRows
-			f.RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: rowIDRange(id, id+n)}
-			f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{InlineLastUpdatedAtVersions: versionRun(n, next)}
-			f.CreatedAtVersionSequence = &tablepb.DataFragment_InlineCreatedAtVersions{InlineCreatedAtVersions: versionRun(n, next)}
-			id += n
-		}
-		nm.NextRowId = id
+		nm.NextRowId = assignRowIDs(w.frags, m.NextRowId, next)
 	}
 	nm.Version = next
 	nm.Fragments = append(nm.Fragments, w.frags...)
@@ -289,6 +285,22 @@ func (t *Table) indexSection(where string) ([]byte, error) {
 		return nil, errs.At(ErrBufferRange, int64(at), where, "index section of %d bytes past the end of the manifest file", n)
 	}
 	return b[at : at+4+n], nil
+}
+
+// assignRowIDs gives each of frags, in order, the next stable row ids from
+// first and version sequences saying its rows were created and last
+// updated at version, as lance 12 writes them; it returns the next free
+// row id.
+func assignRowIDs(frags []*tablepb.DataFragment, first, version uint64) uint64 {
+	id := first
+	for _, f := range frags {
+		n := f.PhysicalRows
+		f.RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: rowIDRange(id, id+n)}
+		f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{InlineLastUpdatedAtVersions: versionRun(n, version)}
+		f.CreatedAtVersionSequence = &tablepb.DataFragment_InlineCreatedAtVersions{InlineCreatedAtVersions: versionRun(n, version)}
+		id += n
+	}
+	return id
 }
 
 // rangeSegment is a U64Segment{range: {start, end}} (lance rowids.proto).
