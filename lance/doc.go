@@ -220,8 +220,10 @@
 // bit-packed out of line, a repetition index for lists), full-zip pages
 // for larger values (vectors of 64+ floats, long strings), constant pages
 // for all-null pages and (2.2) for pages of one fixed-width value,
-// dictionaries (bit-packed u32 indices; items LZ4-compressed in 2.2) for
-// low-cardinality strings when they are at most 80% of the plain page,
+// dictionaries (bit-packed u32 indices; items LZ4-compressed in 2.2 when
+// that shrinks them) for low-cardinality strings and, in 2.2, 64-bit
+// values (flat{64} items) when they are at most 80% of the plain (or
+// bit-packed) page,
 // and FSST for strings (a symbol table grown on a sample of the page, in
 // mini-block and full-zip pages) when it saves 10%.
 // WithCompression("lz4"|"zstd") wraps mini-block values in General

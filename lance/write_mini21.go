@@ -82,6 +82,12 @@ func (c *leaf21) bitpackPays() bool {
 	default:
 		return false
 	}
+	return c.bitpackedBytes()*10 <= c.pg.nVis*c.width*9
+}
+
+// bitpackedBytes is the size of the page's fixed-width values in FastLanes
+// chunks of 1,024 (a width word each).
+func (c *leaf21) bitpackedBytes() int {
 	p := &c.pg
 	t := 8 * c.width
 	packed := 0
@@ -89,7 +95,7 @@ func (c *leaf21) bitpackPays() bool {
 		n := min(1024, p.nVis-v)
 		packed += c.width + 128*orWidth(p.fixed[v*c.width:], n, t)
 	}
-	return packed*10 <= p.nVis*c.width*9
+	return packed
 }
 
 func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {

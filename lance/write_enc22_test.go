@@ -1,0 +1,108 @@
+package lance
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// describe is the Describe text of file b, one line a column.
+func describe(t testing.TB, b []byte) string {
+	t.Helper()
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := f.Describe(&sb); err != nil {
+		t.Fatal(err)
+	}
+	return sb.String()
+}
+
+// columnLine is the Describe text of column name's pages.
+func columnLine(t testing.TB, desc, name string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(desc, "("+name+"): ")
+	if !ok {
+		t.Fatalf("no column %s in\n%s", name, desc)
+	}
+	if i := strings.Index(after, "\n  column "); i >= 0 {
+		after = after[:i]
+	}
+	return after
+}
+
+// lowCardRecord: 64-bit columns of 6 distinct random values (nulls in
+// some), a 64-bit column of distinct values and one of 6 small ints.
+func lowCardRecord(n int, seed uint64) (*arrow.Schema, arrow.RecordBatch) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "i64", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "f64", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "ts", Type: arrow.FixedWidthTypes.Timestamp_us, Nullable: true},
+		{Name: "uniq", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "small", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	r := rand.New(rand.NewPCG(seed, 1))
+	var ints [6]int64
+	var floats [6]float64
+	for i := range ints {
+		ints[i] = int64(r.Uint64())
+		floats[i] = r.NormFloat64() * 1e6
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		k := r.IntN(6)
+		if i%9 == 4 {
+			b.Field(0).AppendNull()
+			b.Field(2).AppendNull()
+		} else {
+			b.Field(0).(*array.Int64Builder).Append(ints[k])
+			b.Field(2).(*array.TimestampBuilder).Append(arrow.Timestamp(ints[k] >> 8))
+		}
+		b.Field(1).(*array.Float64Builder).Append(floats[k])
+		b.Field(3).(*array.Int64Builder).Append(int64(r.Uint64()))
+		b.Field(4).(*array.Int64Builder).Append(int64(k))
+	}
+	return schema, b.NewRecordBatch()
+}
+
+// TestWriteDict64: in 2.2, pages of few distinct 64-bit values become
+// dictionaries of flat{64} items (LZ4-compressed when that shrinks them),
+// as lance 12 writes them; distinct values and small integers (bit-packing
+// is smaller) do not, and 2.1 never writes them. Read back equal.
+func TestWriteDict64(t *testing.T) {
+	schema, rec := lowCardRecord(5000, 3)
+	defer rec.Release()
+	recs := []arrow.RecordBatch{rec}
+	b := writeFile(t, schema, recs)
+	checkRoundTrip(t, b, schema, recs)
+	desc := describe(t, b)
+	for _, col := range []string{"i64", "f64", "ts"} {
+		if l := columnLine(t, desc, col); !strings.Contains(l, "dictionary=flat(64)") && !strings.Contains(l, "dictionary=general(LZ4, flat(64))") {
+			t.Errorf("column %s is not a 64-bit dictionary: %s", col, l)
+		}
+	}
+	for _, col := range []string{"uniq", "small"} {
+		if l := columnLine(t, desc, col); strings.Contains(l, "dictionary=") {
+			t.Errorf("column %s got a dictionary: %s", col, l)
+		}
+	}
+	plain := writeFile(t, schema, recs, WithFormatVersion("2.1"))
+	checkRoundTrip(t, plain, schema, recs)
+	if l := columnLine(t, describe(t, plain), "i64"); strings.Contains(l, "dictionary=") {
+		t.Errorf("2.1 column i64 got a 64-bit dictionary: %s", l)
+	}
+	if len(b)*10 > len(plain)*8 {
+		t.Errorf("2.2 file with dictionaries %d bytes, 2.1 without %d", len(b), len(plain))
+	}
+	// Several pages, and a page split inside the batch.
+	b = writeFile(t, schema, recs, WithPageBytes(16<<10))
+	checkRoundTrip(t, b, schema, recs)
+}
