@@ -7,6 +7,7 @@ package lance
 // over) per chunk.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 
@@ -35,15 +36,44 @@ type miniChunk struct {
 var errNeedSmallChunks = errors.New("lance: bit-packed page needs small chunks")
 
 func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
-	if pg, err := c.dictPage(nw); pg != nil || (err != nil && err != errNeedSmallChunks) {
-		return pg, err
+	pg, err := c.dictPage(nw)
+	if err != nil && err != errNeedSmallChunks {
+		return nil, err
+	}
+	if pg != nil {
+		if c.rlePays() {
+			// Long runs of few values: RLE when it beats the dictionary.
+			if rpg, err := c.rlePage(nw); err != nil {
+				return nil, err
+			} else if rpg != nil && pageBytes(rpg) < pageBytes(pg) {
+				return rpg, nil
+			}
+		}
+		return pg, nil
 	}
 	return c.withFsst(func() (*page21, error) { return c.miniBlockBest(nw) })
+}
+
+// rlePage is the run-length-encoded mini-block page; nil when its levels
+// are too dense for mini-block chunks.
+func (c *leaf21) rlePage(nw narrowed) (*page21, error) {
+	c.rle = true
+	pg, err := c.miniBlockWith(nw, false)
+	c.rle = false
+	if err == errTooDense {
+		return nil, nil
+	}
+	return pg, err
 }
 
 // miniBlockBest is the mini-block page with or without bit-packing and
 // general compression, whichever applies and is smaller.
 func (c *leaf21) miniBlockBest(nw narrowed) (*page21, error) {
+	if c.rlePays() {
+		if pg, err := c.rlePage(nw); pg != nil || err != nil {
+			return pg, err
+		}
+	}
 	bitpack := c.bitpackPays()
 	pg, err := c.miniBlockWith(nw, bitpack)
 	if err == errNeedSmallChunks {
@@ -98,6 +128,66 @@ func (c *leaf21) bitpackedBytes() int {
 	return packed
 }
 
+// rleMaxValues is the most values lance puts in an RLE mini-block chunk.
+const rleMaxValues = 2048
+
+// rlePays: fixed-width values whose runs (of at most 255, u8 lengths)
+// are fewer than half the values, and whose run values and lengths take
+// at most 80% of the bit-packed or flat values, as lance 12 weighs RLE.
+func (c *leaf21) rlePays() bool {
+	if c.kind != vFixed {
+		return false
+	}
+	switch c.width {
+	case 1, 2, 4, 8:
+	default:
+		return false
+	}
+	p := &c.pg
+	w := c.width
+	runs := rleRuns(p.fixed[:p.nVis*w], w, rleMaxValues)
+	if runs*2 >= p.nVis {
+		return false
+	}
+	other := p.nVis * w
+	if c.bitpackPays() {
+		other = c.bitpackedBytes()
+	}
+	return runs*(w+1)*10 <= other*8
+}
+
+// rleRuns counts the runs of the w-byte values of b, runs cut at 255
+// values and at every chunk of chunk values.
+func rleRuns(b []byte, w, chunk int) int {
+	n := len(b) / w
+	runs := 0
+	for v := 0; v < n; {
+		end := min(n, (v/chunk+1)*chunk)
+		k := 1
+		for v+k < end && k < 255 && bytes.Equal(b[(v+k)*w:(v+k+1)*w], b[v*w:(v+1)*w]) {
+			k++
+		}
+		runs++
+		v += k
+	}
+	return runs
+}
+
+// rleChunk run-length encodes the n w-byte values of b: the run values
+// and their u8 lengths, lance's mini-block RLE buffers.
+func rleChunk(b []byte, w, n int) (vals, lens []byte) {
+	for v := 0; v < n; {
+		k := 1
+		for v+k < n && k < 255 && bytes.Equal(b[(v+k)*w:(v+k+1)*w], b[v*w:(v+1)*w]) {
+			k++
+		}
+		vals = append(vals, b[v*w:(v+1)*w]...)
+		lens = append(lens, byte(k))
+		v += k
+	}
+	return vals, lens
+}
+
 func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	p := &c.pg
 	v22 := c.w.cfg.write.minor >= 2
@@ -123,6 +213,11 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	switch c.kind {
 	case vFixed:
 		valEnc = ceFlat(uint64(8 * c.width))
+		if c.rle {
+			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_Rle{Rle: &enc21pb.Rle{
+				Values: valEnc, RunLengths: ceFlat(8)}}}
+			nbuf = 2
+		}
 		if bitpack {
 			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_InlineBitpacking{
 				InlineBitpacking: &enc21pb.InlineBitpacking{UncompressedBitsPerValue: uint64(8 * c.width)}}}
@@ -160,6 +255,9 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 		if bitpack {
 			n = 1024
 		}
+		if c.rle {
+			n = rleMaxValues
+		}
 		for {
 			last := v0+n >= p.nVis
 			cnt := n
@@ -187,6 +285,9 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			}
 			if bitpack {
 				vbufs = append(vbufs[:0], inlinePack(p.fixed[ch.v0*c.width:], ch.n, 8*c.width))
+			} else if c.rle {
+				rv, rl := rleChunk(p.fixed[ch.v0*c.width:], c.width, ch.n)
+				vbufs = append(vbufs[:0], rv, rl)
 			} else {
 				vbufs = c.chunkBuffers(vbufs[:0], ch)
 			}

@@ -79,6 +79,7 @@ type leaf21 struct {
 	zero     []byte
 	cm       *file2pb.ColumnMetadata
 	general  bool     // building the general-compressed form of a page
+	rle      bool     // building the run-length-encoded form of a page
 	utf8     bool     // string values (FSST applies)
 	fsst     *fsstEnc // the page's strings are FSST-encoded with this table
 }
