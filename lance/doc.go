@@ -216,7 +216,7 @@
 //
 // 2.1/2.2 layouts follow lance 12's choices: mini-block pages for values
 // under 256 bytes (chunks of at most 4,096 values, integers FastLanes
-// bit-packed in 1,024-value chunks when that saves 10%, rep/def levels
+// bit-packed in 1,024-value chunks when that is smaller, rep/def levels
 // bit-packed out of line, a repetition index for lists), full-zip pages
 // for larger values (vectors of 64+ floats, long strings), constant pages
 // for all-null pages and (2.2) for pages of one fixed-width value,

@@ -169,8 +169,8 @@ func TestWriteRLE(t *testing.T) {
 			t.Errorf("got %d runs, want %d", got, want)
 		}
 	}
-	require(rleRuns(make([]byte, 4*600), 4, 2048), 3)
-	require(rleRuns(make([]byte, 4*2100), 4, 2048), 10)
+	require(rleRuns(make([]byte, 4*600), 4, 4096), 3)
+	require(rleRuns(make([]byte, 4*4200), 4, 4096), 18)
 	vals, lens := rleChunk([]byte{1, 1, 1, 2}, 1, 4)
 	if string(vals) != "\x01\x02" || string(lens) != "\x03\x01" {
 		t.Errorf("rleChunk: %x %x", vals, lens)

@@ -101,8 +101,10 @@ func pageBytes(pg *page21) int {
 	return n
 }
 
-// bitpackPays: integer-like values whose FastLanes chunks come out at
-// most 90% of their flat size.
+// bitpackPays: integer-like values whose FastLanes chunks (with the
+// metadata word and header of each 1,024-value chunk) come out smaller
+// than their flat size, as lance 12 chooses (it bit-packs random 31-bit
+// values too).
 func (c *leaf21) bitpackPays() bool {
 	if c.kind != vFixed {
 		return false
@@ -112,7 +114,8 @@ func (c *leaf21) bitpackPays() bool {
 	default:
 		return false
 	}
-	return c.bitpackedBytes()*10 <= c.pg.nVis*c.width*9
+	n := c.pg.nVis
+	return c.bitpackedBytes()+12*((n+1023)/1024) < n*c.width
 }
 
 // bitpackedBytes is the size of the page's fixed-width values in FastLanes
@@ -128,9 +131,6 @@ func (c *leaf21) bitpackedBytes() int {
 	return packed
 }
 
-// rleMaxValues is the most values lance puts in an RLE mini-block chunk.
-const rleMaxValues = 2048
-
 // rlePays: fixed-width values whose runs (of at most 255, u8 lengths)
 // are fewer than half the values, and whose run values and lengths take
 // at most 80% of the bit-packed or flat values, as lance 12 weighs RLE.
@@ -145,7 +145,7 @@ func (c *leaf21) rlePays() bool {
 	}
 	p := &c.pg
 	w := c.width
-	runs := rleRuns(p.fixed[:p.nVis*w], w, rleMaxValues)
+	runs := rleRuns(p.fixed[:p.nVis*w], w, miniMaxValues)
 	if runs*2 >= p.nVis {
 		return false
 	}
@@ -256,7 +256,7 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			n = 1024
 		}
 		if c.rle {
-			n = rleMaxValues
+			n = miniMaxValues
 		}
 		for {
 			last := v0+n >= p.nVis
