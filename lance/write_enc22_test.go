@@ -142,7 +142,8 @@ func runsRecord(n int, seed uint64) (*arrow.Schema, arrow.RecordBatch) {
 
 // TestWriteRLE: mini-block pages whose values run long are run-length
 // encoded (rle{flat, flat{8}} in two chunk buffers) in 2.1 and 2.2, and
-// read back equal; values without runs are not.
+// read back equal; values without runs are not. In 2.2 def levels in long
+// runs are RLE blocks too.
 func TestWriteRLE(t *testing.T) {
 	schema, rec := runsRecord(20000, 5)
 	defer rec.Release()
@@ -156,6 +157,10 @@ func TestWriteRLE(t *testing.T) {
 				if l := columnLine(t, desc, col); !strings.Contains(l, "value=rle(") {
 					t.Errorf("%s pages of %d bytes: column %s is not RLE: %s", v, pb, col, l)
 				}
+			}
+			// Def levels of rare nulls: RLE blocks in 2.2 (lance 12), packed in 2.1.
+			if l := columnLine(t, desc, "r16"); strings.Contains(l, "def=rle(flat(16), flat(8))") != (v == "2.2") {
+				t.Errorf("%s: def levels of r16: %s", v, l)
 			}
 			if l := columnLine(t, desc, "noise"); strings.Contains(l, "rle(") {
 				t.Errorf("%s: column noise is RLE: %s", v, l)

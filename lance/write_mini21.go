@@ -247,6 +247,8 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	if nw.def != nil {
 		wDef = int(levelBits(uint64(nw.maxDef)))
 	}
+	repRLE := v22 && p.rep != nil && levelRLEPays(p.rep, wRep)
+	defRLE := v22 && nw.def != nil && levelRLEPays(nw.def, wDef)
 	var meta, chunks, repIdx []byte
 	var vbufs [][]byte
 	var rb, db []byte
@@ -296,10 +298,10 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			}
 			rb, db = nil, nil
 			if p.rep != nil {
-				rb = levelBlock(p.rep[ch.e0:ch.e1], wRep)
+				rb = levelBlockWith(p.rep[ch.e0:ch.e1], wRep, repRLE)
 			}
 			if nw.def != nil {
-				db = levelBlock(nw.def[ch.e0:ch.e1], wDef)
+				db = levelBlockWith(nw.def[ch.e0:ch.e1], wDef, defRLE)
 			}
 			size := c.chunkHeaderLen(nw, len(vbufs), v22) + pad8len(len(rb)) + pad8len(len(db))
 			for _, b := range vbufs {
@@ -335,10 +337,10 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	m := &enc21pb.MiniBlockLayout{ValueCompression: valEnc, Layers: nw.layers, NumBuffers: uint64(nbuf),
 		NumItems: uint64(p.nVis), HasLargeChunk: v22}
 	if p.rep != nil {
-		m.RepCompression = ceLevels(wRep)
+		m.RepCompression = ceLevelsWith(wRep, repRLE)
 	}
 	if nw.def != nil {
-		m.DefCompression = ceLevels(wDef)
+		m.DefCompression = ceLevelsWith(wDef, defRLE)
 	}
 	bufs := [][]byte{meta, chunks}
 	if c.maxRep > 0 {
@@ -479,6 +481,52 @@ func padTo8(b []byte, start int, pad byte) []byte {
 func ceLevels(w int) *enc21pb.CompressiveEncoding {
 	return &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_OutOfLineBitpacking{
 		OutOfLineBitpacking: &enc21pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: ceFlat(uint64(w))}}}
+}
+
+// levelRLEPays: (2.2) the page's levels in runs (of at most 255) take
+// at most 80% of their w-bit packing, the chunk size words aside: lance
+// 12 run-length encodes such levels (rle{flat{16}, flat{8}}).
+func levelRLEPays(levels []uint16, w int) bool {
+	runs := 0
+	for i := 0; i < len(levels); {
+		k := 1
+		for i+k < len(levels) && k < 255 && levels[i+k] == levels[i] {
+			k++
+		}
+		runs++
+		i += k
+	}
+	chunks := len(levels)/miniMaxValues + 1
+	return (3*runs+8*chunks)*10 <= (len(levels)*w/8)*8
+}
+
+// levelBlockWith is a chunk's levels as a block: RLE (u64 size of the run
+// values, u16 run values, u8 run lengths) or bit-packed at w bits.
+func levelBlockWith(levels []uint16, w int, rle bool) []byte {
+	if !rle {
+		return levelBlock(levels, w)
+	}
+	var vals, lens []byte
+	for i := 0; i < len(levels); {
+		k := 1
+		for i+k < len(levels) && k < 255 && levels[i+k] == levels[i] {
+			k++
+		}
+		vals = binary.LittleEndian.AppendUint16(vals, levels[i])
+		lens = append(lens, byte(k))
+		i += k
+	}
+	out := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(vals)+len(lens)), uint64(len(vals)))
+	return append(append(out, vals...), lens...)
+}
+
+// ceLevelsWith is the level encoding of levelBlockWith.
+func ceLevelsWith(w int, rle bool) *enc21pb.CompressiveEncoding {
+	if !rle {
+		return ceLevels(w)
+	}
+	return &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_Rle{Rle: &enc21pb.Rle{
+		Values: ceFlat(16), RunLengths: ceFlat(8)}}}
 }
 
 func (c *leaf21) appendChunk(out []byte, ch miniChunk, nw narrowed, rb, db []byte, vbufs [][]byte, v22 bool) []byte {
