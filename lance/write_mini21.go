@@ -132,8 +132,9 @@ func (c *leaf21) bitpackedBytes() int {
 }
 
 // rlePays: fixed-width values whose runs (of at most 255, u8 lengths)
-// are fewer than half the values, and whose run values and lengths take
-// at most 80% of the bit-packed or flat values, as lance 12 weighs RLE.
+// take less room, run values and lengths, than the bit-packed or flat
+// values, as lance 12 weighs RLE (it run-length encodes 64-bit values of
+// six distinct values, runs of 1.2 values on average).
 func (c *leaf21) rlePays() bool {
 	if c.kind != vFixed {
 		return false
@@ -146,14 +147,11 @@ func (c *leaf21) rlePays() bool {
 	p := &c.pg
 	w := c.width
 	runs := rleRuns(p.fixed[:p.nVis*w], w, miniMaxValues)
-	if runs*2 >= p.nVis {
-		return false
-	}
 	other := p.nVis * w
 	if c.bitpackPays() {
 		other = c.bitpackedBytes()
 	}
-	return runs*(w+1)*10 <= other*8
+	return runs*(w+1)+8*(p.nVis/miniMaxValues+1) < other
 }
 
 // rleRuns counts the runs of the w-byte values of b, runs cut at 255
