@@ -86,11 +86,33 @@ func (c *leaf21) miniBlockBest(nw narrowed) (*page21, error) {
 	// WithCompression: the general-compressed page, when it is smaller.
 	c.general = true
 	zpg, zerr := c.miniBlockWith(nw, bitpack)
-	c.general = false
 	if zerr == nil && pageBytes(zpg) < pageBytes(pg) {
-		return zpg, nil
+		pg = zpg
 	}
+	if c.float {
+		// Floats: byte-stream-split under the general compression, as
+		// lance 12 writes them when compression is asked for.
+		c.bss = true
+		bpg, berr := c.miniBlockWith(nw, false)
+		c.bss = false
+		if berr == nil && pageBytes(bpg) < pageBytes(pg) {
+			pg = bpg
+		}
+	}
+	c.general = false
 	return pg, nil
+}
+
+// bssChunk splits the n w-byte values of b into w streams of n bytes:
+// byte j of value i goes to j*n+i (lance's byte_stream_split).
+func bssChunk(b []byte, w, n int) []byte {
+	out := make([]byte, w*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < w; j++ {
+			out[j*n+i] = b[i*w+j]
+		}
+	}
+	return out
 }
 
 func pageBytes(pg *page21) int {
@@ -216,6 +238,10 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 				Values: valEnc, RunLengths: ceFlat(8)}}}
 			nbuf = 2
 		}
+		if c.bss {
+			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_ByteStreamSplit{
+				ByteStreamSplit: &enc21pb.ByteStreamSplit{Values: valEnc}}}
+		}
 		if bitpack {
 			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_InlineBitpacking{
 				InlineBitpacking: &enc21pb.InlineBitpacking{UncompressedBitsPerValue: uint64(8 * c.width)}}}
@@ -258,6 +284,9 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 		if c.rle {
 			n = miniMaxValues
 		}
+		if c.bss {
+			n = 4096 / c.width // lance: 1,024 float32 or 512 float64 values
+		}
 		for {
 			last := v0+n >= p.nVis
 			cnt := n
@@ -285,6 +314,8 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			}
 			if bitpack {
 				vbufs = append(vbufs[:0], inlinePack(p.fixed[ch.v0*c.width:], ch.n, 8*c.width))
+			} else if c.bss {
+				vbufs = append(vbufs[:0], bssChunk(p.fixed[ch.v0*c.width:], c.width, ch.n))
 			} else if c.rle {
 				rv, rl := rleChunk(p.fixed[ch.v0*c.width:], c.width, ch.n)
 				vbufs = append(vbufs[:0], rv, rl)
