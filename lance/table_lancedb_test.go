@@ -163,3 +163,26 @@ func TestWeAppendToLanceDBStableRowIDs(t *testing.T) {
 	require.EqualValues(t, 64, tb3.manifest.NextRowId)
 	sameRows(t, lancedbRows(t, db, "st"), ourRows(t, db, "st.lance"))
 }
+
+// TestLanceDBReadsOurStableRowIDs: a table we create WithStableRowIDs is
+// read by LanceDB, which appends to it keeping stable row ids (its
+// next_row_id follows ours), and we read LanceDB's append.
+func TestLanceDBReadsOurStableRowIDs(t *testing.T) {
+	lancedbnode.Find(t)
+	db := t.TempDir()
+	b := twBatch(t, 0, 30)
+	defer b.Release()
+	_, err := CreateTable(DirFS(db), "ours.lance", twSchema, Batches(b), WithStableRowIDs(true), WithMaxRowsPerFile(20))
+	require.NoError(t, err)
+	sameRows(t, ourRows(t, db, "ours.lance"), lancedbRows(t, db, "ours"))
+	var info struct{ Rows, Version int }
+	require.NoError(t, json.Unmarshal([]byte(runLanceDB(t, "add", db, "ours", "5")), &info))
+	require.Equal(t, 35, info.Rows)
+	require.Equal(t, 2, info.Version)
+	tb, err := OpenTable(DirFS(db), "ours.lance")
+	require.NoError(t, err)
+	require.NotZero(t, tb.manifest.ReaderFeatureFlags&flagStableRowIDs)
+	require.EqualValues(t, 35, tb.manifest.NextRowId)
+	require.Equal(t, rowIDRange(30, 35), tb.manifest.Fragments[2].GetInlineRowIds())
+	sameRows(t, lancedbRows(t, db, "ours"), ourRows(t, db, "ours.lance"))
+}

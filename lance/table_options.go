@@ -12,6 +12,7 @@ type tableConfig struct {
 	hasVersion bool
 
 	maxRowsPerFile int64 // CreateTable, Append: 0 means DefaultMaxRowsPerFile
+	stableRowIDs   bool  // CreateTable
 }
 
 func (c tableConfig) rowsPerFile() int64 {
@@ -44,6 +45,20 @@ func WithMaxRowsPerFile(n int64) Option {
 			return opt.Invalid(ErrInvalidOption, "WithMaxRowsPerFile", n, "must be in 1..%d", int64(1<<32-1))
 		}
 		c.table.maxRowsPerFile = n
+		return nil
+	}
+}
+
+// WithStableRowIDs makes CreateTable write a table with stable row ids, as
+// LanceDB's enableStableRowIds (storage option
+// new_table_enable_stable_row_ids) does: feature flag 2 for readers and
+// writers, and each fragment the row ids it holds and version sequences
+// saying its rows were created and last updated at version 1, so row ids
+// survive compaction and updates. Append keeps a table's setting (the
+// option is ignored there); OpenTable and data files ignore it.
+func WithStableRowIDs(on bool) Option {
+	return func(c *config) error {
+		c.table.stableRowIDs = on
 		return nil
 	}
 }

@@ -51,7 +51,8 @@ func Batches(recs ...arrow.RecordBatch) iter.Seq2[arrow.RecordBatch, error] {
 // (_versions/{u64::MAX-1}.manifest), with _versions/latest_version_hint.json
 // and the transaction file _transactions/0-<uuid>.txn LanceDB writes.
 // Writer options apply (WithFormatVersion, default 2.2; WithPageBytes;
-// WithCompression); reader options apply to the returned Table.
+// WithCompression), and WithStableRowIDs; reader options apply to the
+// returned Table.
 //
 // Every batch must have schema's fields (by name, any order; the types
 // equal up to the names of list items and map entries). The records are
@@ -103,6 +104,12 @@ func CreateTable(fsys WriteFS, dir string, schema *arrow.Schema, records iter.Se
 	if len(w.frags) > 0 {
 		m.MaxFragmentId = proto.Uint32(uint32(w.frags[len(w.frags)-1].Id))
 	}
+	if cfg.table.stableRowIDs {
+		// As lance 12 writes a table created with stable row ids.
+		m.ReaderFeatureFlags |= flagStableRowIDs
+		m.WriterFeatureFlags |= flagStableRowIDs
+		m.NextRowId = assignRowIDs(w.frags, 0, 1)
+	}
 	txn, err := overwriteTransaction(w.frags, fields, m.SchemaMetadata)
 	if err != nil {
 		w.cleanup()
@@ -126,7 +133,8 @@ func CreateTable(fsys WriteFS, dir string, schema *arrow.Schema, records iter.Se
 // "name.lance")); otherwise Append fails with ErrInvalidArgument. Every
 // batch must have the table's columns (by name, any order); a column whose
 // type differs fails with ErrInvalidArgument naming it, and so do nulls in
-// a non-nullable column.
+// a field the table declares non-nullable, at any level (a struct member,
+// a list item: the error names the path, info.city or tags[]).
 //
 // If t is not the latest version any more, or another writer commits
 // t's version + 1 first, Append fails with ErrConflict and removes the
@@ -200,18 +208,7 @@ func (t *Table) Append(records iter.Seq2[arrow.RecordBatch, error], opts ...Opti
 	}
 	nm := proto.Clone(m).(*tablepb.Manifest)
 	if m.WriterFeatureFlags&flagStableRowIDs != 0 {
-		// Stable row ids: each new fragment gets the next ids and version
-		// sequences saying its rows were created and last updated now, as
-		// lance 12 writes them.
-		id := m.NextRowId
-		for _, f := range w.frags {
-			n := f.PhysicalRows
-			f.RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: rowIDRange(id, id+n)}
-			f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{InlineLastUpdatedAtVersions: versionRun(n, next)}
-			f.CreatedAtVersionSequence = &tablepb.DataFragment_InlineCreatedAtVersions{InlineCreatedAtVersions: versionRun(n, next)}
-			id += n
-		}
-		nm.NextRowId = id
+		nm.NextRowId = assignRowIDs(w.frags, m.NextRowId, next)
 	}
 	nm.Version = next
 	nm.Fragments = append(nm.Fragments, w.frags...)
@@ -288,6 +285,22 @@ func (t *Table) indexSection(where string) ([]byte, error) {
 		return nil, errs.At(ErrBufferRange, int64(at), where, "index section of %d bytes past the end of the manifest file", n)
 	}
 	return b[at : at+4+n], nil
+}
+
+// assignRowIDs gives each of frags, in order, the next stable row ids from
+// first and version sequences saying its rows were created and last
+// updated at version, as lance 12 writes them; it returns the next free
+// row id.
+func assignRowIDs(frags []*tablepb.DataFragment, first, version uint64) uint64 {
+	id := first
+	for _, f := range frags {
+		n := f.PhysicalRows
+		f.RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: rowIDRange(id, id+n)}
+		f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{InlineLastUpdatedAtVersions: versionRun(n, version)}
+		f.CreatedAtVersionSequence = &tablepb.DataFragment_InlineCreatedAtVersions{InlineCreatedAtVersions: versionRun(n, version)}
+		id += n
+	}
+	return id
 }
 
 // rangeSegment is a U64Segment{range: {start, end}} (lance rowids.proto).
@@ -510,8 +523,9 @@ func uuidString(u [16]byte) string {
 
 // conformBatch returns rec's columns in the order of the table schema,
 // relabelled to its types. A missing, extra or differently typed column,
-// or nulls in a non-nullable one, fail with ErrInvalidArgument naming the
-// column.
+// or nulls in a field the table declares non-nullable (at any level: a
+// struct member, a list item), fail with ErrInvalidArgument naming the
+// column path.
 func conformBatch(rec arrow.RecordBatch, schema *arrow.Schema) ([]arrow.Array, error) {
 	bs := rec.Schema()
 	if int(rec.NumCols()) != len(bs.Fields()) {
@@ -540,17 +554,19 @@ func conformBatch(rec arrow.RecordBatch, schema *arrow.Schema) ([]arrow.Array, e
 			release()
 			return nil, err
 		}
-		if !f.Nullable && col.NullN() > 0 {
-			release()
-			return nil, fmt.Errorf("%w: column %s is not nullable in the table but the batch has %d nulls", ErrInvalidArgument, errs.Quote(f.Name), col.NullN())
-		}
 		d, ok := relabel(col.Data(), f.Type)
 		if !ok {
 			release()
 			return nil, fmt.Errorf("%w: column %s is %s in the batch, %s in the table", ErrInvalidArgument, errs.Quote(f.Name), col.DataType(), f.Type)
 		}
-		out = append(out, array.MakeFromData(d))
+		a := array.MakeFromData(d)
 		d.Release()
+		if err := checkNulls(a, f); err != nil {
+			a.Release()
+			release()
+			return nil, err
+		}
+		out = append(out, a)
 	}
 	if used != len(bs.Fields()) {
 		for _, f := range bs.Fields() {

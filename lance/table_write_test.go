@@ -499,3 +499,36 @@ func TestAppendToLanceDBTables(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateTableStableRowIDs: WithStableRowIDs writes the flags, row id
+// and version sequences lance 12 writes for a table created with stable
+// row ids (compare TestRowIDSequences), and Append continues them.
+func TestCreateTableStableRowIDs(t *testing.T) {
+	db := t.TempDir()
+	b := twBatch(t, 0, 10)
+	defer b.Release()
+	tb, err := CreateTable(DirFS(db), "s.lance", twSchema, Batches(b), WithStableRowIDs(true), WithMaxRowsPerFile(6))
+	require.NoError(t, err)
+	m := tb.manifest
+	require.EqualValues(t, flagStableRowIDs, m.ReaderFeatureFlags)
+	require.EqualValues(t, flagStableRowIDs, m.WriterFeatureFlags)
+	require.EqualValues(t, 10, m.NextRowId)
+	require.Len(t, m.Fragments, 2)
+	require.Equal(t, rowIDRange(0, 6), m.Fragments[0].GetInlineRowIds())
+	require.Equal(t, rowIDRange(6, 10), m.Fragments[1].GetInlineRowIds())
+	require.Equal(t, versionRun(4, 1), m.Fragments[1].GetInlineCreatedAtVersions())
+	require.Equal(t, versionRun(4, 1), m.Fragments[1].GetInlineLastUpdatedAtVersions())
+	tb2, err := tb.Append(Batches(b))
+	require.NoError(t, err)
+	require.EqualValues(t, 20, tb2.manifest.NextRowId)
+	require.Equal(t, rowIDRange(16, 20), tb2.manifest.Fragments[3].GetInlineRowIds())
+	require.Equal(t, versionRun(4, 2), tb2.manifest.Fragments[3].GetInlineCreatedAtVersions())
+	require.Equal(t, append(batchRows(t, b), batchRows(t, b)...), tableRows(t, tb2))
+
+	// Off (the default, and WithStableRowIDs(false)): no flags, no ids.
+	tb3, err := CreateTable(DirFS(db), "p.lance", twSchema, Batches(b), WithStableRowIDs(false))
+	require.NoError(t, err)
+	require.Zero(t, tb3.manifest.ReaderFeatureFlags|tb3.manifest.WriterFeatureFlags)
+	require.Zero(t, tb3.manifest.NextRowId)
+	require.Nil(t, tb3.manifest.Fragments[0].RowIdSequence)
+}

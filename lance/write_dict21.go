@@ -20,10 +20,15 @@ const (
 )
 
 // dictPage tries the dictionary form of the buffered page; nil when it
-// does not pay.
+// does not pay. Variable-width pages, and in 2.2 pages of 64-bit values
+// (int64, float64, timestamps ...: items flat{64}) as lance 12 writes them.
 func (c *leaf21) dictPage(nw narrowed) (*page21, error) {
 	p := &c.pg
-	if c.kind != vVar || p.nVis < dictMinValues || p.offs64 != nil {
+	if p.nVis < dictMinValues {
+		return nil, nil
+	}
+	fixed64 := c.kind == vFixed && c.width == 8 && c.w.cfg.write.minor >= 2
+	if !fixed64 && (c.kind != vVar || p.offs64 != nil) {
 		return nil, nil
 	}
 	limit := min(p.nVis/2, dictMaxItems)
@@ -33,9 +38,14 @@ func (c *leaf21) dictPage(nw narrowed) (*page21, error) {
 	var ends []uint32
 	start := 0
 	for v := 0; v < p.nVis; v++ {
-		end := int(p.offs[v])
-		s := p.data[start:end]
-		start = end
+		var s []byte
+		if fixed64 {
+			s = p.fixed[8*v : 8*v+8]
+		} else {
+			end := int(p.offs[v])
+			s = p.data[start:end]
+			start = end
+		}
 		id, ok := ids[string(s)]
 		if !ok {
 			if len(ids) >= limit {
@@ -49,15 +59,26 @@ func (c *leaf21) dictPage(nw narrowed) (*page21, error) {
 		binary.LittleEndian.PutUint32(idx[4*v:], id)
 	}
 	k := len(ends)
-	block := make([]byte, 0, 8+4*(k+1)+len(items))
-	block = binary.LittleEndian.AppendUint32(block, 32)
-	block = binary.LittleEndian.AppendUint32(block, uint32(8+4*(k+1)))
-	block = binary.LittleEndian.AppendUint32(block, 0)
-	for _, e := range ends {
-		block = binary.LittleEndian.AppendUint32(block, e)
+	var block []byte
+	var dictEnc *enc21pb.CompressiveEncoding
+	plain := len(p.data) + 4*p.nVis
+	if fixed64 {
+		block, dictEnc = items, ceFlat(64)
+		plain = len(p.fixed)
+		if c.bitpackPays() {
+			plain = c.bitpackedBytes()
+		}
+	} else {
+		block = make([]byte, 0, 8+4*(k+1)+len(items))
+		block = binary.LittleEndian.AppendUint32(block, 32)
+		block = binary.LittleEndian.AppendUint32(block, uint32(8+4*(k+1)))
+		block = binary.LittleEndian.AppendUint32(block, 0)
+		for _, e := range ends {
+			block = binary.LittleEndian.AppendUint32(block, e)
+		}
+		block = append(block, items...)
+		dictEnc = ceVariable(32)
 	}
-	block = append(block, items...)
-	dictEnc := ceVariable(32)
 	if c.w.cfg.write.minor >= 2 {
 		if z := lz4Block(block); z != nil {
 			block = z
@@ -69,7 +90,7 @@ func (c *leaf21) dictPage(nw narrowed) (*page21, error) {
 	for v := 0; v < p.nVis; v += 1024 {
 		packed += 4 + 128*orWidth(idx[4*v:], min(1024, p.nVis-v), 32)
 	}
-	if (len(block)+packed)*10 > (len(p.data)+4*p.nVis)*8 {
+	if (len(block)+packed)*10 > plain*8 {
 		return nil, nil
 	}
 	// Encode the indices as a bit-packed u32 page, then add the dictionary.

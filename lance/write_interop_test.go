@@ -260,6 +260,26 @@ func TestWriteLanceDBInterop(t *testing.T) {
 		res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.2")
 		t.Logf("2.2 low cardinality: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
 	})
+	t.Run("2.2-dict64-runs", func(t *testing.T) {
+		// 64-bit dictionaries and RLE pages (write_enc22_test.go data).
+		for _, v := range []string{"2.2", "2.1"} {
+			ls, lrec := lowCardRecord(5000, 11)
+			res := lancedbSwap(t, ls, []arrow.RecordBatch{lrec}, v)
+			lrec.Release()
+			t.Logf("%s 64-bit low cardinality: LanceDB %d bytes, ours %d bytes (%.3fx)", v, res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+			rs, rrec := runsRecord(20000, 11)
+			res = lancedbSwap(t, rs, []arrow.RecordBatch{rrec}, v)
+			rrec.Release()
+			t.Logf("%s runs: LanceDB %d bytes, ours %d bytes (%.3fx)", v, res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+		}
+	})
+	t.Run("2.2-bss-zstd", func(t *testing.T) {
+		// Byte-stream-split floats under zstd (write_enc22_test.go data).
+		fs, frec := floatWalkRecord(6000, 13)
+		res := lancedbSwap(t, fs, []arrow.RecordBatch{frec}, "2.2", WithCompression("zstd"))
+		frec.Release()
+		t.Logf("2.2 float walk, zstd: LanceDB %d bytes, ours %d bytes (%.3fx)", res.theirSize, res.ourSize, float64(res.ourSize)/float64(res.theirSize))
+	})
 	for _, sc := range []string{"lz4", "zstd"} {
 		t.Run("2.2-"+sc, func(t *testing.T) {
 			res := lancedbSwap(t, schema, []arrow.RecordBatch{rec}, "2.2", WithCompression(sc))

@@ -7,6 +7,7 @@ package lance
 // over) per chunk.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 
@@ -35,15 +36,44 @@ type miniChunk struct {
 var errNeedSmallChunks = errors.New("lance: bit-packed page needs small chunks")
 
 func (c *leaf21) miniBlock(nw narrowed) (*page21, error) {
-	if pg, err := c.dictPage(nw); pg != nil || (err != nil && err != errNeedSmallChunks) {
-		return pg, err
+	pg, err := c.dictPage(nw)
+	if err != nil && err != errNeedSmallChunks {
+		return nil, err
+	}
+	if pg != nil {
+		if c.rlePays() {
+			// Long runs of few values: RLE when it beats the dictionary.
+			if rpg, err := c.rlePage(nw); err != nil {
+				return nil, err
+			} else if rpg != nil && pageBytes(rpg) < pageBytes(pg) {
+				return rpg, nil
+			}
+		}
+		return pg, nil
 	}
 	return c.withFsst(func() (*page21, error) { return c.miniBlockBest(nw) })
+}
+
+// rlePage is the run-length-encoded mini-block page; nil when its levels
+// are too dense for mini-block chunks.
+func (c *leaf21) rlePage(nw narrowed) (*page21, error) {
+	c.rle = true
+	pg, err := c.miniBlockWith(nw, false)
+	c.rle = false
+	if err == errTooDense {
+		return nil, nil
+	}
+	return pg, err
 }
 
 // miniBlockBest is the mini-block page with or without bit-packing and
 // general compression, whichever applies and is smaller.
 func (c *leaf21) miniBlockBest(nw narrowed) (*page21, error) {
+	if c.rlePays() {
+		if pg, err := c.rlePage(nw); pg != nil || err != nil {
+			return pg, err
+		}
+	}
 	bitpack := c.bitpackPays()
 	pg, err := c.miniBlockWith(nw, bitpack)
 	if err == errNeedSmallChunks {
@@ -56,11 +86,33 @@ func (c *leaf21) miniBlockBest(nw narrowed) (*page21, error) {
 	// WithCompression: the general-compressed page, when it is smaller.
 	c.general = true
 	zpg, zerr := c.miniBlockWith(nw, bitpack)
-	c.general = false
 	if zerr == nil && pageBytes(zpg) < pageBytes(pg) {
-		return zpg, nil
+		pg = zpg
 	}
+	if c.float {
+		// Floats: byte-stream-split under the general compression, as
+		// lance 12 writes them when compression is asked for.
+		c.bss = true
+		bpg, berr := c.miniBlockWith(nw, false)
+		c.bss = false
+		if berr == nil && pageBytes(bpg) < pageBytes(pg) {
+			pg = bpg
+		}
+	}
+	c.general = false
 	return pg, nil
+}
+
+// bssChunk splits the n w-byte values of b into w streams of n bytes:
+// byte j of value i goes to j*n+i (lance's byte_stream_split).
+func bssChunk(b []byte, w, n int) []byte {
+	out := make([]byte, w*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < w; j++ {
+			out[j*n+i] = b[i*w+j]
+		}
+	}
+	return out
 }
 
 func pageBytes(pg *page21) int {
@@ -71,8 +123,10 @@ func pageBytes(pg *page21) int {
 	return n
 }
 
-// bitpackPays: integer-like values whose FastLanes chunks come out at
-// most 90% of their flat size.
+// bitpackPays: integer-like values whose FastLanes chunks (with the
+// metadata word and header of each 1,024-value chunk) come out smaller
+// than their flat size, as lance 12 chooses (it bit-packs random 31-bit
+// values too).
 func (c *leaf21) bitpackPays() bool {
 	if c.kind != vFixed {
 		return false
@@ -82,6 +136,13 @@ func (c *leaf21) bitpackPays() bool {
 	default:
 		return false
 	}
+	n := c.pg.nVis
+	return c.bitpackedBytes()+12*((n+1023)/1024) < n*c.width
+}
+
+// bitpackedBytes is the size of the page's fixed-width values in FastLanes
+// chunks of 1,024 (a width word each).
+func (c *leaf21) bitpackedBytes() int {
 	p := &c.pg
 	t := 8 * c.width
 	packed := 0
@@ -89,7 +150,62 @@ func (c *leaf21) bitpackPays() bool {
 		n := min(1024, p.nVis-v)
 		packed += c.width + 128*orWidth(p.fixed[v*c.width:], n, t)
 	}
-	return packed*10 <= p.nVis*c.width*9
+	return packed
+}
+
+// rlePays: fixed-width values whose runs (of at most 255, u8 lengths)
+// take less room, run values and lengths, than the bit-packed or flat
+// values, as lance 12 weighs RLE (it run-length encodes 64-bit values of
+// six distinct values, runs of 1.2 values on average).
+func (c *leaf21) rlePays() bool {
+	if c.kind != vFixed {
+		return false
+	}
+	switch c.width {
+	case 1, 2, 4, 8:
+	default:
+		return false
+	}
+	p := &c.pg
+	w := c.width
+	runs := rleRuns(p.fixed[:p.nVis*w], w, miniMaxValues)
+	other := p.nVis * w
+	if c.bitpackPays() {
+		other = c.bitpackedBytes()
+	}
+	return runs*(w+1)+8*(p.nVis/miniMaxValues+1) < other
+}
+
+// rleRuns counts the runs of the w-byte values of b, runs cut at 255
+// values and at every chunk of chunk values.
+func rleRuns(b []byte, w, chunk int) int {
+	n := len(b) / w
+	runs := 0
+	for v := 0; v < n; {
+		end := min(n, (v/chunk+1)*chunk)
+		k := 1
+		for v+k < end && k < 255 && bytes.Equal(b[(v+k)*w:(v+k+1)*w], b[v*w:(v+1)*w]) {
+			k++
+		}
+		runs++
+		v += k
+	}
+	return runs
+}
+
+// rleChunk run-length encodes the n w-byte values of b: the run values
+// and their u8 lengths, lance's mini-block RLE buffers.
+func rleChunk(b []byte, w, n int) (vals, lens []byte) {
+	for v := 0; v < n; {
+		k := 1
+		for v+k < n && k < 255 && bytes.Equal(b[(v+k)*w:(v+k+1)*w], b[v*w:(v+1)*w]) {
+			k++
+		}
+		vals = append(vals, b[v*w:(v+1)*w]...)
+		lens = append(lens, byte(k))
+		v += k
+	}
+	return vals, lens
 }
 
 func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
@@ -117,6 +233,15 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	switch c.kind {
 	case vFixed:
 		valEnc = ceFlat(uint64(8 * c.width))
+		if c.rle {
+			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_Rle{Rle: &enc21pb.Rle{
+				Values: valEnc, RunLengths: ceFlat(8)}}}
+			nbuf = 2
+		}
+		if c.bss {
+			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_ByteStreamSplit{
+				ByteStreamSplit: &enc21pb.ByteStreamSplit{Values: valEnc}}}
+		}
 		if bitpack {
 			valEnc = &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_InlineBitpacking{
 				InlineBitpacking: &enc21pb.InlineBitpacking{UncompressedBitsPerValue: uint64(8 * c.width)}}}
@@ -146,6 +271,8 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	if nw.def != nil {
 		wDef = int(levelBits(uint64(nw.maxDef)))
 	}
+	repRLE := v22 && p.rep != nil && levelRLEPays(p.rep, wRep)
+	defRLE := v22 && nw.def != nil && levelRLEPays(nw.def, wDef)
 	var meta, chunks, repIdx []byte
 	var vbufs [][]byte
 	var rb, db []byte
@@ -153,6 +280,12 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 		n := c.chunkValues(v0)
 		if bitpack {
 			n = 1024
+		}
+		if c.rle {
+			n = miniMaxValues
+		}
+		if c.bss {
+			n = 4096 / c.width // lance: 1,024 float32 or 512 float64 values
 		}
 		for {
 			last := v0+n >= p.nVis
@@ -181,6 +314,11 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			}
 			if bitpack {
 				vbufs = append(vbufs[:0], inlinePack(p.fixed[ch.v0*c.width:], ch.n, 8*c.width))
+			} else if c.bss {
+				vbufs = append(vbufs[:0], bssChunk(p.fixed[ch.v0*c.width:], c.width, ch.n))
+			} else if c.rle {
+				rv, rl := rleChunk(p.fixed[ch.v0*c.width:], c.width, ch.n)
+				vbufs = append(vbufs[:0], rv, rl)
 			} else {
 				vbufs = c.chunkBuffers(vbufs[:0], ch)
 			}
@@ -189,10 +327,10 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 			}
 			rb, db = nil, nil
 			if p.rep != nil {
-				rb = levelBlock(p.rep[ch.e0:ch.e1], wRep)
+				rb = levelBlockWith(p.rep[ch.e0:ch.e1], wRep, repRLE)
 			}
 			if nw.def != nil {
-				db = levelBlock(nw.def[ch.e0:ch.e1], wDef)
+				db = levelBlockWith(nw.def[ch.e0:ch.e1], wDef, defRLE)
 			}
 			size := c.chunkHeaderLen(nw, len(vbufs), v22) + pad8len(len(rb)) + pad8len(len(db))
 			for _, b := range vbufs {
@@ -228,10 +366,10 @@ func (c *leaf21) miniBlockWith(nw narrowed, bitpack bool) (*page21, error) {
 	m := &enc21pb.MiniBlockLayout{ValueCompression: valEnc, Layers: nw.layers, NumBuffers: uint64(nbuf),
 		NumItems: uint64(p.nVis), HasLargeChunk: v22}
 	if p.rep != nil {
-		m.RepCompression = ceLevels(wRep)
+		m.RepCompression = ceLevelsWith(wRep, repRLE)
 	}
 	if nw.def != nil {
-		m.DefCompression = ceLevels(wDef)
+		m.DefCompression = ceLevelsWith(wDef, defRLE)
 	}
 	bufs := [][]byte{meta, chunks}
 	if c.maxRep > 0 {
@@ -372,6 +510,52 @@ func padTo8(b []byte, start int, pad byte) []byte {
 func ceLevels(w int) *enc21pb.CompressiveEncoding {
 	return &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_OutOfLineBitpacking{
 		OutOfLineBitpacking: &enc21pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: ceFlat(uint64(w))}}}
+}
+
+// levelRLEPays: (2.2) the page's levels in runs (of at most 255) take
+// at most 80% of their w-bit packing, the chunk size words aside: lance
+// 12 run-length encodes such levels (rle{flat{16}, flat{8}}).
+func levelRLEPays(levels []uint16, w int) bool {
+	runs := 0
+	for i := 0; i < len(levels); {
+		k := 1
+		for i+k < len(levels) && k < 255 && levels[i+k] == levels[i] {
+			k++
+		}
+		runs++
+		i += k
+	}
+	chunks := len(levels)/miniMaxValues + 1
+	return (3*runs+8*chunks)*10 <= (len(levels)*w/8)*8
+}
+
+// levelBlockWith is a chunk's levels as a block: RLE (u64 size of the run
+// values, u16 run values, u8 run lengths) or bit-packed at w bits.
+func levelBlockWith(levels []uint16, w int, rle bool) []byte {
+	if !rle {
+		return levelBlock(levels, w)
+	}
+	var vals, lens []byte
+	for i := 0; i < len(levels); {
+		k := 1
+		for i+k < len(levels) && k < 255 && levels[i+k] == levels[i] {
+			k++
+		}
+		vals = binary.LittleEndian.AppendUint16(vals, levels[i])
+		lens = append(lens, byte(k))
+		i += k
+	}
+	out := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(vals)+len(lens)), uint64(len(vals)))
+	return append(append(out, vals...), lens...)
+}
+
+// ceLevelsWith is the level encoding of levelBlockWith.
+func ceLevelsWith(w int, rle bool) *enc21pb.CompressiveEncoding {
+	if !rle {
+		return ceLevels(w)
+	}
+	return &enc21pb.CompressiveEncoding{Compression: &enc21pb.CompressiveEncoding_Rle{Rle: &enc21pb.Rle{
+		Values: ceFlat(16), RunLengths: ceFlat(8)}}}
 }
 
 func (c *leaf21) appendChunk(out []byte, ch miniChunk, nw narrowed, rb, db []byte, vbufs [][]byte, v22 bool) []byte {

@@ -78,6 +78,9 @@ type leaf21 struct {
 	zero     []byte
 	cm       *file2pb.ColumnMetadata
 	general  bool     // building the general-compressed form of a page
+	rle      bool     // building the run-length-encoded form of a page
+	bss      bool     // building the byte-stream-split form of a page
+	float    bool     // float32/float64 values (byte-stream-split applies)
 	utf8     bool     // string values (FSST applies)
 	fsst     *fsstEnc // the page's strings are FSST-encoded with this table
 }
@@ -121,6 +124,10 @@ func newLeaf21(w *Writer, top int, steps []step, path string) (colWriter, error)
 		}
 		c.kind = vFixed
 		c.width = t.BitWidth() / 8
+		switch t.(type) {
+		case *arrow.Float32Type, *arrow.Float64Type:
+			c.float = true
+		}
 	default:
 		return nil, errs.Wrap(ErrUnsupported, "field %s: Arrow type %s", errs.Quote(path), leaf)
 	}
