@@ -168,7 +168,7 @@ func (d *dec) assemble(pd *pageData, path []*fieldNode, layers []layer) (arrow.A
 			cur.Release()
 			return nil, err
 		}
-		cf := arrow.Field{Name: child.name, Type: cur.DataType(), Nullable: true}
+		cf := arrow.Field{Name: child.name, Type: cur.DataType(), Nullable: childNullable(node.dt, child.name)}
 		var bufs []*memory.Buffer
 		var dt arrow.DataType
 		var vbuf *memory.Buffer
@@ -415,4 +415,19 @@ func (d *dec) fslArray(t *arrow.FixedSizeListType, v *vals, n int, vbuf *memory.
 	}
 	defer child.Release()
 	return array.NewData(t, n, []*memory.Buffer{vbuf}, []arrow.ArrayData{child}, nulls, 0), nil
+}
+
+// childNullable is the nullability the schema gives child in parent (list
+// items, struct members), so pages assembled here have the same type as
+// the direct decoders' (which build from the schema) and join with them.
+func childNullable(parent arrow.DataType, name string) bool {
+	switch t := parent.(type) {
+	case arrow.ListLikeType:
+		return t.ElemField().Nullable
+	case *arrow.StructType:
+		if i, ok := t.FieldIdx(name); ok {
+			return t.Field(i).Nullable
+		}
+	}
+	return true
 }
