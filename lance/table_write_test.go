@@ -291,9 +291,14 @@ func TestAppendConflict(t *testing.T) {
 	const n = 6
 	var wg sync.WaitGroup
 	errs := make([]error, n)
-	for i := 0; i < n; i++ {
-		tb, err := OpenTable(DirFS(db), "c.lance")
+	// Every writer opens version 2 before any starts (one opened after
+	// another's commit would append version 4 and rightly win too).
+	tables := make([]*Table, n)
+	for i := range tables {
+		tables[i], err = OpenTable(DirFS(db), "c.lance")
 		require.NoError(t, err)
+	}
+	for i, tb := range tables {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
