@@ -77,7 +77,10 @@ test-386:
 # 16777216; TestV21ExpectedRows, Example fail under qemu-s390x). -short
 # because emulation is 10-20x slower and the short inputs exercise every
 # byte-order path all the same (5 min without -short, 2m40 with).
-S390X_PKGS ?= ./internal/... ./onpair/... ./at1/... ./csup/...
+# internal/jsonarrow is left out with lance: its tests render Arrow records
+# through arrow-go's JSON output, which escapes strings wrongly on s390x
+# ("{"k": [1]}" unescaped), a fault outside this module.
+S390X_PKGS ?= $$(GOARCH=s390x $(GO) list ./internal/... ./onpair/... ./at1/... ./csup/... | grep -vxF github.com/colfmt/colfmt/internal/jsonarrow)
 QEMU_S390X ?= $(shell command -v qemu-s390x || command -v qemu-s390x-static)
 test-s390x:
 	GOARCH=s390x $(GO) build ./...
