@@ -184,7 +184,11 @@ func (p *parser) value() (value, error) {
 		return v, nil
 	case c == '"':
 		s, err := p.str()
-		return value{k: kStr, s: s, raw: p.b[start:p.i]}, err
+		if err != nil {
+			// str may stop past the end on a cut escape: no raw slice then.
+			return value{}, err
+		}
+		return value{k: kStr, s: s, raw: p.b[start:min(p.i, len(p.b))]}, nil
 	case c == 't':
 		return p.lit("true", value{k: kBool, b: true})
 	case c == 'f':
