@@ -3,12 +3,14 @@ package csup_test
 import (
 	"bytes"
 	"encoding/hex"
-	"github.com/colfmt/colfmt/csup/internal/testgen"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/colfmt/colfmt/csup/internal/testgen"
 
 	"github.com/colfmt/colfmt/csup"
 	"github.com/colfmt/colfmt/csup/bsup"
@@ -83,8 +85,24 @@ func FuzzDiffCSUPv16Writer(f *testing.F) {
 			vals[i] = noRecordTypeValues(g.Value(types[g.R.IntN(len(types))]))
 			want[i] = csup.UntypeNulls(vals[i]) // typed nulls as super's model has them
 		}
-		b := writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(int(objRows)+1))
-		f, got := readCSUP(t, b)
+		var buf bytes.Buffer
+		w, err := csup.NewWriter(&buf, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(int(objRows)+1))
+		require.NoError(t, err)
+		for _, v := range vals {
+			if err = w.Write(v); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if errors.Is(err, csup.ErrUnsupported) {
+			// What v16 cannot hold (e.g. nulls mixed with values in map
+			// keys) is refused, as documented: nothing to compare.
+			t.Skip(err)
+		}
+		require.NoError(t, err)
+		f, got := readCSUP(t, buf.Bytes())
 		requireSame(t, want, got)
 		require.NoError(t, f.Validate())
 	})
