@@ -438,49 +438,13 @@ func (c *leaf21) values(a arrow.Array, lo, hi int) error {
 	case vVar:
 		switch v := a.(type) {
 		case *array.String:
-			for i := lo; i < hi; i++ {
-				p.nVis++
-				if v.IsNull(i) {
-					p.appendOff(0)
-					continue
-				}
-				s := v.Value(i)
-				p.data = append(p.data, s...)
-				p.appendOff(len(s))
-			}
+			appendVarRange(p, v, lo, hi)
 		case *array.LargeString:
-			for i := lo; i < hi; i++ {
-				p.nVis++
-				if v.IsNull(i) {
-					p.appendOff(0)
-					continue
-				}
-				s := v.Value(i)
-				p.data = append(p.data, s...)
-				p.appendOff(len(s))
-			}
+			appendVarRange(p, v, lo, hi)
 		case *array.Binary:
-			for i := lo; i < hi; i++ {
-				p.nVis++
-				if v.IsNull(i) {
-					p.appendOff(0)
-					continue
-				}
-				s := v.Value(i)
-				p.data = append(p.data, s...)
-				p.appendOff(len(s))
-			}
+			appendVarRange(p, v, lo, hi)
 		case *array.LargeBinary:
-			for i := lo; i < hi; i++ {
-				p.nVis++
-				if v.IsNull(i) {
-					p.appendOff(0)
-					continue
-				}
-				s := v.Value(i)
-				p.data = append(p.data, s...)
-				p.appendOff(len(s))
-			}
+			appendVarRange(p, v, lo, hi)
 		default:
 			return errs.Wrap(ErrInvalidArgument, "field %s: %T is not a string or binary array", errs.Quote(c.path), a)
 		}
@@ -548,4 +512,22 @@ func (c *leaf21) fslValue(a arrow.Array, i int) error {
 	at := (d.Offset() + start) * c.itemW
 	p.fixed = append(p.fixed, b[at:at+cnt*c.itemW]...)
 	return nil
+}
+
+// appendVarRange appends rows [lo, hi) of a string or binary array (any
+// offset width) to the page: bytes and lengths, zero length for nulls.
+func appendVarRange[T string | []byte](p *pageBuf, v interface {
+	IsNull(int) bool
+	Value(int) T
+}, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		p.nVis++
+		if v.IsNull(i) {
+			p.appendOff(0)
+			continue
+		}
+		s := v.Value(i)
+		p.data = append(p.data, s...)
+		p.appendOff(len(s))
+	}
 }
