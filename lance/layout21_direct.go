@@ -271,7 +271,9 @@ func (r *reader) leafDirect21(leaf *fieldNode, a, b int64) (arrow.ArrayData, err
 		if out.snulls > 0 {
 			vbuf = memory.NewBufferBytes(out.sv)
 		}
-		dt := arrow.StructOf(arrow.Field{Name: leaf.name, Type: leaf.dt, Nullable: true})
+		// The child's nullability comes from the struct's type, as in the
+		// general decoder, so pages read either way concatenate.
+		dt := arrow.StructOf(arrow.Field{Name: leaf.name, Type: leaf.dt, Nullable: childNullable(leaf.parent.dt, leaf.name)})
 		st := array.NewData(dt, int(b-a), []*memory.Buffer{vbuf}, []arrow.ArrayData{out.data}, out.snulls, 0)
 		out.data.Release()
 		return st, nil
