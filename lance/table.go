@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -38,6 +39,12 @@ type Table struct {
 	lastAt   int64             // protobuf offset of the manifest readManifest read last
 	names    map[uint64]string // manifest file name per version, as listed
 	versions []uint64
+	// hinted: _versions/ could not be listed, so versions holds only the
+	// hint's version (and the one opened); older ones are probed by name
+	// once, when Versions asks (probe guards that).
+	hinted   bool
+	probe    sync.Once
+	probed   []uint64 // all versions of a hinted table, once probed
 	manifest *tablepb.Manifest
 	manAt    int64 // offset of the manifest protobuf, where its errors sit
 	version  Version
@@ -129,7 +136,8 @@ func bytesMetadata(m map[string][]byte) arrow.Metadata {
 // Only io/fs is used, so any fs.FS (os.DirFS, an object store adapter)
 // works; files that implement io.ReaderAt are read in ranges, others whole
 // (within WithMaxBufferSize). A store that cannot list directories is read
-// through _versions/latest_version_hint.json.
+// through _versions/latest_version_hint.json: opening it checks only the
+// manifest it opens (one Stat), as over HTTP each check is a request.
 //
 // What is read: manifests in both naming schemes (V2 u64::MAX-N, V1 N);
 // reader feature flags deletion files, stable row ids, table config, no
@@ -172,7 +180,13 @@ func OpenTable(fsys fs.FS, dir string, opts ...Option) (*Table, error) {
 	want := t.versions[len(t.versions)-1]
 	if cfg.table.hasVersion {
 		want = cfg.table.version
-		if _, found := slices.BinarySearch(t.versions, want); !found {
+		_, found := slices.BinarySearch(t.versions, want)
+		if !found && t.hinted && want < t.versions[0] && t.manifestExists(want, t.v2) {
+			// Without a listing, only the version asked for is probed.
+			t.versions = append([]uint64{want}, t.versions...)
+			found = true
+		}
+		if !found {
 			return nil, fmt.Errorf("lance: table has no version %d (latest %d): %w", want, t.versions[len(t.versions)-1], fs.ErrNotExist)
 		}
 	}
@@ -203,7 +217,7 @@ func (t *Table) listVersions() error {
 		// A store that cannot list: latest_version_hint.json names the
 		// latest version ({"version":N}); older ones are found by name.
 		if hint, herr := t.versionHint(); herr == nil {
-			return t.probeVersions(hint)
+			return t.probeLatest(hint)
 		}
 		return fmt.Errorf("lance: table %s: %w", errs.Quote(t.dir), err)
 	}
@@ -258,26 +272,48 @@ func (t *Table) versionHint() (uint64, error) {
 	return h.Version, nil
 }
 
-// probeVersions finds versions 1..hint by opening their manifest names
-// (V2 first), for a store that cannot list _versions/.
-func (t *Table) probeVersions(hint uint64) error {
-	exists := func(n uint64, v2 bool) bool {
-		_, err := fs.Stat(t.fsys, path.Join(t.dir, "_versions", manifestFileName(n, v2)))
-		return err == nil
-	}
+// probeLatest starts the version list of a store that cannot list
+// _versions/ from the hint: the hint's manifest must exist (either naming
+// scheme, V2 first). Opening needs no more; older versions are probed
+// only if Versions asks, so an open over HTTP costs one request here, not
+// one per version.
+func (t *Table) probeLatest(hint uint64) error {
 	switch {
-	case exists(hint, true):
+	case t.manifestExists(hint, true):
 		t.v2 = true
-	case exists(hint, false):
+	case t.manifestExists(hint, false):
 	default:
 		return fmt.Errorf("lance: table %s: version hint %d names no manifest: %w", errs.Quote(t.dir), hint, fs.ErrNotExist)
 	}
-	for n := max(hint, 1024) - 1023; n <= hint; n++ { // the last 1024 at most
-		if n == hint || exists(n, t.v2) {
-			t.versions = append(t.versions, n)
-		}
-	}
+	t.versions = []uint64{hint}
+	t.hinted = true
 	return nil
+}
+
+// manifestExists says whether version n's manifest is in _versions/.
+func (t *Table) manifestExists(n uint64, v2 bool) bool {
+	_, err := fs.Stat(t.fsys, path.Join(t.dir, "_versions", manifestFileName(n, v2)))
+	return err == nil
+}
+
+// allVersions is t.versions, completed the first time it is needed for a
+// table opened through the hint: the 1023 versions before the latest are
+// probed by name (one Stat each, in order).
+func (t *Table) allVersions() []uint64 {
+	if !t.hinted {
+		return t.versions
+	}
+	t.probe.Do(func() {
+		latest := t.versions[len(t.versions)-1]
+		var vs []uint64
+		for n := max(latest, 1024) - 1023; n <= latest; n++ { // the last 1024 at most
+			if n == latest || n == t.version.Number || t.manifestExists(n, t.v2) {
+				vs = append(vs, n)
+			}
+		}
+		t.probed = vs
+	})
+	return t.probed
 }
 
 // readManifest reads and checks version n's manifest.
@@ -491,10 +527,14 @@ func (t *Table) Fragments() []Fragment { return slices.Clone(t.frags) }
 func (t *Table) ReaderFeatureFlags() uint64 { return t.manifest.ReaderFeatureFlags }
 
 // Versions lists every version in _versions/ (oldest first) with its
-// timestamp and row count, reading each manifest.
+// timestamp and row count, reading each manifest. On a store that cannot
+// list _versions/ (a table opened through latest_version_hint.json), the
+// first call finds the 1023 versions before the latest by name, one Stat
+// each; opening such a table does not.
 func (t *Table) Versions() ([]Version, error) {
-	out := make([]Version, 0, len(t.versions))
-	for _, n := range t.versions {
+	versions := t.allVersions()
+	out := make([]Version, 0, len(versions))
+	for _, n := range versions {
 		if n == t.version.Number {
 			out = append(out, t.version)
 			continue

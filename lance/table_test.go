@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -621,7 +622,10 @@ func TestDeletionArrowHugeVector(t *testing.T) {
 
 // noListFS serves files but cannot list directories nor read at offsets,
 // as a minimal object-store adapter might.
-type noListFS struct{ fsys fs.FS }
+type noListFS struct {
+	fsys  fs.FS
+	opens map[string]int // counts Opens (fs.Stat opens too) when not nil
+}
 
 type plainFile struct{ f fs.File }
 
@@ -630,6 +634,9 @@ func (p plainFile) Read(b []byte) (int, error) { return p.f.Read(b) }
 func (p plainFile) Close() error               { return p.f.Close() }
 
 func (n noListFS) Open(name string) (fs.File, error) {
+	if n.opens != nil {
+		n.opens[name]++
+	}
 	f, err := n.fsys.Open(name)
 	if err != nil {
 		return nil, err
@@ -641,19 +648,36 @@ func TestTableWithoutListing(t *testing.T) {
 	for _, v2 := range []bool{false, true} {
 		s := newSynth(t, v2)
 		want := s.buildVersions(t)
-		fsys := noListFS{s.fsys}
+		fsys := noListFS{fsys: s.fsys, opens: map[string]int{}}
 		_, err := OpenTable(fsys, "t.lance")
 		require.ErrorContains(t, err, "readdir") // no hint yet: the listing error
 		s.fsys["t.lance/_versions/latest_version_hint.json"] = &fstest.MapFile{Data: []byte(`{"version":3}`)}
+		clear(fsys.opens)
 		tb, err := OpenTable(fsys, "t.lance")
 		require.NoError(t, err)
+		// Opening touches only the latest manifest: no probe of older
+		// versions (each would be a request on an object store).
+		for name := range fsys.opens {
+			if strings.Contains(name, ".manifest") { // either scheme is tried
+				require.Contains(t, []string{manifestFileName(3, true), manifestFileName(3, false)}, path.Base(name))
+			}
+		}
 		require.Equal(t, want[2], tableLines(t, tb, ReadOptions{}))
 		vs, err := tb.Versions()
 		require.NoError(t, err)
 		require.Len(t, vs, 3)
+		require.Equal(t, []uint64{1, 2, 3}, []uint64{vs[0].Number, vs[1].Number, vs[2].Number})
 		tb, err = OpenTable(fsys, "t.lance", WithVersion(2))
 		require.NoError(t, err)
 		require.Equal(t, want[1], tableLines(t, tb, ReadOptions{}))
+		vs, err = tb.Versions()
+		require.NoError(t, err)
+		require.Len(t, vs, 3)
+		_, err = OpenTable(fsys, "t.lance", WithVersion(4))
+		require.ErrorIs(t, err, fs.ErrNotExist)
+		delete(s.fsys, "t.lance/_versions/"+manifestFileName(1, v2))
+		_, err = OpenTable(fsys, "t.lance", WithVersion(1))
+		require.ErrorIs(t, err, fs.ErrNotExist)
 	}
 }
 
