@@ -144,7 +144,9 @@
 // Opt/Nones mark optional, missing fields, not nulls), so the v16 writer
 // writes a typed null as super holds the same data: a null of a union type
 // becomes the union's null member (a null member added last when there is
-// none, as null::(int64|string|null)); any other typed null becomes an
+// none, as null::(int64|string|null)), and so does a union value holding a
+// null under another member (super cannot tell the two apart; a null of a
+// union member becomes that member's null member); any other typed null becomes an
 // untyped null and the types around it are rebuilt, so a record with a
 // null field is its own top-level type (a Dynamic variant, as super writes
 // {a:null}), and an array, set or map whose elements then differ in type
