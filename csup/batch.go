@@ -1,0 +1,679 @@
+package csup
+
+import (
+	"encoding/binary"
+	"io"
+	"math"
+
+	"github.com/colfmt/colfmt/csup/bsup"
+	"github.com/colfmt/colfmt/internal/errs"
+)
+
+// VectorKind says which fields of a Vector hold its rows.
+type VectorKind uint8
+
+// Vector kinds. Each follows the node of the file it is read from.
+const (
+	// VecNone: rows that a projection leaves out (a top-level type with
+	// none of the projected fields, or not a record); nothing is read.
+	VecNone VectorKind = iota
+	// VecConst: every row is Const (a Const node; a null of type null is
+	// a Const null).
+	VecConst
+	// VecInt: Ints, one per row (every signed width, duration, time).
+	VecInt
+	// VecUint: Uints, one per row (every unsigned width).
+	VecUint
+	// VecFloat: Floats, one per row (float16 and float32 widened).
+	VecFloat
+	// VecBool: Bools, one per row; Nulls marks null rows.
+	VecBool
+	// VecBytes: row i is Bytes[Offsets[i]:Offsets[i+1]] (string, bytes,
+	// and type values in their Super Binary version 0 form).
+	VecBytes
+	// VecPrim: row i is the Super Binary body Bytes[Offsets[i]:Offsets[i+1]]
+	// of a value of Type (ip, net, enum, type values in version 0 form,
+	// and any other primitive a Primitive node holds); Nulls marks nulls.
+	VecPrim
+	// VecRecord: Elems are the (projected) fields, in Type's order, each
+	// with Len rows.
+	VecRecord
+	// VecArray: arrays and sets; row i holds elements Offsets[i] up to
+	// Offsets[i+1] of Elems[0].
+	VecArray
+	// VecMap: row i holds the entries Offsets[i] up to Offsets[i+1] of
+	// Elems[0] (keys) and Elems[1] (values).
+	VecMap
+	// VecUnion: row i is of member Tags[i]; Elems[m] holds, in order, the
+	// rows of member m (as many as Tags has m).
+	VecUnion
+	// VecDynamic: the top level of an object that holds several types;
+	// like VecUnion, with Type nil and each Elems[m] of one type.
+	VecDynamic
+	// VecDict: row i is entry Index[i] of Elems[0], which holds the
+	// dictionary's entries (the same for every batch of an object).
+	VecDict
+)
+
+var vecKindNames = [...]string{"none", "const", "int", "uint", "float", "bool", "bytes", "prim", "record", "array", "map", "union", "dynamic", "dict"}
+
+func (k VectorKind) String() string {
+	if int(k) < len(vecKindNames) {
+		return vecKindNames[k]
+	}
+	return "VectorKind(" + itoa(int(k)) + ")"
+}
+
+// Vector holds the rows of one column of a batch as typed slices. Which
+// fields are set depends on Kind; the others are nil. The slices alias
+// the BatchReader's buffers and the decoded segments: they stay valid
+// until the next call to Next (copy what you keep), and must not be
+// modified.
+type Vector struct {
+	Kind VectorKind
+	// Type is the type of the rows (nil for VecDynamic). A named or error
+	// type is carried by the vector of its inner node.
+	Type *bsup.Type
+	// Len is the number of rows.
+	Len int
+
+	Ints   []int64
+	Uints  []uint64
+	Floats []float64
+	Bools  []bool
+	// Nulls is nil when no row is null (VecBool, VecPrim).
+	Nulls []bool
+	// Bytes and Offsets (Len+1 of them, Offsets[0] == 0) hold VecBytes and
+	// VecPrim rows; Offsets alone hold the element ranges of VecArray and
+	// VecMap rows.
+	Bytes   []byte
+	Offsets []uint32
+	Tags    []uint32 // VecUnion, VecDynamic
+	Index   []byte   // VecDict
+	Const   bsup.Value
+	Elems   []*Vector
+
+	cur  int          // AppendValues: the next row to materialize
+	dict []bsup.Value // AppendValues: the entries of a VecDict, materialized once
+}
+
+// Batch is a run of consecutive rows of one object of a CSUP version 16
+// file, as column vectors.
+type Batch struct {
+	// Rows is the number of rows; Root holds them (Root.Len == Rows).
+	Rows int
+	// Object is the index of the object the rows are from; Row the index
+	// in the file of the first row.
+	Object int
+	Row    int64
+	Root   *Vector
+}
+
+// BatchReader reads a CSUP version 16 file a batch of rows at a time into
+// typed vectors, without building a value per row: integers are decoded
+// from their intcomp segments straight into []int64 and []uint64, floats
+// into []float64, strings are views of their (decompressed) segment with
+// offsets, and lists and unions keep their offsets and tags. Vectors
+// and their buffers are reused from one batch to the next within an
+// object. One BatchReader is for one goroutine.
+type BatchReader struct {
+	rd   *v16Reader
+	rows int
+	root *bcur
+	left int64
+	row  int64
+	err  error
+}
+
+// NewBatchReader returns a BatchReader of every column, or of the given
+// fields (dotted paths, as for Project). Batches hold up to WithBatchRows
+// rows (default DefaultBatchRows) and never span objects. Only CSUP
+// version 16 files are read this way (other generations are
+// ErrUnsupported: use NewReader). The limits of the Security section
+// apply as for NewReader; no value tree is built, so the memory limit
+// counts the decoded segments and the batch's buffers.
+func (f *File) NewBatchReader(fields ...string) (*BatchReader, error) {
+	if f.v16 == nil {
+		return nil, errs.Wrap(ErrUnsupported, "csup: batch reading needs a CSUP version 16 file, this is %s", f.Generation)
+	}
+	rd := &v16Reader{f: f, proj: newProjection(fields), mem: &budget{limit: f.info.cfg.memoryLimit}, slab: &slab{}}
+	rd.obj = -1
+	return &BatchReader{rd: rd, rows: f.info.cfg.batchRows}, nil
+}
+
+// Next fills b with the next batch, reusing b's vectors when they came
+// from this reader's current object. It returns io.EOF after the last
+// batch; an error is sticky.
+func (r *BatchReader) Next(b *Batch) error {
+	if r.err != nil {
+		return r.err
+	}
+	if err := r.next(b); err != nil {
+		r.err = boundary(err)
+		return r.err
+	}
+	return nil
+}
+
+func (r *BatchReader) next(b *Batch) error {
+	rd := r.rd
+	for r.left == 0 {
+		rd.obj++
+		if rd.obj >= len(rd.f.v16) {
+			r.root = nil
+			return io.EOF
+		}
+		o := rd.f.v16[rd.obj]
+		rd.mem.segs = 0 // the previous object's segments are dropped
+		c := rd.cursor(o, o.root, rd.proj)
+		r.root = newBcur(c, rd.proj != nil, true)
+		r.left = o.rows
+	}
+	n := min(r.left, int64(r.rows))
+	if err := r.root.fill(n); err != nil {
+		return err
+	}
+	*b = Batch{Rows: int(n), Object: rd.obj, Row: r.row, Root: r.root.v}
+	r.left -= n
+	r.row += n
+	return nil
+}
+
+// bcur is the batch read state of one node: the row cursor (whose load
+// decodes and checks the segments) and the vector it fills.
+type bcur struct {
+	c     *v16Cursor
+	v     *Vector
+	kids  []*bcur // projected record fields, elements, members; nil when none
+	skip  bool    // VecNone: rows are passed over
+	i64   []int64
+	f64   []float64
+	ready bool // per-object conversion done (Int, Float, Dict)
+	buf   []uint32
+	bytes []byte
+	nulls []bool
+	bools []bool
+	cnt   []int64 // union: rows per member in this batch
+}
+
+// newBcur builds the batch cursors over c; proj says a projection is in
+// force, top that c is the root or a root variant.
+func newBcur(c *v16Cursor, proj, top bool) *bcur {
+	b := &bcur{c: c}
+	n := c.n
+	if top && proj && n.kind != k16Dynamic && c.projectedFields() <= 0 {
+		b.skip = true
+		b.v = &Vector{Kind: VecNone, Type: c.typ}
+		return b
+	}
+	switch n.kind {
+	case k16Named, k16Error:
+		k := newBcur(c.kids[0], false, false)
+		b.kids = []*bcur{k}
+		b.v = k.v
+		b.v.Type = c.typ
+		return b
+	case k16Dynamic:
+		for _, kc := range c.kids {
+			b.kids = append(b.kids, newBcur(kc, proj, true))
+		}
+	default:
+		for _, kc := range c.kids {
+			if kc != nil {
+				b.kids = append(b.kids, newBcur(kc, false, false))
+			}
+		}
+	}
+	v := &Vector{Type: c.typ}
+	switch n.kind {
+	case k16Record:
+		v.Kind = VecRecord
+	case k16Array, k16Set:
+		v.Kind = VecArray
+	case k16Map:
+		v.Kind = VecMap
+	case k16Union:
+		v.Kind = VecUnion
+	case k16Dynamic:
+		v.Kind, v.Type = VecDynamic, nil
+	case k16Int:
+		v.Kind = VecInt
+	case k16Uint:
+		v.Kind = VecUint
+	case k16Float:
+		v.Kind = VecFloat
+	case k16Bytes:
+		v.Kind = VecBytes
+	case k16Prim:
+		v.Kind = VecPrim
+		if bsup.PayloadKind(c.typ) == bsup.KindBool {
+			v.Kind = VecBool
+		}
+	case k16Const:
+		v.Kind, v.Const = VecConst, n.cval
+	case k16Dict:
+		v.Kind = VecDict
+	}
+	for _, k := range b.kids {
+		v.Elems = append(v.Elems, k.v)
+	}
+	b.v = v
+	return b
+}
+
+func (b *bcur) path() string { return nodePath(b.c.n.id) }
+
+// growBuf returns a buffer of n elements, reusing buf, and charges what it
+// adds to the memory limit.
+func growBuf[T any](b *bcur, buf []T, n int64, size int64) ([]T, error) {
+	if int64(cap(buf)) >= n {
+		return buf[:n], nil
+	}
+	c := max(n, 2*int64(cap(buf)))
+	if err := b.c.rd.mem.swapSegment(int64(cap(buf))*size, c*size, -1, b.path()); err != nil {
+		return nil, err
+	}
+	return make([]T, n, c), nil
+}
+
+// take checks that the node has n more rows and advances past them,
+// returning the index of the first.
+func (b *bcur) take(n int64) (int64, error) {
+	c := b.c
+	if n > c.n.length-c.pos {
+		return 0, errs.At(ErrCorrupt, -1, b.path(), "%s node has fewer values (%d) than its parents need", c.n.kind, c.n.length)
+	}
+	i := c.pos
+	c.pos += n
+	return i, nil
+}
+
+// fill reads the node's next n rows into b.v.
+func (b *bcur) fill(n int64) error {
+	v := b.v
+	c := b.c
+	nd := c.n
+	if b.skip {
+		v.Len = int(n)
+		_, err := b.take(n)
+		return err
+	}
+	if nd.kind == k16Named || nd.kind == k16Error {
+		if err := b.kids[0].fill(n); err != nil {
+			return err
+		}
+		v.Type = c.typ
+		return nil
+	}
+	v.Len = int(n)
+	i, err := b.take(n)
+	if err != nil {
+		return err
+	}
+	if nd.kind == k16Const {
+		return nil
+	}
+	if n == 0 {
+		// Nothing is loaded for no rows (as the row reader reads nothing).
+		return b.zero()
+	}
+	if nd.kind == k16Dict {
+		return b.fillDict(i, n)
+	}
+	if err := c.load(); err != nil {
+		return err
+	}
+	switch nd.kind {
+	case k16Record:
+		for _, k := range b.kids {
+			if err := k.fill(n); err != nil {
+				return err
+			}
+		}
+	case k16Array, k16Set, k16Map:
+		offs := c.u32[i : i+n+1]
+		if b.buf, err = growBuf(b, b.buf, n+1, 4); err != nil {
+			return err
+		}
+		base := offs[0]
+		maxEl := c.rd.f.info.cfg.maxElements
+		for j, o := range offs {
+			b.buf[j] = o - base
+			if j > 0 && int64(o-offs[j-1]) > maxEl {
+				return errs.TooLarge(ErrTooLarge, nd.segA.Offset, b.path(), "container of elements", uint64(o-offs[j-1]), maxEl)
+			}
+		}
+		v.Offsets = b.buf
+		return b.fillAll(int64(offs[n] - base))
+	case k16Union, k16Dynamic:
+		v.Tags = c.u32[i : i+n]
+		if len(b.cnt) != len(b.kids) {
+			b.cnt = make([]int64, len(b.kids))
+		}
+		clear(b.cnt)
+		for _, t := range v.Tags {
+			if int(t) >= len(b.kids) {
+				return errs.At(ErrCorrupt, nd.segA.Offset, b.path(), "%s tag %d out of range (%d members)", nd.kind, t, len(b.kids))
+			}
+			b.cnt[t]++
+		}
+		for m, k := range b.kids {
+			if err := k.fill(b.cnt[m]); err != nil {
+				return err
+			}
+		}
+	case k16Int:
+		if !b.ready {
+			b.ready = true
+			if b.i64, err = growBuf(b, b.i64, int64(len(c.u64)), 8); err != nil {
+				return err
+			}
+			for j, x := range c.u64 {
+				b.i64[j] = int64(x)
+			}
+		}
+		v.Ints = b.i64[i : i+n]
+	case k16Uint:
+		v.Uints = c.u64[i : i+n]
+	case k16Float:
+		if !b.ready {
+			b.ready = true
+			if b.f64, err = growBuf(b, b.f64, nd.length, 8); err != nil {
+				return err
+			}
+			for j := range b.f64 {
+				b.f64[j] = math.Float64frombits(binary.LittleEndian.Uint64(c.data[8*j:]))
+			}
+		}
+		v.Floats = b.f64[i : i+n]
+	case k16Bytes:
+		return b.fillBytes(i, n)
+	case k16Prim:
+		return b.fillPrim(n)
+	}
+	return nil
+}
+
+// zero sets b.v to hold no rows, and its children likewise (a dictionary
+// keeps its entries).
+func (b *bcur) zero() error {
+	v := b.v
+	v.Len = 0
+	v.Ints, v.Uints, v.Floats, v.Bools, v.Nulls, v.Bytes, v.Tags, v.Index = nil, nil, nil, nil, nil, nil, nil, nil
+	v.Offsets = nil
+	switch v.Kind {
+	case VecBytes, VecPrim, VecArray, VecMap:
+		var err error
+		if b.buf, err = growBuf(b, b.buf, 1, 4); err != nil {
+			return err
+		}
+		b.buf[0] = 0
+		v.Offsets = b.buf
+	case VecDict:
+		return nil
+	}
+	for _, k := range b.kids {
+		if err := k.fill(0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillAll fills the single element child (maps: both) with n rows.
+func (b *bcur) fillAll(n int64) error {
+	for _, k := range b.kids {
+		if err := k.fill(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *bcur) fillBytes(i, n int64) error {
+	c, v := b.c, b.v
+	offs := c.u32[i : i+n+1]
+	var err error
+	if b.buf, err = growBuf(b, b.buf, n+1, 4); err != nil {
+		return err
+	}
+	if bsup.PayloadKind(c.typ) != bsup.KindType {
+		base := offs[0]
+		for j, o := range offs {
+			b.buf[j] = o - base
+		}
+		v.Bytes, v.Offsets = c.data[base:offs[n]], b.buf
+		return nil
+	}
+	// Type values in a Bytes node are in their version 2 form.
+	out := b.bytes[:0]
+	b.buf[0] = 0
+	for j := int64(0); j < n; j++ {
+		t, err := typeValueV2ToV0(c.data[offs[j]:offs[j+1]])
+		if err != nil {
+			return errs.Locate(err, c.n.segA.Offset, b.path())
+		}
+		out = append(out, t...)
+		if len(out) > math.MaxUint32 {
+			return errs.At(ErrTooLarge, c.n.segA.Offset, b.path(), "type values of a batch exceed 4 GiB")
+		}
+		b.buf[j+1] = uint32(len(out))
+	}
+	if err := c.rd.mem.swapSegment(int64(cap(b.bytes)), int64(cap(out)), -1, b.path()); err != nil {
+		return err
+	}
+	b.bytes = out
+	v.Bytes, v.Offsets = out, b.buf
+	return nil
+}
+
+func (b *bcur) fillPrim(n int64) error {
+	c, v := b.c, b.v
+	pk := bsup.PayloadKind(c.typ)
+	var err error
+	if b.nulls, err = growBuf(b, b.nulls, n, 1); err != nil {
+		return err
+	}
+	anyNull := false
+	if v.Kind == VecBool {
+		if b.bools, err = growBuf(b, b.bools, n, 1); err != nil {
+			return err
+		}
+	} else if b.buf, err = growBuf(b, b.buf, n+1, 4); err != nil {
+		return err
+	}
+	out := b.bytes[:0]
+	var scratch bsup.Value
+	for j := int64(0); j < n; j++ {
+		body, null, k, ok := bsup.ConsumeTagged(c.data[c.bpos:])
+		if !ok {
+			return errs.At(ErrCorrupt, c.n.segA.Offset, b.path(), "truncated value at byte %d", c.bpos)
+		}
+		c.bpos += k
+		b.nulls[j] = null
+		anyNull = anyNull || null
+		if v.Kind == VecBool {
+			if !null {
+				if len(body) != 1 || body[0] > 1 {
+					if err := bsup.DecodeInto(&scratch, c.typ, body); err != nil {
+						return errs.Locate(err, c.n.segA.Offset, b.path())
+					}
+					return errs.At(ErrCorrupt, c.n.segA.Offset, b.path(), "bool body of %d bytes", len(body))
+				}
+				b.bools[j] = body[0] == 1
+			} else {
+				b.bools[j] = false
+			}
+			continue
+		}
+		if !null {
+			if pk == bsup.KindType {
+				t, err := typeValueV2ToV0(body)
+				if err != nil {
+					return errs.Locate(err, c.n.segA.Offset, b.path())
+				}
+				body = t
+			} else if !decodePrim(&scratch, c.typ, pk, body) {
+				if err := bsup.DecodeInto(&scratch, c.typ, body); err != nil {
+					return errs.Locate(err, c.n.segA.Offset, b.path())
+				}
+			}
+			out = append(out, body...)
+			if len(out) > math.MaxUint32 {
+				return errs.At(ErrTooLarge, c.n.segA.Offset, b.path(), "values of a batch exceed 4 GiB")
+			}
+		}
+		b.buf[j+1] = uint32(len(out))
+	}
+	v.Nulls = nil
+	if anyNull {
+		v.Nulls = b.nulls
+	}
+	if v.Kind == VecBool {
+		v.Bools = b.bools
+		return nil
+	}
+	b.buf[0] = 0
+	if err := c.rd.mem.swapSegment(int64(cap(b.bytes)), int64(cap(out)), -1, b.path()); err != nil {
+		return err
+	}
+	b.bytes = out
+	v.Bytes, v.Offsets = out, b.buf
+	return nil
+}
+
+func (b *bcur) fillDict(i, n int64) error {
+	c, v := b.c, b.v
+	nd := c.n
+	if !b.ready {
+		b.ready = true
+		c.loaded = true
+		if nd.segA.MemLength != nd.length {
+			return errs.At(ErrCorrupt, nd.segA.Offset, b.path(), "index of %d bytes for %d values", nd.segA.MemLength, nd.length)
+		}
+		var err error
+		if c.data, err = c.stored(nd.segA, nd.segA.Length, nd.segA.MemLength); err != nil {
+			return err
+		}
+		ne := c.kids[0].n.length
+		if ne > 256 {
+			return errs.At(ErrCorrupt, -1, b.path(), "dictionary of %d entries (a byte indexes it)", ne)
+		}
+		for j, x := range c.data {
+			if int64(x) >= ne {
+				return errs.At(ErrCorrupt, nd.segA.Offset+int64(j), b.path(), "dictionary index %d of %d entries", x, ne)
+			}
+		}
+		if err := b.kids[0].fill(ne); err != nil {
+			return err
+		}
+	}
+	v.Index = c.data[i : i+n]
+	return nil
+}
+
+// AppendValues appends the batch's rows to dst as values, exactly as
+// Reader.Read returns them (rows a projection leaves out are left out).
+// Like Read's, their strings alias the decoded segments (which later
+// batches do not overwrite). It builds a value tree per row: a
+// convenience, not the fast path.
+func (b *Batch) AppendValues(dst []bsup.Value) []bsup.Value {
+	if b.Root == nil {
+		return dst
+	}
+	resetCur(b.Root)
+	for j := 0; j < b.Rows; j++ {
+		r := b.Root
+		if r.Kind == VecDynamic {
+			t := r.Tags[r.cur]
+			r.cur++
+			r = r.Elems[t]
+		}
+		if r.Kind == VecNone {
+			r.cur++
+			continue
+		}
+		dst = append(dst, r.value())
+	}
+	return dst
+}
+
+func resetCur(v *Vector) {
+	v.cur = 0
+	for _, e := range v.Elems {
+		resetCur(e)
+	}
+}
+
+// value materializes the vector's next row.
+func (v *Vector) value() bsup.Value {
+	i := v.cur
+	v.cur++
+	out := bsup.Value{Type: v.Type}
+	switch v.Kind {
+	case VecConst:
+		copyValue(&out, v.Const)
+		out.Type = v.Type
+	case VecInt:
+		out.Int = v.Ints[i]
+	case VecUint:
+		out.Uint = v.Uints[i]
+	case VecFloat:
+		out.Float = v.Floats[i]
+	case VecBool:
+		if v.Nulls != nil && v.Nulls[i] {
+			out.Null = true
+		} else if v.Bools[i] {
+			out.Uint = 1
+		}
+	case VecBytes:
+		lo, hi := v.Offsets[i], v.Offsets[i+1]
+		out.Bytes = v.Bytes[lo:hi:hi]
+		if bsup.PayloadKind(v.Type) == bsup.KindType {
+			out.Bytes = append([]byte(nil), out.Bytes...) // converted into a reused buffer
+		}
+	case VecPrim:
+		if v.Nulls != nil && v.Nulls[i] {
+			out.Null = true
+			break
+		}
+		// The bodies are in a buffer the next batch reuses: copy.
+		body := append([]byte(nil), v.Bytes[v.Offsets[i]:v.Offsets[i+1]]...)
+		pk := bsup.PayloadKind(v.Type)
+		if pk == bsup.KindType {
+			out.Bytes = body
+		} else if !decodePrim(&out, v.Type, pk, body) {
+			_ = bsup.DecodeInto(&out, v.Type, body) // checked when the batch was read
+		}
+	case VecRecord:
+		out.Elems = make([]bsup.Value, len(v.Elems))
+		for j, e := range v.Elems {
+			out.Elems[j] = e.value()
+		}
+	case VecArray, VecMap:
+		cnt := int(v.Offsets[i+1] - v.Offsets[i])
+		if v.Kind == VecMap {
+			cnt *= 2
+		}
+		out.Elems = make([]bsup.Value, cnt)
+		for j := range out.Elems {
+			out.Elems[j] = v.Elems[j%len(v.Elems)].value()
+		}
+	case VecUnion:
+		t := v.Tags[i]
+		out.Uint = uint64(t)
+		out.Elems = []bsup.Value{v.Elems[t].value()}
+	case VecDict:
+		if v.dict == nil {
+			e := v.Elems[0]
+			e.cur = 0
+			v.dict = make([]bsup.Value, e.Len)
+			for j := range v.dict {
+				v.dict[j] = e.value()
+			}
+		}
+		copyValue(&out, v.dict[v.Index[i]])
+		out.Type = v.Type
+	}
+	return out
+}

@@ -1,0 +1,246 @@
+package csup_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/colfmt/colfmt/csup"
+	"github.com/colfmt/colfmt/csup/bsup"
+	"github.com/colfmt/colfmt/csup/internal/testgen"
+	"github.com/stretchr/testify/require"
+)
+
+// batchValues reads b with a BatchReader and materializes every batch.
+func batchValues(b []byte, fields []string, opts ...csup.Option) ([]bsup.Value, error) {
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)), opts...)
+	if err != nil {
+		return nil, err
+	}
+	r, err := f.NewBatchReader(fields...)
+	if err != nil {
+		return nil, err
+	}
+	var out []bsup.Value
+	var bt csup.Batch
+	var row int64
+	for {
+		if err := r.Next(&bt); err == io.EOF {
+			return out, nil
+		} else if err != nil {
+			return out, err
+		}
+		if bt.Row != row || bt.Root.Len != bt.Rows || bt.Rows == 0 {
+			return nil, errors.New("batch bookkeeping wrong")
+		}
+		row += int64(bt.Rows)
+		out = bt.AppendValues(out)
+	}
+}
+
+// rowValues reads b with the row reader.
+func rowValues(b []byte, fields []string, opts ...csup.Option) ([]bsup.Value, error) {
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)), opts...)
+	if err != nil {
+		return nil, err
+	}
+	r := f.NewReader(fields...)
+	var out []bsup.Value
+	for {
+		v, err := r.Read()
+		if err == io.EOF {
+			return out, nil
+		} else if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+}
+
+func requireBatchSame(t *testing.T, b []byte, fields []string, opts ...csup.Option) {
+	t.Helper()
+	want, err := rowValues(b, fields, opts...)
+	require.NoError(t, err)
+	got, err := batchValues(b, fields, opts...)
+	require.NoError(t, err)
+	requireSame(t, want, got)
+}
+
+// The batch reader gives the row reader's values for every file super
+// v0.3.0 wrote, whole and projected, in batches of every size.
+func TestBatchReaderRealFiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "csup-v16_super-v0.3.0", "*.csup"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for _, rows := range []int{1, 2, 3, csup.DefaultBatchRows} {
+			requireBatchSame(t, b, nil, csup.WithBatchRows(rows))
+			for _, fields := range [][]string{{"a"}, {"b"}, {"a", "nested.b"}, {"x.y"}} {
+				requireBatchSame(t, b, fields, csup.WithBatchRows(rows))
+			}
+		}
+	}
+}
+
+// Generated values of every type, nulls everywhere (as the v16 writer
+// converts them), across objects, whole and projected.
+func TestBatchReaderGenerated(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		g := testgen.New(seed)
+		types := []*bsup.Type{g.Type(5), g.Type(4), g.Type(3)}
+		var vals []bsup.Value
+		for i := 0; i < 400; i++ {
+			vals = append(vals, noRecordTypeValues(g.Value(types[g.R.IntN(len(types))])))
+		}
+		var buf bytes.Buffer
+		w, err := csup.NewWriter(&buf, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(150))
+		require.NoError(t, err)
+		for _, v := range vals {
+			if err = w.Write(v); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if errors.Is(err, csup.ErrUnsupported) {
+			continue
+		}
+		require.NoError(t, err)
+		var fields []string
+		for _, tt := range types {
+			if tt.Kind == bsup.KindRecord && len(tt.Fields) > 0 {
+				fields = append(fields, tt.Fields[0].Name)
+			}
+		}
+		for _, rows := range []int{1, 17, 1000} {
+			requireBatchSame(t, buf.Bytes(), nil, csup.WithBatchRows(rows))
+			requireBatchSame(t, buf.Bytes(), fields, csup.WithBatchRows(rows))
+		}
+	}
+}
+
+// The vectors of the benchmark's rows hold the typed columns: ids as
+// int64s, names as strings with offsets, scores as float64s, tags as
+// list offsets over a string vector, nested.b as uint64s.
+func TestBatchReaderVectors(t *testing.T) {
+	b := writeV16Rows(t, 3000, csup.WithObjectRows(1000))
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)), csup.WithBatchRows(256))
+	require.NoError(t, err)
+	r, err := f.NewBatchReader()
+	require.NoError(t, err)
+	var bt csup.Batch
+	row := 0
+	batches := 0
+	for {
+		err := r.Next(&bt)
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		batches++
+		require.Equal(t, int64(row), bt.Row)
+		require.Equal(t, row/1000, bt.Object)
+		root := bt.Root
+		require.Equal(t, csup.VecRecord, root.Kind)
+		id, name, score, tags, nested := root.Elems[0], root.Elems[1], root.Elems[2], root.Elems[3], root.Elems[4]
+		require.Equal(t, csup.VecInt, id.Kind)
+		require.Equal(t, csup.VecFloat, score.Kind)
+		require.Equal(t, csup.VecArray, tags.Kind)
+		require.Equal(t, csup.VecUint, nested.Elems[1].Kind)
+		for i := 0; i < bt.Rows; i++ {
+			want := v16RowAt(row + i)
+			require.Equal(t, want.Elems[0].Int, id.Ints[i])
+			require.Equal(t, want.Elems[2].Float, score.Floats[i])
+			require.Equal(t, want.Elems[4].Elems[1].Uint, nested.Elems[1].Uints[i])
+			require.Equal(t, len(want.Elems[3].Elems), int(tags.Offsets[i+1]-tags.Offsets[i]))
+			if name.Kind == csup.VecBytes {
+				require.Equal(t, string(want.Elems[1].Bytes), string(name.Bytes[name.Offsets[i]:name.Offsets[i+1]]))
+			} else {
+				require.Equal(t, csup.VecDict, name.Kind)
+				e := name.Elems[0]
+				k := name.Index[i]
+				require.Equal(t, string(want.Elems[1].Bytes), string(e.Bytes[e.Offsets[k]:e.Offsets[k+1]]))
+			}
+		}
+		row += bt.Rows
+	}
+	require.Equal(t, 3000, row)
+	require.Equal(t, 3*4, batches) // 1000 rows an object: 256+256+256+232
+	// After the end, Next keeps returning io.EOF.
+	require.ErrorIs(t, r.Next(&bt), io.EOF)
+}
+
+// Other generations are refused; a bad batch size is an invalid option.
+func TestBatchReaderRefusals(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "vng-v4_zed-v1.18.0", "hello.vng"))
+	require.NoError(t, err)
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	_, err = f.NewBatchReader()
+	require.ErrorIs(t, err, csup.ErrUnsupported)
+	_, err = csup.Open(bytes.NewReader(b), int64(len(b)), csup.WithBatchRows(csup.MaxBatchRows+1))
+	require.ErrorIs(t, err, csup.ErrInvalidOption)
+}
+
+// FuzzDiffBatchReader: on any input, the batch reader and the row reader
+// agree: when the row reader reads every value, the batch reader gives the
+// same values; an error of either is a package error, never a panic.
+func FuzzDiffBatchReader(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "csup-v16_super-v0.3.0", "*.csup"))
+	for _, p := range files {
+		b, _ := os.ReadFile(p)
+		f.Add(b, uint8(2), false)
+	}
+	g := testgen.New(11)
+	t1, t2 := g.Type(3), g.Type(3)
+	var vals []bsup.Value
+	for i := 0; i < 60; i++ {
+		vals = append(vals, noRecordTypeValues(g.Value(t1)), noRecordTypeValues(g.Value(t2)))
+	}
+	var buf bytes.Buffer
+	if w, err := csup.NewWriter(&buf, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(50)); err == nil {
+		for _, v := range vals {
+			_ = w.Write(v)
+		}
+		_ = w.Close()
+		f.Add(buf.Bytes(), uint8(7), true)
+	}
+	f.Add(writeV16Rows(f, 300, csup.WithObjectRows(100)), uint8(33), true)
+	f.Fuzz(func(t *testing.T, b []byte, rows uint8, project bool) {
+		opts := append(append([]csup.Option(nil), fuzzLimits...), csup.WithBatchRows(int(rows)+1))
+		file, err := csup.Open(bytes.NewReader(b), int64(len(b)), opts...)
+		if err != nil || file.Generation != csup.GenCSUPv16 {
+			return
+		}
+		var fields []string
+		if project {
+			if ts := file.SuperTypes(); len(ts) > 0 && ts[0].Kind == bsup.KindRecord && len(ts[0].Fields) > 0 {
+				fields = []string{ts[0].Fields[len(ts[0].Fields)-1].Name}
+			}
+		}
+		want, werr := rowValues(b, fields, opts...)
+		got, gerr := batchValues(b, fields, opts...)
+		if werr != nil && !isOurs(werr) {
+			t.Fatalf("row reader error without a sentinel: %v", werr)
+		}
+		if gerr != nil && !isOurs(gerr) {
+			t.Fatalf("batch reader error without a sentinel: %v", gerr)
+		}
+		if werr != nil || (gerr != nil && errors.Is(gerr, csup.ErrTooLarge)) {
+			// The row reader builds value trees and reads lazily, the batch
+			// reader a batch at a time: on bad input they may stop at
+			// different points, each with an error.
+			return
+		}
+		if gerr != nil {
+			t.Fatalf("batch reader fails where the row reader reads everything: %v", gerr)
+		}
+		requireSame(t, want, got)
+	})
+}
