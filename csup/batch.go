@@ -160,11 +160,17 @@ func (r *BatchReader) next(b *Batch) error {
 	for r.left == 0 {
 		rd.obj++
 		if rd.obj >= len(rd.f.v16) {
-			r.root = nil
+			r.root, rd.pool = nil, nil
 			return io.EOF
 		}
 		o := rd.f.v16[rd.obj]
-		rd.mem.segs = 0 // the previous object's segments are dropped
+		// The previous object's segments are dropped; their buffers are
+		// reused (the previous batch's vectors alias them: see Vector).
+		rd.mem.segs = 0
+		rd.pool = &segPool{}
+		if r.root != nil {
+			r.root.release(rd.pool)
+		}
 		c := rd.cursor(o, o.root, rd.proj)
 		r.root = newBcur(c, rd.proj != nil, true)
 		r.left = o.rows
@@ -259,6 +265,22 @@ func newBcur(c *v16Cursor, proj, top bool) *bcur {
 	}
 	b.v = v
 	return b
+}
+
+// release gives the decoded segments of the tree under b to p.
+func (b *bcur) release(p *segPool) {
+	c := b.c
+	if c.loaded || b.ready {
+		give(p, &p.b, c.data)
+		give(p, &p.u32, c.u32)
+		give(p, &p.u64, c.u64)
+		c.data, c.u32, c.u64 = nil, nil, nil
+	}
+	give(p, &p.i64, b.i64)
+	give(p, &p.f64, b.f64)
+	for _, k := range b.kids {
+		k.release(p)
+	}
 }
 
 func (b *bcur) path() string { return nodePath(b.c.n.id) }
@@ -365,9 +387,10 @@ func (b *bcur) fill(n int64) error {
 	case k16Int:
 		if !b.ready {
 			b.ready = true
-			if b.i64, err = growBuf(b, b.i64, int64(len(c.u64)), 8); err != nil {
+			if err := c.rd.mem.swapSegment(0, 8*int64(len(c.u64)), -1, b.path()); err != nil {
 				return err
 			}
+			b.i64 = take(c.rd.pool, &c.rd.pool.i64, int64(len(c.u64)))
 			for j, x := range c.u64 {
 				b.i64[j] = int64(x)
 			}
@@ -378,9 +401,10 @@ func (b *bcur) fill(n int64) error {
 	case k16Float:
 		if !b.ready {
 			b.ready = true
-			if b.f64, err = growBuf(b, b.f64, nd.length, 8); err != nil {
+			if err := c.rd.mem.swapSegment(0, 8*nd.length, -1, b.path()); err != nil {
 				return err
 			}
+			b.f64 = take(c.rd.pool, &c.rd.pool.f64, nd.length)
 			for j := range b.f64 {
 				b.f64[j] = math.Float64frombits(binary.LittleEndian.Uint64(c.data[8*j:]))
 			}
@@ -574,8 +598,8 @@ func (b *bcur) fillDict(i, n int64) error {
 
 // AppendValues appends the batch's rows to dst as values, exactly as
 // Reader.Read returns them (rows a projection leaves out are left out).
-// Like Read's, their strings alias the decoded segments (which later
-// batches do not overwrite). It builds a value tree per row: a
+// Their strings are copies (the vectors' buffers are reused by later
+// objects). It builds a value tree per row: a
 // convenience, not the fast path.
 func (b *Batch) AppendValues(dst []bsup.Value) []bsup.Value {
 	if b.Root == nil {
@@ -628,10 +652,7 @@ func (v *Vector) value() bsup.Value {
 		}
 	case VecBytes:
 		lo, hi := v.Offsets[i], v.Offsets[i+1]
-		out.Bytes = v.Bytes[lo:hi:hi]
-		if bsup.PayloadKind(v.Type) == bsup.KindType {
-			out.Bytes = append([]byte(nil), out.Bytes...) // converted into a reused buffer
-		}
+		out.Bytes = append([]byte(nil), v.Bytes[lo:hi]...)
 	case VecPrim:
 		if v.Nulls != nil && v.Nulls[i] {
 			out.Null = true
