@@ -167,9 +167,14 @@ func (r *BatchReader) next(b *Batch) error {
 		// The previous object's segments are dropped; their buffers are
 		// reused (the previous batch's vectors alias them: see Vector).
 		rd.mem.segs = 0
-		rd.pool = &segPool{}
+		rd.pool = &segPool{mem: rd.mem}
 		if r.root != nil {
 			r.root.release(rd.pool)
+			if rd.pool.spare > rd.mem.limit/2 {
+				// Too much to keep spare next to a new object's segments.
+				rd.mem.segs = 0
+				rd.pool = &segPool{mem: rd.mem}
+			}
 		}
 		c := rd.cursor(o, o.root, rd.proj)
 		r.root = newBcur(c, rd.proj != nil, true)
@@ -271,13 +276,13 @@ func newBcur(c *v16Cursor, proj, top bool) *bcur {
 func (b *bcur) release(p *segPool) {
 	c := b.c
 	if c.loaded || b.ready {
-		give(p, &p.b, c.data)
-		give(p, &p.u32, c.u32)
-		give(p, &p.u64, c.u64)
+		keep(p, &p.b, c.data, 1)
+		keep(p, &p.u32, c.u32, 4)
+		keep(p, &p.u64, c.u64, 8)
 		c.data, c.u32, c.u64 = nil, nil, nil
 	}
-	give(p, &p.i64, b.i64)
-	give(p, &p.f64, b.f64)
+	keep(p, &p.i64, b.i64, 8)
+	keep(p, &p.f64, b.f64, 8)
 	for _, k := range b.kids {
 		k.release(p)
 	}
@@ -390,7 +395,7 @@ func (b *bcur) fill(n int64) error {
 			if err := c.rd.mem.swapSegment(0, 8*int64(len(c.u64)), -1, b.path()); err != nil {
 				return err
 			}
-			b.i64 = take(c.rd.pool, &c.rd.pool.i64, int64(len(c.u64)))
+			b.i64 = take(c.rd.pool, &c.rd.pool.i64, int64(len(c.u64)), 8)
 			for j, x := range c.u64 {
 				b.i64[j] = int64(x)
 			}
@@ -404,7 +409,7 @@ func (b *bcur) fill(n int64) error {
 			if err := c.rd.mem.swapSegment(0, 8*nd.length, -1, b.path()); err != nil {
 				return err
 			}
-			b.f64 = take(c.rd.pool, &c.rd.pool.f64, nd.length)
+			b.f64 = take(c.rd.pool, &c.rd.pool.f64, nd.length, 8)
 			for j := range b.f64 {
 				b.f64[j] = math.Float64frombits(binary.LittleEndian.Uint64(c.data[8*j:]))
 			}

@@ -244,3 +244,18 @@ func FuzzDiffBatchReader(f *testing.F) {
 		requireSame(t, want, got)
 	})
 }
+
+// The memory limit holds for the batch reader: segments and buffers past
+// it are refused with ErrTooLarge, and a limit that fits reads through
+// several objects (reusing their buffers).
+func TestBatchReaderMemoryLimit(t *testing.T) {
+	b := writeV16Rows(t, 5000, csup.WithObjectRows(1000))
+	_, err := batchValues(b, nil, csup.WithMemoryLimit(4096))
+	require.ErrorIs(t, err, csup.ErrTooLarge)
+	got, err := batchValues(b, nil, csup.WithMemoryLimit(1<<20))
+	require.NoError(t, err)
+	require.Len(t, got, 5000)
+	for i := range got {
+		require.True(t, bsup.Equal(v16RowAt(i), got[i]), "row %d", i)
+	}
+}
