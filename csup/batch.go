@@ -93,8 +93,10 @@ type Vector struct {
 	Const   bsup.Value
 	Elems   []*Vector
 
-	cur  int          // AppendValues: the next row to materialize
-	dict []bsup.Value // AppendValues: the entries of a VecDict, materialized once
+	cur   int          // AppendValues, AppendJSON: the next row
+	dict  []bsup.Value // the entries of a VecDict, materialized once
+	names [][]byte     // AppendJSON: a record's field names as JSON, with ':'
+
 }
 
 // Batch is a run of consecutive rows of one object of a CSUP version 16
@@ -702,4 +704,188 @@ func (v *Vector) value() bsup.Value {
 		out.Type = v.Type
 	}
 	return out
+}
+
+// AppendJSON appends the batch's rows to dst as JSON lines (each ending
+// in '\n'), the bytes bsup.AppendJSON gives for the values Reader.Read
+// returns, written from the vectors without building the values (rows a
+// projection leaves out are left out).
+func (b *Batch) AppendJSON(dst []byte, style bsup.JSONStyle) []byte {
+	if b.Root == nil {
+		return dst
+	}
+	resetCur(b.Root)
+	for j := 0; j < b.Rows; j++ {
+		r := b.Root
+		if r.Kind == VecDynamic {
+			t := r.Tags[r.cur]
+			r.cur++
+			r = r.Elems[t]
+		}
+		if r.Kind == VecNone {
+			r.cur++
+			continue
+		}
+		dst = append(r.json(dst, r.Type, style), '\n')
+	}
+	return dst
+}
+
+// scalar returns the next row of a leaf vector (not VecConst or VecDict)
+// as a value of type t whose bytes may alias the vector.
+func (v *Vector) scalar(t *bsup.Type) bsup.Value {
+	i := v.cur
+	v.cur++
+	out := bsup.Value{Type: t}
+	switch v.Kind {
+	case VecInt:
+		out.Int = v.Ints[i]
+	case VecUint:
+		out.Uint = v.Uints[i]
+	case VecFloat:
+		out.Float = v.Floats[i]
+	case VecBool:
+		if v.Nulls != nil && v.Nulls[i] {
+			out.Null = true
+		} else if v.Bools[i] {
+			out.Uint = 1
+		}
+	case VecBytes:
+		out.Bytes = v.Bytes[v.Offsets[i]:v.Offsets[i+1]]
+	case VecPrim:
+		if v.Nulls != nil && v.Nulls[i] {
+			out.Null = true
+			break
+		}
+		body := v.Bytes[v.Offsets[i]:v.Offsets[i+1]]
+		pk := bsup.PayloadKind(t)
+		if pk == bsup.KindType {
+			out.Bytes = body
+		} else if !decodePrim(&out, t, pk, body) {
+			_ = bsup.DecodeInto(&out, t, body) // checked when the batch was read
+		}
+	}
+	return out
+}
+
+// json appends the next row of v, rendered as type t, as JSON.
+func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
+	u := t
+	for u.Kind == bsup.KindNamed {
+		u = u.Elem
+	}
+	switch v.Kind {
+	case VecConst:
+		v.cur++
+		c := v.Const
+		c.Type = t
+		return bsup.AppendJSON(dst, c, style)
+	case VecDict:
+		if v.dict == nil {
+			e := v.Elems[0]
+			e.cur = 0
+			v.dict = make([]bsup.Value, e.Len)
+			for j := range v.dict {
+				v.dict[j] = e.value()
+			}
+		}
+		c := v.dict[v.Index[v.cur]]
+		v.cur++
+		c.Type = t
+		return bsup.AppendJSON(dst, c, style)
+	case VecInt, VecUint, VecFloat, VecBool, VecBytes, VecPrim:
+		return bsup.AppendJSON(dst, v.scalar(t), style)
+	}
+	if u.Kind == bsup.KindError {
+		dst = append(dst, `{"error":`...)
+		return append(v.json(dst, u.Elem, style), '}')
+	}
+	i := v.cur
+	switch v.Kind {
+	case VecRecord:
+		v.cur++
+		if len(v.names) != len(u.Fields) {
+			v.names = make([][]byte, len(u.Fields))
+			for j, f := range u.Fields {
+				v.names[j] = append(appendJSONName(nil, []byte(f.Name)), ':')
+			}
+		}
+		dst = append(dst, '{')
+		for j := range u.Fields {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, v.names[j]...)
+			if j < len(v.Elems) {
+				dst = v.Elems[j].json(dst, v.Elems[j].Type, style)
+			} else {
+				dst = append(dst, "null"...)
+			}
+		}
+		return append(dst, '}')
+	case VecArray:
+		v.cur++
+		e := v.Elems[0]
+		dst = append(dst, '[')
+		for j := v.Offsets[i]; j < v.Offsets[i+1]; j++ {
+			if j > v.Offsets[i] {
+				dst = append(dst, ',')
+			}
+			dst = e.json(dst, e.Type, style)
+		}
+		return append(dst, ']')
+	case VecMap:
+		v.cur++
+		k, e := v.Elems[0], v.Elems[1]
+		lo, hi := v.Offsets[i], v.Offsets[i+1]
+		if style&bsup.JSONSuper != 0 {
+			dst = append(dst, '{')
+			for j := lo; j < hi; j++ {
+				if j > lo {
+					dst = append(dst, ',')
+				}
+				var key bsup.Value
+				switch k.Kind {
+				case VecInt, VecUint, VecFloat, VecBool, VecBytes, VecPrim:
+					key = k.scalar(k.Type)
+				default:
+					key = k.value()
+				}
+				if bsup.PayloadKind(key.Type) == bsup.KindString && !key.Null {
+					dst = appendJSONName(dst, key.Bytes)
+				} else {
+					dst = appendJSONName(dst, bsup.AppendJSON(nil, key, style))
+				}
+				dst = append(dst, ':')
+				dst = e.json(dst, e.Type, style)
+			}
+			return append(dst, '}')
+		}
+		if lo == hi {
+			return append(dst, "null"...)
+		}
+		dst = append(dst, '[')
+		for j := lo; j < hi; j++ {
+			if j > lo {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"key":`...)
+			dst = k.json(dst, k.Type, style)
+			dst = append(dst, `,"value":`...)
+			dst = e.json(dst, e.Type, style)
+			dst = append(dst, '}')
+		}
+		return append(dst, ']')
+	case VecUnion:
+		v.cur++
+		m := v.Elems[v.Tags[i]]
+		return m.json(dst, m.Type, style)
+	}
+	return append(dst, "null"...)
+}
+
+// appendJSONName appends s as a JSON string, as bsup.AppendJSON writes
+// record field names and map keys.
+func appendJSONName(dst []byte, s []byte) []byte {
+	return bsup.AppendJSON(dst, bsup.Value{Type: bsup.TypeString, Bytes: s}, 0)
 }

@@ -242,6 +242,23 @@ func FuzzDiffBatchReader(f *testing.F) {
 			t.Fatalf("batch reader fails where the row reader reads everything: %v", gerr)
 		}
 		requireSame(t, want, got)
+		// The JSON written from the vectors is the values' JSON.
+		var wantJSON, gotJSON []byte
+		for _, v := range want {
+			wantJSON = append(bsup.AppendJSON(wantJSON, v, bsup.JSONSuper), '\n')
+		}
+		file, _ = csup.Open(bytes.NewReader(b), int64(len(b)), opts...)
+		r, err := file.NewBatchReader(fields...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bt csup.Batch
+		for r.Next(&bt) == nil {
+			gotJSON = bt.AppendJSON(gotJSON, bsup.JSONSuper)
+		}
+		if !bytes.Equal(wantJSON, gotJSON) {
+			t.Fatalf("JSON differs:\n%s\n%s", wantJSON, gotJSON)
+		}
 	})
 }
 
@@ -257,5 +274,64 @@ func TestBatchReaderMemoryLimit(t *testing.T) {
 	require.Len(t, got, 5000)
 	for i := range got {
 		require.True(t, bsup.Equal(v16RowAt(i), got[i]), "row %d", i)
+	}
+}
+
+// Batch.AppendJSON writes the bytes bsup.AppendJSON gives for the row
+// reader's values, in every style, for the real files and generated
+// values of every type (whole and projected).
+func TestBatchAppendJSON(t *testing.T) {
+	var inputs [][]byte
+	files, err := filepath.Glob(filepath.Join("testdata", "csup-v16_super-v0.3.0", "*.csup"))
+	require.NoError(t, err)
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		inputs = append(inputs, b)
+	}
+	for seed := uint64(1); seed <= 8; seed++ {
+		g := testgen.New(seed)
+		types := []*bsup.Type{g.Type(5), g.Type(4)}
+		var buf bytes.Buffer
+		w, err := csup.NewWriter(&buf, csup.WithLayout(csup.LayoutCSUP16), csup.WithObjectRows(70))
+		require.NoError(t, err)
+		for i := 0; i < 300 && err == nil; i++ {
+			err = w.Write(noRecordTypeValues(g.Value(types[g.R.IntN(len(types))])))
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if errors.Is(err, csup.ErrUnsupported) {
+			continue
+		}
+		require.NoError(t, err)
+		inputs = append(inputs, buf.Bytes())
+	}
+	inputs = append(inputs, writeV16Rows(t, 2000, csup.WithObjectRows(700)))
+	for n, b := range inputs {
+		for _, fields := range [][]string{nil, {"a"}, {"f0", "f2"}, {"name", "nested.b"}} {
+			vals, err := rowValues(b, fields)
+			require.NoError(t, err)
+			for _, style := range []bsup.JSONStyle{bsup.JSONSuper, bsup.JSONZed, bsup.JSONSuper | bsup.JSONRawTime} {
+				var want []byte
+				for _, v := range vals {
+					want = append(bsup.AppendJSON(want, v, style), '\n')
+				}
+				f, err := csup.Open(bytes.NewReader(b), int64(len(b)), csup.WithBatchRows(100))
+				require.NoError(t, err)
+				r, err := f.NewBatchReader(fields...)
+				require.NoError(t, err)
+				var got []byte
+				var bt csup.Batch
+				for {
+					if err := r.Next(&bt); err == io.EOF {
+						break
+					}
+					require.NoError(t, err)
+					got = bt.AppendJSON(got, style)
+				}
+				require.Equal(t, string(want), string(got), "input %d fields %v style %d", n, fields, style)
+			}
+		}
 	}
 }

@@ -74,11 +74,38 @@
 // []Range}) uses them to skip whole objects that cannot match a range
 // predicate, then filters rows by value (QueryStats says how many objects
 // were skipped); older generations have no statistics and are filtered
-// row by row. NewWriter(w,
+// row by row. File.NewBatchReader reads CSUP v16 a batch of rows at a
+// time into typed vectors (see Batch reading). NewWriter(w,
 // opts...) writes values in the spec layout.
 //
 // Values are bsup.Value trees typed by *bsup.Type; bsup.AppendJSON renders
 // them as `zq -j` does.
+//
+// # Batch reading
+//
+// File.NewBatchReader(fields...) reads a CSUP v16 file without building a
+// value per row: (*BatchReader).Next(&batch) fills a Batch with up to
+// WithBatchRows rows (default DefaultBatchRows; a batch never spans two
+// objects) as a tree of Vectors that follows the object's nodes. Each
+// Vector has a Kind and typed slices: VecInt Ints []int64 and VecUint
+// Uints []uint64 decoded from the intcomp segments, VecFloat Floats
+// []float64, VecBool Bools with Nulls, VecBytes Bytes with Len+1 Offsets
+// (strings are views of the decompressed segment), VecPrim Super Binary
+// bodies with offsets and Nulls (ip, net, enum, type), VecRecord Elems
+// per (projected) field, VecArray/VecMap element Offsets over their
+// element vectors, VecUnion/VecDynamic Tags with one vector per member
+// holding that member's rows in order, VecDict a one-byte Index into its
+// entries' vector, VecConst one Const value. Named and error types are
+// carried by the vector of their inner node. The slices are views of the
+// decoded segments and of buffers the reader reuses: they are valid until
+// the next Next (decoded segments are reused from one object to the
+// next). With fields, only those columns' segments are read, and the
+// rows of a top-level type that has none of them are VecNone (nothing
+// read), the rows the row reader leaves out. Batch.AppendValues turns a
+// batch back into the values Reader.Read gives (a convenience, and how
+// FuzzDiffBatchReader checks the two readers agree). Other generations
+// have no batch reader (ErrUnsupported). Query's skipping by statistics
+// is not applied to batches; Stats gives the statistics to do it.
 //
 // # Where the files and this package differ from the document
 //
@@ -233,6 +260,10 @@
 // bounded, time is linear in the values.
 //
 // Memory while scanning is one decompressed segment per column being read
-// (for CSUP v16, the segments of one object) plus the values being built; Reader.Read reuses storage. The trailer scan
+// (for CSUP v16, the segments of one object) plus the values being built; Reader.Read reuses storage.
+// A BatchReader holds one object's decoded segments, its batch buffers
+// (offsets rebased per batch, primitive bodies) and, for reuse, the
+// previous object's segment buffers, all charged to WithMemoryLimit (the
+// spare buffers are dropped when they pass half of it). The trailer scan
 // reads at most the last 4096 bytes.
 package csup

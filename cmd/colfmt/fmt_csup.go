@@ -73,6 +73,27 @@ func catCSUP(w io.Writer, in *input, o catOptions) error {
 	if o.Raw {
 		style |= bsup.JSONRawTime
 	}
+	if f.Generation == csup.GenCSUPv16 {
+		// Columns straight into typed vectors and JSON from them: no value
+		// per row (the same bytes as the row reader's values give).
+		br, err := f.NewBatchReader(o.Columns...)
+		if err != nil {
+			return err
+		}
+		var b csup.Batch
+		var out []byte
+		for {
+			if err := br.Next(&b); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			out = b.AppendJSON(out[:0], style)
+			if _, err := w.Write(out); err != nil {
+				return err
+			}
+		}
+	}
 	var line []byte
 	r := f.NewReader(o.Columns...) // only those columns' segments are read
 	var v bsup.Value
