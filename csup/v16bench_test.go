@@ -196,7 +196,9 @@ func BenchmarkCSUPv16Write(b *testing.B) {
 // batchproject-vs-bsup (the BatchReader: full scan into vectors, the same
 // reading every value of every vector, the one-column projection, each
 // against the Super Binary scan) and batch-vs-rows (BatchReader against
-// the row reader). Run with -benchtime 5x or more.
+// the row reader) and jsonbatch-vs-bsup (JSON lines written from the
+// batches, as colfmt cat does, against Super Binary values rendered by
+// bsup.AppendJSON). Run with -benchtime 5x or more.
 func BenchmarkCSUPv16Ratios(b *testing.B) {
 	file, other := benchV16()
 	stream, js := other[0], other[1]
@@ -245,6 +247,47 @@ func BenchmarkCSUPv16Ratios(b *testing.B) {
 	}
 	batchCSUP := func(touch bool, fields ...string) func() int {
 		return func() int { return scanBatches(b, file, touch, fields...) }
+	}
+	// To JSON lines, as colfmt cat prints them: Batch.AppendJSON against
+	// Super Binary values through bsup.AppendJSON.
+	jsonBatch := func() int {
+		f, err := csup.Open(bytes.NewReader(file), int64(len(file)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := f.NewBatchReader()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var bt csup.Batch
+		var out []byte
+		n := 0
+		for {
+			if err := r.Next(&bt); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			out = bt.AppendJSON(out[:0], bsup.JSONSuper)
+			n += bt.Rows
+		}
+	}
+	jsonBSUP := func() int {
+		r, err := bsup.NewReader(bytes.NewReader(stream))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var v bsup.Value
+		var out []byte
+		n := 0
+		for ; ; n++ {
+			if err := r.ReadInto(&v); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			out = append(bsup.AppendJSON(out[:0], v, bsup.JSONSuper), '\n')
+		}
 	}
 	scanBSUP := func() int {
 		r, err := bsup.NewReader(bytes.NewReader(stream))
@@ -308,6 +351,8 @@ func BenchmarkCSUPv16Ratios(b *testing.B) {
 		timeIt("batch", 1_000_000, batchCSUP(false))
 		timeIt("batch-touch", 1_000_000, batchCSUP(true))
 		timeIt("batch-project", 1_000_000, batchCSUP(false, "name"))
+		timeIt("json-batch", 1_000_000, jsonBatch)
+		timeIt("json-bsup", 1_000_000, jsonBSUP)
 		timeIt("json", 100_000, scanJSON)
 		timeIt("write-csup", len(wvals), write(true))
 		timeIt("write-bsup", len(wvals), write(false))
@@ -318,6 +363,7 @@ func BenchmarkCSUPv16Ratios(b *testing.B) {
 	b.ReportMetric(best["bsup"]/best["batch-touch"], "batchtouch-vs-bsup")
 	b.ReportMetric(best["bsup"]/best["batch-project"], "batchproject-vs-bsup")
 	b.ReportMetric(best["csup"]/best["batch"], "batch-vs-rows")
+	b.ReportMetric(best["json-bsup"]/best["json-batch"], "jsonbatch-vs-bsup")
 	b.ReportMetric(best["json"]/best["csup"], "csup-vs-json")
 	b.ReportMetric(best["write-bsup"]/best["write-csup"], "write-vs-bsup")
 	b.ReportMetric(1e9/best["csup"], "csup-values/s")
