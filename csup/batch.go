@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/colfmt/colfmt/csup/bsup"
 	"github.com/colfmt/colfmt/internal/errs"
@@ -96,7 +97,11 @@ type Vector struct {
 	cur   int          // AppendValues, AppendJSON: the next row
 	dict  []bsup.Value // the entries of a VecDict, materialized once
 	names [][]byte     // AppendJSON: a record's field names as JSON, with ':'
-
+	// AppendJSON: a VecConst's value or a VecDict's entries as JSON, as
+	// type jsonT in jsonStyle
+	jsonVals  [][]byte
+	jsonT     *bsup.Type
+	jsonStyle bsup.JSONStyle
 }
 
 // Batch is a run of consecutive rows of one object of a CSUP version 16
@@ -775,24 +780,44 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 		u = u.Elem
 	}
 	switch v.Kind {
-	case VecConst:
-		v.cur++
-		c := v.Const
-		c.Type = t
-		return bsup.AppendJSON(dst, c, style)
-	case VecDict:
-		if v.dict == nil {
-			e := v.Elems[0]
-			e.cur = 0
-			v.dict = make([]bsup.Value, e.Len)
-			for j := range v.dict {
-				v.dict[j] = e.value()
-			}
+	case VecConst, VecDict:
+		// Each distinct value is rendered once per object.
+		if v.jsonT != t || v.jsonStyle != style || v.jsonVals == nil {
+			v.renderJSON(t, style)
 		}
-		c := v.dict[v.Index[v.cur]]
+		k := 0
+		if v.Kind == VecDict {
+			k = int(v.Index[v.cur])
+		}
 		v.cur++
-		c.Type = t
-		return bsup.AppendJSON(dst, c, style)
+		return append(dst, v.jsonVals[k]...)
+	case VecInt:
+		if t.Kind >= bsup.KindInt8 && t.Kind <= bsup.KindInt64 {
+			v.cur++
+			return strconv.AppendInt(dst, v.Ints[v.cur-1], 10)
+		}
+	case VecUint:
+		if t.Kind <= bsup.KindUint64 {
+			v.cur++
+			return strconv.AppendUint(dst, v.Uints[v.cur-1], 10)
+		}
+	case VecFloat:
+		switch t.Kind {
+		case bsup.KindFloat64:
+			v.cur++
+			return bsup.AppendJSONFloat(dst, v.Floats[v.cur-1], 64)
+		case bsup.KindFloat32, bsup.KindFloat16:
+			v.cur++
+			return bsup.AppendJSONFloat(dst, v.Floats[v.cur-1], 32)
+		}
+	case VecBytes:
+		if t.Kind == bsup.KindString {
+			i := v.cur
+			v.cur++
+			return bsup.AppendJSONString(dst, v.Bytes[v.Offsets[i]:v.Offsets[i+1]])
+		}
+	}
+	switch v.Kind {
 	case VecInt, VecUint, VecFloat, VecBool, VecBytes, VecPrim:
 		return bsup.AppendJSON(dst, v.scalar(t), style)
 	}
@@ -882,6 +907,29 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 		return m.json(dst, m.Type, style)
 	}
 	return append(dst, "null"...)
+}
+
+// renderJSON renders the values of a VecConst (one) or the entries of a
+// VecDict as type t.
+func (v *Vector) renderJSON(t *bsup.Type, style bsup.JSONStyle) {
+	vals := []bsup.Value{v.Const}
+	if v.Kind == VecDict {
+		if v.dict == nil {
+			e := v.Elems[0]
+			e.cur = 0
+			v.dict = make([]bsup.Value, e.Len)
+			for j := range v.dict {
+				v.dict[j] = e.value()
+			}
+		}
+		vals = v.dict
+	}
+	v.jsonVals = make([][]byte, len(vals))
+	for j, c := range vals {
+		c.Type = t
+		v.jsonVals[j] = bsup.AppendJSON(nil, c, style)
+	}
+	v.jsonT, v.jsonStyle = t, style
 }
 
 // appendJSONName appends s as a JSON string, as bsup.AppendJSON writes

@@ -156,6 +156,19 @@ func AppendJSON(dst []byte, v Value, style JSONStyle) []byte {
 	return append(dst, "null"...)
 }
 
+// AppendJSONFloat appends f as AppendJSON writes a float of the given
+// width (32 for float16 and float32, 64 for float64).
+func AppendJSONFloat(dst []byte, f float64, bits int) []byte {
+	if bits != 32 {
+		bits = 64
+	}
+	return appendJSONFloat(dst, f, bits)
+}
+
+// AppendJSONString appends s as AppendJSON writes a string (quoted,
+// escaped, invalid UTF-8 replaced).
+func AppendJSONString(dst []byte, s []byte) []byte { return appendJSONString(dst, string(s)) }
+
 // appendJSONFloat formats as encoding/json does: shortest representation,
 // exponent form outside [1e-6, 1e21).
 func appendJSONFloat(dst []byte, f float64, bits int) []byte {
