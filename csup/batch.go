@@ -130,7 +130,28 @@ type BatchReader struct {
 	left int64
 	row  int64
 	err  error
+	// where: objects whose statistics rule out a predicate are skipped.
+	where   []rangePred
+	skipped int
 }
+
+// SkipObjects makes the reader pass over every object whose min/max
+// statistics show that none of its rows satisfies all of where (as
+// File.Query does); the rows of the other objects are all returned, to be
+// filtered on the vectors (Batch.Row still counts the skipped rows). Call
+// it before the first Next. A malformed range is ErrInvalidArgument.
+func (r *BatchReader) SkipObjects(where ...Range) error {
+	preds, err := rangePreds(where)
+	if err != nil {
+		return err
+	}
+	r.where = preds
+	return nil
+}
+
+// Skipped returns how many objects SkipObjects's ranges have passed over
+// so far.
+func (r *BatchReader) Skipped() int { return r.skipped }
 
 // NewBatchReader returns a BatchReader of every column, or of the given
 // fields (dotted paths, as for Project). Batches hold up to WithBatchRows
@@ -171,6 +192,11 @@ func (r *BatchReader) next(b *Batch) error {
 			return io.EOF
 		}
 		o := rd.f.v16[rd.obj]
+		if skipObject(o, r.where) {
+			r.skipped++
+			r.row += o.rows
+			continue
+		}
 		// The previous object's segments are dropped; their buffers are
 		// reused (the previous batch's vectors alias them: see Vector).
 		rd.mem.segs = 0
@@ -195,6 +221,16 @@ func (r *BatchReader) next(b *Batch) error {
 	r.left -= n
 	r.row += n
 	return nil
+}
+
+// skipObject reports whether o's statistics rule out one of preds.
+func skipObject(o *v16Object, preds []rangePred) bool {
+	for _, p := range preds {
+		if !o.mayMatch(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // bcur is the batch read state of one node: the row cursor (whose load

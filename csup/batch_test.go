@@ -335,3 +335,33 @@ func TestBatchAppendJSON(t *testing.T) {
 		}
 	}
 }
+
+// SkipObjects passes over the objects whose statistics rule a range out
+// and returns every row of the others, numbered as in the file.
+func TestBatchReaderSkipObjects(t *testing.T) {
+	b := writeV16Rows(t, 3000, csup.WithObjectRows(1000))
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	r, err := f.NewBatchReader("id")
+	require.NoError(t, err)
+	lo := bsup.NewInt(bsup.TypeInt64, 1500)
+	hi := bsup.NewInt(bsup.TypeInt64, 1600)
+	require.NoError(t, r.SkipObjects(csup.Range{Path: "id", Min: &lo, Max: &hi}))
+	var bt csup.Batch
+	var ids []int64
+	for {
+		err := r.Next(&bt)
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		require.Equal(t, 1, bt.Object)
+		for i, id := range bt.Root.Elems[0].Ints {
+			require.Equal(t, bt.Row+int64(i), id)
+			ids = append(ids, id)
+		}
+	}
+	require.Len(t, ids, 1000)
+	require.Equal(t, 2, r.Skipped())
+	require.ErrorIs(t, r.SkipObjects(csup.Range{}), csup.ErrInvalidArgument)
+}

@@ -104,8 +104,10 @@
 // read), the rows the row reader leaves out. Batch.AppendValues turns a
 // batch back into the values Reader.Read gives (a convenience, and how
 // FuzzDiffBatchReader checks the two readers agree). Other generations
-// have no batch reader (ErrUnsupported). Query's skipping by statistics
-// is not applied to batches; Stats gives the statistics to do it.
+// have no batch reader (ErrUnsupported). BatchReader.SkipObjects(ranges)
+// passes over the objects whose min/max statistics rule a range out, as
+// Query does; rows of the other objects are not filtered (filter the
+// vectors).
 //
 // # Where the files and this package differ from the document
 //
