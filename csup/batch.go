@@ -526,7 +526,7 @@ func (b *bcur) fillBytes(i, n int64) error {
 			return errs.Locate(err, c.n.segA.Offset, b.path())
 		}
 		out = append(out, t...)
-		if len(out) > math.MaxUint32 {
+		if int64(len(out)) > math.MaxUint32 {
 			return errs.At(ErrTooLarge, c.n.segA.Offset, b.path(), "type values of a batch exceed 4 GiB")
 		}
 		b.buf[j+1] = uint32(len(out))
@@ -591,7 +591,7 @@ func (b *bcur) fillPrim(n int64) error {
 				}
 			}
 			out = append(out, body...)
-			if len(out) > math.MaxUint32 {
+			if int64(len(out)) > math.MaxUint32 {
 				return errs.At(ErrTooLarge, c.n.segA.Offset, b.path(), "values of a batch exceed 4 GiB")
 			}
 		}
