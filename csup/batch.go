@@ -114,6 +114,31 @@ type Batch struct {
 	Object int
 	Row    int64
 	Root   *Vector
+
+	maxElems int64  // elements one row may have in AppendValues, AppendJSON
+	jsonBuf  []byte // WriteJSON's buffer, kept from batch to batch
+}
+
+// rowBudget counts the elements of the row being rendered.
+type rowBudget struct{ n, max int64 }
+
+// add counts k elements and reports whether the row is still in budget.
+func (r *rowBudget) add(k int64) bool {
+	r.n += k
+	return r.n <= r.max
+}
+
+func (b *Batch) budget() *rowBudget {
+	m := b.maxElems
+	if m <= 0 {
+		m = DefaultMemoryLimit / ElementCost
+	}
+	return &rowBudget{max: m}
+}
+
+// tooLarge is the error of a row past its budget.
+func (r *rowBudget) err(row int64) error {
+	return errs.At(ErrTooLarge, -1, "row "+strconv.FormatInt(row, 10), "the row has more than %d elements (the memory limit at %d bytes each)", r.max, ElementCost)
 }
 
 // BatchReader reads a CSUP version 16 file a batch of rows at a time into
@@ -217,7 +242,7 @@ func (r *BatchReader) next(b *Batch) error {
 	if err := r.root.fill(n); err != nil {
 		return err
 	}
-	*b = Batch{Rows: int(n), Object: rd.obj, Row: r.row, Root: r.root.v}
+	*b = Batch{Rows: int(n), Object: rd.obj, Row: r.row, Root: r.root.v, maxElems: rd.mem.limit / ElementCost, jsonBuf: b.jsonBuf}
 	r.left -= n
 	r.row += n
 	return nil
@@ -647,13 +672,15 @@ func (b *bcur) fillDict(i, n int64) error {
 // AppendValues appends the batch's rows to dst as values, exactly as
 // Reader.Read returns them (rows a projection leaves out are left out).
 // Their strings are copies (the vectors' buffers are reused by later
-// objects). It builds a value tree per row: a
-// convenience, not the fast path.
-func (b *Batch) AppendValues(dst []bsup.Value) []bsup.Value {
+// objects). It builds a value tree per row: a convenience, not the fast
+// path. A row of more elements than the memory limit allows (ElementCost
+// bytes each, as for Reader) is ErrTooLarge.
+func (b *Batch) AppendValues(dst []bsup.Value) ([]bsup.Value, error) {
 	if b.Root == nil {
-		return dst
+		return dst, nil
 	}
 	resetCur(b.Root)
+	bud := b.budget()
 	for j := 0; j < b.Rows; j++ {
 		r := b.Root
 		if r.Kind == VecDynamic {
@@ -665,9 +692,14 @@ func (b *Batch) AppendValues(dst []bsup.Value) []bsup.Value {
 			r.cur++
 			continue
 		}
-		dst = append(dst, r.value())
+		bud.n = 0
+		v := r.value(bud)
+		if bud.n > bud.max {
+			return dst, bud.err(b.Row + int64(j))
+		}
+		dst = append(dst, v)
 	}
-	return dst
+	return dst, nil
 }
 
 func resetCur(v *Vector) {
@@ -678,7 +710,7 @@ func resetCur(v *Vector) {
 }
 
 // value materializes the vector's next row.
-func (v *Vector) value() bsup.Value {
+func (v *Vector) value(bud *rowBudget) bsup.Value {
 	i := v.cur
 	v.cur++
 	out := bsup.Value{Type: v.Type}
@@ -715,30 +747,37 @@ func (v *Vector) value() bsup.Value {
 			_ = bsup.DecodeInto(&out, v.Type, body) // checked when the batch was read
 		}
 	case VecRecord:
+		if !bud.add(int64(len(v.Elems))) {
+			return out
+		}
 		out.Elems = make([]bsup.Value, len(v.Elems))
 		for j, e := range v.Elems {
-			out.Elems[j] = e.value()
+			out.Elems[j] = e.value(bud)
 		}
 	case VecArray, VecMap:
 		cnt := int(v.Offsets[i+1] - v.Offsets[i])
 		if v.Kind == VecMap {
 			cnt *= 2
 		}
+		if !bud.add(int64(cnt)) {
+			return out
+		}
 		out.Elems = make([]bsup.Value, cnt)
 		for j := range out.Elems {
-			out.Elems[j] = v.Elems[j%len(v.Elems)].value()
+			out.Elems[j] = v.Elems[j%len(v.Elems)].value(bud)
 		}
 	case VecUnion:
 		t := v.Tags[i]
 		out.Uint = uint64(t)
-		out.Elems = []bsup.Value{v.Elems[t].value()}
+		bud.add(1)
+		out.Elems = []bsup.Value{v.Elems[t].value(bud)}
 	case VecDict:
 		if v.dict == nil {
 			e := v.Elems[0]
 			e.cur = 0
 			v.dict = make([]bsup.Value, e.Len)
 			for j := range v.dict {
-				v.dict[j] = e.value()
+				v.dict[j] = e.value(&rowBudget{max: bud.max})
 			}
 		}
 		copyValue(&out, v.dict[v.Index[i]])
@@ -750,12 +789,32 @@ func (v *Vector) value() bsup.Value {
 // AppendJSON appends the batch's rows to dst as JSON lines (each ending
 // in '\n'), the bytes bsup.AppendJSON gives for the values Reader.Read
 // returns, written from the vectors without building the values (rows a
-// projection leaves out are left out).
-func (b *Batch) AppendJSON(dst []byte, style bsup.JSONStyle) []byte {
+// projection leaves out are left out). A row of more elements than the
+// memory limit allows (as for AppendValues) is ErrTooLarge. WriteJSON
+// writes the same without holding the batch's whole text.
+func (b *Batch) AppendJSON(dst []byte, style bsup.JSONStyle) ([]byte, error) {
+	return b.appendJSON(dst, style, nil)
+}
+
+// WriteJSON writes the batch's rows to w as AppendJSON renders them,
+// in pieces of about 64 KiB.
+func (b *Batch) WriteJSON(w io.Writer, style bsup.JSONStyle) error {
+	buf, err := b.appendJSON(b.jsonBuf[:0], style, w)
+	if err == nil && len(buf) > 0 {
+		_, err = w.Write(buf)
+	}
+	if cap(buf) <= 1<<20 {
+		b.jsonBuf = buf[:0]
+	}
+	return err
+}
+
+func (b *Batch) appendJSON(dst []byte, style bsup.JSONStyle, w io.Writer) ([]byte, error) {
 	if b.Root == nil {
-		return dst
+		return dst, nil
 	}
 	resetCur(b.Root)
+	bud := b.budget()
 	for j := 0; j < b.Rows; j++ {
 		r := b.Root
 		if r.Kind == VecDynamic {
@@ -767,9 +826,19 @@ func (b *Batch) AppendJSON(dst []byte, style bsup.JSONStyle) []byte {
 			r.cur++
 			continue
 		}
-		dst = append(r.json(dst, r.Type, style), '\n')
+		bud.n = 0
+		dst = append(r.json(dst, r.Type, style, bud), '\n')
+		if bud.n > bud.max {
+			return dst, bud.err(b.Row + int64(j))
+		}
+		if w != nil && len(dst) >= 64<<10 {
+			if _, err := w.Write(dst); err != nil {
+				return dst, err
+			}
+			dst = dst[:0]
+		}
 	}
-	return dst
+	return dst, nil
 }
 
 // scalar returns the next row of a leaf vector (not VecConst or VecDict)
@@ -810,7 +879,7 @@ func (v *Vector) scalar(t *bsup.Type) bsup.Value {
 }
 
 // json appends the next row of v, rendered as type t, as JSON.
-func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
+func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle, bud *rowBudget) []byte {
 	u := t
 	for u.Kind == bsup.KindNamed {
 		u = u.Elem
@@ -819,7 +888,7 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 	case VecConst, VecDict:
 		// Each distinct value is rendered once per object.
 		if v.jsonT != t || v.jsonStyle != style || v.jsonVals == nil {
-			v.renderJSON(t, style)
+			v.renderJSON(t, style, bud.max)
 		}
 		k := 0
 		if v.Kind == VecDict {
@@ -859,12 +928,15 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 	}
 	if u.Kind == bsup.KindError {
 		dst = append(dst, `{"error":`...)
-		return append(v.json(dst, u.Elem, style), '}')
+		return append(v.json(dst, u.Elem, style, bud), '}')
 	}
 	i := v.cur
 	switch v.Kind {
 	case VecRecord:
 		v.cur++
+		if !bud.add(int64(len(v.Elems))) {
+			return dst
+		}
 		if len(v.names) != len(u.Fields) {
 			v.names = make([][]byte, len(u.Fields))
 			for j, f := range u.Fields {
@@ -878,7 +950,7 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 			}
 			dst = append(dst, v.names[j]...)
 			if j < len(v.Elems) {
-				dst = v.Elems[j].json(dst, v.Elems[j].Type, style)
+				dst = v.Elems[j].json(dst, v.Elems[j].Type, style, bud)
 			} else {
 				dst = append(dst, "null"...)
 			}
@@ -887,18 +959,24 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 	case VecArray:
 		v.cur++
 		e := v.Elems[0]
+		if !bud.add(int64(v.Offsets[i+1] - v.Offsets[i])) {
+			return dst
+		}
 		dst = append(dst, '[')
 		for j := v.Offsets[i]; j < v.Offsets[i+1]; j++ {
 			if j > v.Offsets[i] {
 				dst = append(dst, ',')
 			}
-			dst = e.json(dst, e.Type, style)
+			dst = e.json(dst, e.Type, style, bud)
 		}
 		return append(dst, ']')
 	case VecMap:
 		v.cur++
 		k, e := v.Elems[0], v.Elems[1]
 		lo, hi := v.Offsets[i], v.Offsets[i+1]
+		if !bud.add(2 * int64(hi-lo)) {
+			return dst
+		}
 		if style&bsup.JSONSuper != 0 {
 			dst = append(dst, '{')
 			for j := lo; j < hi; j++ {
@@ -910,7 +988,7 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 				case VecInt, VecUint, VecFloat, VecBool, VecBytes, VecPrim:
 					key = k.scalar(k.Type)
 				default:
-					key = k.value()
+					key = k.value(bud)
 				}
 				if bsup.PayloadKind(key.Type) == bsup.KindString && !key.Null {
 					dst = appendJSONName(dst, key.Bytes)
@@ -918,7 +996,7 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 					dst = appendJSONName(dst, bsup.AppendJSON(nil, key, style))
 				}
 				dst = append(dst, ':')
-				dst = e.json(dst, e.Type, style)
+				dst = e.json(dst, e.Type, style, bud)
 			}
 			return append(dst, '}')
 		}
@@ -931,23 +1009,25 @@ func (v *Vector) json(dst []byte, t *bsup.Type, style bsup.JSONStyle) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"key":`...)
-			dst = k.json(dst, k.Type, style)
+			dst = k.json(dst, k.Type, style, bud)
 			dst = append(dst, `,"value":`...)
-			dst = e.json(dst, e.Type, style)
+			dst = e.json(dst, e.Type, style, bud)
 			dst = append(dst, '}')
 		}
 		return append(dst, ']')
 	case VecUnion:
 		v.cur++
 		m := v.Elems[v.Tags[i]]
-		return m.json(dst, m.Type, style)
+		bud.add(1)
+		return m.json(dst, m.Type, style, bud)
 	}
 	return append(dst, "null"...)
 }
 
 // renderJSON renders the values of a VecConst (one) or the entries of a
 // VecDict as type t.
-func (v *Vector) renderJSON(t *bsup.Type, style bsup.JSONStyle) {
+func (v *Vector) renderJSON(t *bsup.Type, style bsup.JSONStyle, maxElems int64) {
+	bud := &rowBudget{max: maxElems}
 	vals := []bsup.Value{v.Const}
 	if v.Kind == VecDict {
 		if v.dict == nil {
@@ -955,7 +1035,7 @@ func (v *Vector) renderJSON(t *bsup.Type, style bsup.JSONStyle) {
 			e.cur = 0
 			v.dict = make([]bsup.Value, e.Len)
 			for j := range v.dict {
-				v.dict[j] = e.value()
+				v.dict[j] = e.value(&rowBudget{max: bud.max})
 			}
 		}
 		vals = v.dict

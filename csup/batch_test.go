@@ -37,7 +37,9 @@ func batchValues(b []byte, fields []string, opts ...csup.Option) ([]bsup.Value, 
 			return nil, errors.New("batch bookkeeping wrong")
 		}
 		row += int64(bt.Rows)
-		out = bt.AppendValues(out)
+		if out, err = bt.AppendValues(out); err != nil {
+			return out, err
+		}
 	}
 }
 
@@ -253,9 +255,13 @@ func FuzzDiffBatchReader(f *testing.F) {
 			t.Fatal(err)
 		}
 		var bt csup.Batch
+		var w bytes.Buffer
 		for r.Next(&bt) == nil {
-			gotJSON = bt.AppendJSON(gotJSON, bsup.JSONSuper)
+			if err := bt.WriteJSON(&w, bsup.JSONSuper); err != nil {
+				t.Fatal(err)
+			}
 		}
+		gotJSON = w.Bytes()
 		if !bytes.Equal(wantJSON, gotJSON) {
 			t.Fatalf("JSON differs:\n%s\n%s", wantJSON, gotJSON)
 		}
@@ -328,7 +334,8 @@ func TestBatchAppendJSON(t *testing.T) {
 						break
 					}
 					require.NoError(t, err)
-					got = bt.AppendJSON(got, style)
+					got, err = bt.AppendJSON(got, style)
+					require.NoError(t, err)
 				}
 				require.Equal(t, string(want), string(got), "input %d fields %v style %d", n, fields, style)
 			}
@@ -364,4 +371,51 @@ func TestBatchReaderSkipObjects(t *testing.T) {
 	require.Len(t, ids, 1000)
 	require.Equal(t, 2, r.Skipped())
 	require.ErrorIs(t, r.SkipObjects(csup.Range{}), csup.ErrInvalidArgument)
+}
+
+// A row of more elements than the memory limit allows is refused by
+// AppendValues, AppendJSON and WriteJSON, as by the row reader, although
+// reading the batch itself holds only a Const (a small file can describe
+// many elements).
+func TestBatchRowLimit(t *testing.T) {
+	at := bsup.NewArray(bsup.TypeString)
+	rt := bsup.NewRecord([]bsup.Field{{Name: "a", Type: at}})
+	var vals []bsup.Value
+	for i := 0; i < 50; i++ {
+		n := 10
+		if i == 30 {
+			n = 2000
+		}
+		arr := bsup.Value{Type: at, Elems: make([]bsup.Value, n)}
+		for j := range arr.Elems {
+			arr.Elems[j] = bsup.NewString("x")
+		}
+		vals = append(vals, bsup.NewRecordValue(rt, arr))
+	}
+	b := writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16))
+	opts := []csup.Option{csup.WithMemoryLimit(1000 * csup.ElementCost)}
+	_, err := rowValues(b, nil, opts...)
+	require.ErrorIs(t, err, csup.ErrTooLarge)
+	_, err = batchValues(b, nil, opts...)
+	require.ErrorIs(t, err, csup.ErrTooLarge)
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)), opts...)
+	require.NoError(t, err)
+	r, err := f.NewBatchReader()
+	require.NoError(t, err)
+	var bt csup.Batch
+	require.NoError(t, r.Next(&bt))
+	require.Equal(t, csup.VecConst, bt.Root.Elems[0].Elems[0].Kind)
+	_, err = bt.AppendJSON(nil, bsup.JSONSuper)
+	require.ErrorIs(t, err, csup.ErrTooLarge)
+	require.Contains(t, err.Error(), "row 30")
+	require.ErrorIs(t, bt.WriteJSON(io.Discard, bsup.JSONSuper), csup.ErrTooLarge)
+	// Under the default limit the batch renders.
+	f, err = csup.Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	r, err = f.NewBatchReader()
+	require.NoError(t, err)
+	require.NoError(t, r.Next(&bt))
+	var w bytes.Buffer
+	require.NoError(t, bt.WriteJSON(&w, bsup.JSONSuper))
+	require.Equal(t, 50, bytes.Count(w.Bytes(), []byte("\n")))
 }

@@ -103,7 +103,13 @@
 // rows of a top-level type that has none of them are VecNone (nothing
 // read), the rows the row reader leaves out. Batch.AppendValues turns a
 // batch back into the values Reader.Read gives (a convenience, and how
-// FuzzDiffBatchReader checks the two readers agree). Other generations
+// FuzzDiffBatchReader checks the two readers agree); Batch.AppendJSON
+// and Batch.WriteJSON write the JSON lines bsup.AppendJSON gives for
+// those values straight from the vectors (colfmt cat of CSUP v16 does),
+// rendering a Const or a dictionary's entries once per object. As a small
+// file can describe many elements (a Const under a list), these three
+// refuse a row of more elements than WithMemoryLimit allows at
+// ElementCost each, as Reader does, with ErrTooLarge. Other generations
 // have no batch reader (ErrUnsupported). BatchReader.SkipObjects(ranges)
 // passes over the objects whose min/max statistics rule a range out, as
 // Query does; rows of the other objects are not filtered (filter the

@@ -268,7 +268,9 @@ func BenchmarkCSUPv16Ratios(b *testing.B) {
 			} else if err != nil {
 				b.Fatal(err)
 			}
-			out = bt.AppendJSON(out[:0], bsup.JSONSuper)
+			if out, err = bt.AppendJSON(out[:0], bsup.JSONSuper); err != nil {
+				b.Fatal(err)
+			}
 			n += bt.Rows
 		}
 	}

@@ -81,15 +81,13 @@ func catCSUP(w io.Writer, in *input, o catOptions) error {
 			return err
 		}
 		var b csup.Batch
-		var out []byte
 		for {
 			if err := br.Next(&b); err == io.EOF {
 				return nil
 			} else if err != nil {
 				return err
 			}
-			out = b.AppendJSON(out[:0], style)
-			if _, err := w.Write(out); err != nil {
+			if err := b.WriteJSON(w, style); err != nil {
 				return err
 			}
 		}
