@@ -567,6 +567,10 @@ func (b *bcur) fillBytes(i, n int64) error {
 func (b *bcur) fillPrim(n int64) error {
 	c, v := b.c, b.v
 	pk := bsup.PayloadKind(c.typ)
+	// Each value takes at least its tag byte: check before allocating.
+	if n > int64(len(c.data)-c.bpos) {
+		return errs.At(ErrCorrupt, c.n.segA.Offset, b.path(), "%d values in the %d bytes left", n, len(c.data)-c.bpos)
+	}
 	var err error
 	if b.nulls, err = growBuf(b, b.nulls, n, 1); err != nil {
 		return err
