@@ -2,10 +2,12 @@ package csup_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/colfmt/colfmt/csup"
@@ -215,7 +217,7 @@ func FuzzDiffBatchReader(f *testing.F) {
 	}
 	f.Add(writeV16Rows(f, 300, csup.WithObjectRows(100)), uint8(33), true)
 	f.Fuzz(func(t *testing.T, b []byte, rows uint8, project bool) {
-		opts := append(append([]csup.Option(nil), fuzzLimits...), csup.WithBatchRows(int(rows)+1))
+		opts := append(append([]csup.Option(nil), fuzzLimits...), csup.WithBatchRows(int(rows)+1), csup.WithMemoryLimit(32<<20))
 		file, err := csup.Open(bytes.NewReader(b), int64(len(b)), opts...)
 		if err != nil || file.Generation != csup.GenCSUPv16 {
 			return
@@ -227,7 +229,13 @@ func FuzzDiffBatchReader(f *testing.F) {
 			}
 		}
 		want, werr := rowValues(b, fields, opts...)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
 		got, gerr := batchValues(b, fields, opts...)
+		runtime.ReadMemStats(&m1)
+		if d := m1.TotalAlloc - m0.TotalAlloc; d > 256<<20 {
+			t.Fatalf("batch reader allocated %d bytes for a %d-byte file", d, len(b))
+		}
 		if werr != nil && !isOurs(werr) {
 			t.Fatalf("row reader error without a sentinel: %v", werr)
 		}
@@ -418,4 +426,27 @@ func TestBatchRowLimit(t *testing.T) {
 	var w bytes.Buffer
 	require.NoError(t, bt.WriteJSON(&w, bsup.JSONSuper))
 	require.Equal(t, 50, bytes.Count(w.Bytes(), []byte("\n")))
+}
+
+// Bad data in real files fails the batch reader with a located csup
+// error of the right kind, never a panic.
+func TestBatchReaderBadFiles(t *testing.T) {
+	le := binary.LittleEndian
+	dataStart := func(b []byte) int { return len(b) - int(le.Uint64(b[24:])) }
+	for name, c := range map[string]struct {
+		base  string
+		patch func(b []byte) []byte
+		text  string
+	}{
+		"dynamic tag":       {"unions", func(b []byte) []byte { b[dataStart(b)+8] = 5; return b }, "Dynamic tag 5"},
+		"intcomp length 0":  {"unions", func(b []byte) []byte { le.PutUint32(b[dataStart(b)+4:], 0); return b }, "block length"},
+		"offsets past data": {"hello", func(b []byte) []byte { b[dataStart(b)+14+8] = 0x7f; return b }, "offset"},
+	} {
+		b := c.patch(append([]byte(nil), readV16(t, c.base)...))
+		_, err := batchValues(b, nil)
+		require.ErrorIs(t, err, csup.ErrCorrupt, name)
+		require.Contains(t, err.Error(), c.text, name)
+		var ce *csup.CorruptError
+		require.True(t, errors.As(err, &ce), "%s: %v has no location", name, err)
+	}
 }
