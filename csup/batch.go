@@ -158,6 +158,8 @@ type BatchReader struct {
 	// where: objects whose statistics rule out a predicate are skipped.
 	where   []rangePred
 	skipped int
+	end     int // objects from end on are not read
+	started bool
 }
 
 // SkipObjects makes the reader pass over every object whose min/max
@@ -166,12 +168,42 @@ type BatchReader struct {
 // filtered on the vectors (Batch.Row still counts the skipped rows). Call
 // it before the first Next. A malformed range is ErrInvalidArgument.
 func (r *BatchReader) SkipObjects(where ...Range) error {
+	if r.started {
+		return errs.Wrap(ErrInvalidArgument, "csup: SkipObjects after Next")
+	}
 	preds, err := rangePreds(where)
 	if err != nil {
 		return err
 	}
 	r.where = preds
 	return nil
+}
+
+// LimitObjects makes the reader read only the objects first up to
+// first+count-1 (Batch.Object and Batch.Row still count from the start of
+// the file), so that several readers can share a file's objects, one
+// goroutine each. Call it before the first Next; a range outside the
+// file's Objects is ErrInvalidArgument.
+func (r *BatchReader) LimitObjects(first, count int) error {
+	n := len(r.rd.f.v16)
+	if r.started || first < 0 || count < 0 || first > n || count > n-first {
+		return errs.Wrap(ErrInvalidArgument, "csup: LimitObjects(%d, %d) of %d objects (or after Next)", first, count, n)
+	}
+	for _, o := range r.rd.f.v16[:first] {
+		r.row += o.rows
+	}
+	r.rd.obj = first - 1
+	r.end = first + count
+	return nil
+}
+
+// Objects returns how many objects a CSUP version 16 file has (1 for other
+// generations, which are one whole).
+func (f *File) Objects() int {
+	if f.v16 == nil {
+		return 1
+	}
+	return len(f.v16)
 }
 
 // Skipped returns how many objects SkipObjects's ranges have passed over
@@ -191,7 +223,7 @@ func (f *File) NewBatchReader(fields ...string) (*BatchReader, error) {
 	}
 	rd := &v16Reader{f: f, proj: newProjection(fields), mem: &budget{limit: f.info.cfg.memoryLimit}, slab: &slab{}}
 	rd.obj = -1
-	return &BatchReader{rd: rd, rows: f.info.cfg.batchRows}, nil
+	return &BatchReader{rd: rd, rows: f.info.cfg.batchRows, end: len(f.v16)}, nil
 }
 
 // Next fills b with the next batch, reusing b's vectors when they came
@@ -201,6 +233,7 @@ func (r *BatchReader) Next(b *Batch) error {
 	if r.err != nil {
 		return r.err
 	}
+	r.started = true
 	if err := r.next(b); err != nil {
 		r.err = boundary(err)
 		return r.err
@@ -212,7 +245,7 @@ func (r *BatchReader) next(b *Batch) error {
 	rd := r.rd
 	for r.left == 0 {
 		rd.obj++
-		if rd.obj >= len(rd.f.v16) {
+		if rd.obj >= r.end {
 			r.root, rd.pool = nil, nil
 			return io.EOF
 		}

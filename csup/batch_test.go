@@ -450,3 +450,55 @@ func TestBatchReaderBadFiles(t *testing.T) {
 		require.True(t, errors.As(err, &ce), "%s: %v has no location", name, err)
 	}
 }
+
+// Readers limited to parts of a file's objects, run in parallel, give
+// together the rows of the whole file, numbered as in the file.
+func TestBatchReaderLimitObjects(t *testing.T) {
+	b := writeV16Rows(t, 5000, csup.WithObjectRows(700))
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)), csup.WithBatchRows(300))
+	require.NoError(t, err)
+	n := f.Objects()
+	require.Equal(t, 8, n)
+	parts := [][2]int{{0, 3}, {3, 1}, {4, 4}, {8, 0}}
+	got := make([][]bsup.Value, len(parts))
+	errc := make(chan error, len(parts))
+	for i, p := range parts {
+		go func() {
+			r, err := f.NewBatchReader()
+			if err == nil {
+				err = r.LimitObjects(p[0], p[1])
+			}
+			var bt csup.Batch
+			for err == nil {
+				if err = r.Next(&bt); err == nil {
+					if bt.Object < p[0] || bt.Object >= p[0]+p[1] || bt.Root.Elems[0].Ints[0] != bt.Row {
+						err = errors.New("batch outside its objects or misnumbered")
+					}
+					got[i], err = bt.AppendValues(got[i])
+				}
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			errc <- err
+		}()
+	}
+	for range parts {
+		require.NoError(t, <-errc)
+	}
+	var all []bsup.Value
+	for _, g := range got {
+		all = append(all, g...)
+	}
+	require.Len(t, all, 5000)
+	for i, v := range all {
+		require.True(t, bsup.Equal(v16RowAt(i), v), "row %d", i)
+	}
+	r, err := f.NewBatchReader()
+	require.NoError(t, err)
+	require.ErrorIs(t, r.LimitObjects(7, 2), csup.ErrInvalidArgument)
+	require.ErrorIs(t, r.LimitObjects(-1, 1), csup.ErrInvalidArgument)
+	var bt csup.Batch
+	require.NoError(t, r.Next(&bt))
+	require.ErrorIs(t, r.LimitObjects(0, 1), csup.ErrInvalidArgument)
+}
