@@ -182,18 +182,21 @@ func (r *BatchReader) SkipObjects(where ...Range) error {
 // LimitObjects makes the reader read only the objects first up to
 // first+count-1 (Batch.Object and Batch.Row still count from the start of
 // the file), so that several readers can share a file's objects, one
-// goroutine each. Call it before the first Next; a range outside the
-// file's Objects is ErrInvalidArgument.
+// goroutine each. Call it before the first Next, or once Next has
+// returned io.EOF to read another range with the same reader (reusing its
+// buffers); a range outside the file's Objects is ErrInvalidArgument.
 func (r *BatchReader) LimitObjects(first, count int) error {
 	n := len(r.rd.f.v16)
-	if r.started || first < 0 || count < 0 || first > n || count > n-first {
-		return errs.Wrap(ErrInvalidArgument, "csup: LimitObjects(%d, %d) of %d objects (or after Next)", first, count, n)
+	if (r.started && r.err != io.EOF) || first < 0 || count < 0 || first > n || count > n-first {
+		return errs.Wrap(ErrInvalidArgument, "csup: LimitObjects(%d, %d) of %d objects (or before the end of a read)", first, count, n)
 	}
+	r.row = 0
 	for _, o := range r.rd.f.v16[:first] {
 		r.row += o.rows
 	}
 	r.rd.obj = first - 1
 	r.end = first + count
+	r.left, r.err, r.started = 0, nil, false
 	return nil
 }
 
@@ -246,7 +249,7 @@ func (r *BatchReader) next(b *Batch) error {
 	for r.left == 0 {
 		rd.obj++
 		if rd.obj >= r.end {
-			r.root, rd.pool = nil, nil
+			// r.root stays, for a later LimitObjects to reuse its buffers.
 			return io.EOF
 		}
 		o := rd.f.v16[rd.obj]

@@ -501,4 +501,28 @@ func TestBatchReaderLimitObjects(t *testing.T) {
 	var bt csup.Batch
 	require.NoError(t, r.Next(&bt))
 	require.ErrorIs(t, r.LimitObjects(0, 1), csup.ErrInvalidArgument)
+	// Once a read ends, the same reader reads other objects, in any order.
+	r, err = f.NewBatchReader("id")
+	require.NoError(t, err)
+	for _, obj := range []int{5, 2, 7, 0} {
+		require.NoError(t, r.LimitObjects(obj, 1))
+		rows := 0
+		for {
+			err := r.Next(&bt)
+			if err == io.EOF {
+				break
+			}
+			require.NoError(t, err)
+			require.Equal(t, obj, bt.Object)
+			for i, id := range bt.Root.Elems[0].Ints {
+				require.Equal(t, bt.Row+int64(i), id)
+			}
+			rows += bt.Rows
+		}
+		want := 700
+		if obj == 7 {
+			want = 5000 - 7*700
+		}
+		require.Equal(t, want, rows, "object %d", obj)
+	}
 }
