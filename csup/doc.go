@@ -110,7 +110,11 @@
 // file can describe many elements (a Const under a list), these three
 // refuse a row of more elements than WithMemoryLimit allows at
 // ElementCost each, as Reader does, with ErrTooLarge. Other generations
-// have no batch reader (ErrUnsupported). BatchReader.SkipObjects(ranges)
+// have no batch reader (ErrUnsupported). File.Objects counts a file's
+// objects and BatchReader.LimitObjects(first, count) restricts a reader to
+// some of them (and may retarget it once a read ends), so that readers on
+// several goroutines share a file (colfmt cat does with 4 cores or more).
+// BatchReader.SkipObjects(ranges)
 // passes over the objects whose min/max statistics rule a range out, as
 // Query does; rows of the other objects are not filtered (filter the
 // vectors).
@@ -212,26 +216,32 @@
 // and writers with each other, with our Super Binary reader (the proxy for
 // super reading BSUP) and with encoding/json, measured interleaved in one
 // run (BenchmarkCSUPv16Ratios, best per-value time of 6 iterations; four
-// runs on a shared 2-core machine at load 3.6–4.6, the range of the four):
+// runs on a shared 2-core machine at load 3.4–4.2, the range of the four):
 //
 //	1M rows {id,name,score,tags,nested{a,b}}          ratio (higher: CSUP faster)
-//	BatchReader full scan vs Super Binary scan         6.7–7.1x (about 60M rows/s)
-//	BatchReader full scan, every value read, vs same   6.0–6.4x
-//	BatchReader one column (name) vs Super Binary      119–127x
-//	BatchReader full scan vs Reader (value per row)    5.4–5.6x
-//	JSON lines: Batch.AppendJSON vs Super Binary       1.06–1.10x (colfmt cat)
-//	Reader full scan vs Super Binary scan              1.22–1.28x (11M rows/s)
-//	Reader one column (name) vs Super Binary           4.2–4.4x
-//	Reader full scan vs encoding/json                  13.2–13.5x (JSON lines into a struct)
-//	CSUP v16 write vs Super Binary write               0.76–0.78x (100 000 rows)
+//	BatchReader full scan vs Super Binary scan         6.1–6.7x (about 55M rows/s)
+//	BatchReader full scan, every value read, vs same   5.4–5.9x
+//	BatchReader one column (name) vs Super Binary      112–120x
+//	BatchReader full scan vs Reader (value per row)    5.1–5.4x
+//	JSON lines: Batch.AppendJSON vs Super Binary       2.2–2.4x (what colfmt cat does)
+//	Reader full scan vs Super Binary scan              1.16–1.30x (11M rows/s)
+//	Reader one column (name) vs Super Binary           4.0–4.4x
+//	Reader full scan vs encoding/json                  13.1–14.8x (JSON lines into a struct)
+//	CSUP v16 write vs Super Binary write               0.69–0.75x (100 000 rows)
+//
+// colfmt cat of the same rows packed as CSUP v16 (3.7 MB; 103 MB of JSON
+// out) took 0.25–0.50 s where the row reader's cat took 0.60–0.76 s
+// (identical output; single runs interleaved, wall time, loaded machine).
 //
 // The BatchReader decodes each column of an object once (intcomp straight
 // into []uint64, floats into []float64, strings left in their segment) and
 // hands out views of it, so a full scan costs little more than the
 // integer decoding; the "every value read" line sums every number and
 // string length of every vector, as a consumer would. Printing JSON is
-// dominated by formatting the values (floats above all: strconv), which
-// both sides pay alike, so the batch path gains little there. The Reader
+// dominated by formatting the values, which both sides pay; the batch path
+// renders each Const or dictionary entry once per object and numbers
+// straight from the vectors (and floats that are whole thousandths skip
+// strconv's shortest search, on both sides). The Reader
 // builds a value tree per row and reuses one Value (Reader.ReadInto); the
 // JSON side decodes into one reused Go struct. BenchmarkCSUPv16Scan and
 // BenchmarkCSUPv16Write give the same comparisons as MB/s and values/s per
