@@ -230,8 +230,9 @@
 //	CSUP v16 write vs Super Binary write               0.69–0.75x (100 000 rows)
 //
 // colfmt cat of the same rows packed as CSUP v16 (3.7 MB; 103 MB of JSON
-// out) took 0.25–0.50 s where the row reader's cat took 0.60–0.76 s
-// (identical output; single runs interleaved, wall time, loaded machine).
+// out) took 0.34–0.63 s (median 0.41) where the row reader's cat took
+// 0.51–1.00 s (median 0.81): identical output, six interleaved runs of
+// each, wall time, load 4.2.
 //
 // The BatchReader decodes each column of an object once (intcomp straight
 // into []uint64, floats into []float64, strings left in their segment) and
