@@ -136,7 +136,7 @@ func (b *Batch) budget() *rowBudget {
 	return &rowBudget{max: m}
 }
 
-// tooLarge is the error of a row past its budget.
+// err returns the ErrTooLarge of a row past its budget.
 func (r *rowBudget) err(row int64) error {
 	return errs.At(ErrTooLarge, -1, "row "+strconv.FormatInt(row, 10), "the row has more than %d elements (the memory limit at %d bytes each)", r.max, ElementCost)
 }
@@ -169,7 +169,7 @@ type BatchReader struct {
 // it before the first Next. A malformed range is ErrInvalidArgument.
 func (r *BatchReader) SkipObjects(where ...Range) error {
 	if r.started {
-		return errs.Wrap(ErrInvalidArgument, "csup: SkipObjects after Next")
+		return errs.Wrap(ErrInvalidArgument, "SkipObjects after Next")
 	}
 	preds, err := rangePreds(where)
 	if err != nil {
@@ -188,7 +188,7 @@ func (r *BatchReader) SkipObjects(where ...Range) error {
 func (r *BatchReader) LimitObjects(first, count int) error {
 	n := len(r.rd.f.v16)
 	if (r.started && r.err != io.EOF) || first < 0 || count < 0 || first > n || count > n-first {
-		return errs.Wrap(ErrInvalidArgument, "csup: LimitObjects(%d, %d) of %d objects (or before the end of a read)", first, count, n)
+		return errs.Wrap(ErrInvalidArgument, "LimitObjects(%d, %d) of %d objects (or before the end of a read)", first, count, n)
 	}
 	r.row = 0
 	for _, o := range r.rd.f.v16[:first] {
@@ -222,16 +222,17 @@ func (r *BatchReader) Skipped() int { return r.skipped }
 // counts the decoded segments and the batch's buffers.
 func (f *File) NewBatchReader(fields ...string) (*BatchReader, error) {
 	if f.v16 == nil {
-		return nil, errs.Wrap(ErrUnsupported, "csup: batch reading needs a CSUP version 16 file, this is %s", f.Generation)
+		return nil, errs.Wrap(ErrUnsupported, "batch reading needs a CSUP version 16 file, this is %s", f.Generation)
 	}
 	rd := &v16Reader{f: f, proj: newProjection(fields), mem: &budget{limit: f.info.cfg.memoryLimit}, slab: &slab{}}
 	rd.obj = -1
 	return &BatchReader{rd: rd, rows: f.info.cfg.batchRows, end: len(f.v16)}, nil
 }
 
-// Next fills b with the next batch, reusing b's vectors when they came
-// from this reader's current object. It returns io.EOF after the last
-// batch; an error is sticky.
+// Next fills b with the next batch. The vectors belong to the reader and
+// are refilled by the next call (within an object the same Vectors are
+// reused; each object has its own tree), so a batch is valid until then.
+// It returns io.EOF after the last batch; an error is sticky.
 func (r *BatchReader) Next(b *Batch) error {
 	if r.err != nil {
 		return r.err
