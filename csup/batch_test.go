@@ -526,3 +526,61 @@ func TestBatchReaderLimitObjects(t *testing.T) {
 		require.Equal(t, want, rows, "object %d", obj)
 	}
 }
+
+// 90 levels of records and arrays, and an empty file's worth of rows (no
+// values), read back through the batch reader and its JSON.
+func TestBatchReaderDeepAndEmpty(t *testing.T) {
+	v := bsup.NewInt(bsup.TypeInt64, 7)
+	for i := 0; i < 90; i++ {
+		if i%2 == 0 {
+			rt := bsup.NewRecord([]bsup.Field{{Name: "x", Type: v.Type}, {Name: "s", Type: bsup.TypeString}})
+			v = bsup.NewRecordValue(rt, v, bsup.NewString("d"))
+		} else {
+			v = bsup.Value{Type: bsup.NewArray(v.Type), Elems: []bsup.Value{v}}
+		}
+	}
+	b := writeCSUP(t, []bsup.Value{v, v, v}, csup.WithLayout(csup.LayoutCSUP16))
+	requireBatchSame(t, b, nil, csup.WithBatchRows(2))
+	got, err := batchValues(b, nil)
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+
+	// Records whose arrays are all empty: element columns with no rows.
+	rt := bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.NewArray(bsup.TypeString)}, {Name: "m", Type: bsup.NewMap(bsup.TypeString, bsup.TypeFloat64)}})
+	var vals []bsup.Value
+	for i := 0; i < 5; i++ {
+		vals = append(vals, bsup.NewRecordValue(rt, bsup.Value{Type: rt.Fields[0].Type, Elems: []bsup.Value{}}, bsup.Value{Type: rt.Fields[1].Type, Elems: []bsup.Value{}}))
+	}
+	requireBatchSame(t, writeCSUP(t, vals, csup.WithLayout(csup.LayoutCSUP16)), nil, csup.WithBatchRows(2))
+}
+
+// The million-row file (several objects, bit-packed integer blocks,
+// dictionaries) through the batch reader: every typed value is the
+// written one.
+func TestBatchReaderMillion(t *testing.T) {
+	b := writeV16Rows(t, bigRowsCount)
+	f, err := csup.Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	r, err := f.NewBatchReader()
+	require.NoError(t, err)
+	var bt csup.Batch
+	row := 0
+	for {
+		err := r.Next(&bt)
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		id, score, tags, nested := bt.Root.Elems[0], bt.Root.Elems[2], bt.Root.Elems[3], bt.Root.Elems[4]
+		for i := 0; i < bt.Rows; i++ {
+			want := v16RowAt(row + i)
+			if id.Ints[i] != want.Elems[0].Int || score.Floats[i] != want.Elems[2].Float ||
+				int(tags.Offsets[i+1]-tags.Offsets[i]) != len(want.Elems[3].Elems) ||
+				nested.Elems[0].Ints[i] != want.Elems[4].Elems[0].Int || nested.Elems[1].Uints[i] != want.Elems[4].Elems[1].Uint {
+				t.Fatalf("row %d differs", row+i)
+			}
+		}
+		row += bt.Rows
+	}
+	require.Equal(t, bigRowsCount, row)
+}
