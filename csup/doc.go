@@ -114,10 +114,9 @@
 // objects and BatchReader.LimitObjects(first, count) restricts a reader to
 // some of them (and may retarget it once a read ends), so that readers on
 // several goroutines share a file (colfmt cat does with 4 cores or more).
-// BatchReader.SkipObjects(ranges)
-// passes over the objects whose min/max statistics rule a range out, as
-// Query does; rows of the other objects are not filtered (filter the
-// vectors).
+// BatchReader.SkipObjects(ranges) passes over the objects whose min/max
+// statistics rule a range out, as Query does; rows of the other objects
+// are not filtered (filter the vectors).
 //
 // # Where the files and this package differ from the document
 //
