@@ -114,3 +114,40 @@ func ExampleFile_Query() {
 	// {"s":"alpha","i":1}
 	// {Objects:1 ObjectsSkipped:0 Rows:1}
 }
+
+// Reading a CSUP version 16 file a batch at a time: the columns arrive as
+// typed vectors (int64s, float64s, strings with offsets), no value per row.
+func ExampleFile_NewBatchReader() {
+	rt := bsup.NewRecord([]bsup.Field{{Name: "id", Type: bsup.TypeInt64}, {Name: "name", Type: bsup.TypeString}, {Name: "score", Type: bsup.TypeFloat64}})
+	var buf bytes.Buffer
+	w, _ := csup.NewWriter(&buf, csup.WithLayout(csup.LayoutCSUP16))
+	for i, name := range []string{"ann", "bob", "cy", "dee", "eve"} {
+		_ = w.Write(bsup.NewRecordValue(rt, bsup.NewInt(bsup.TypeInt64, int64(i)*10), bsup.NewString(name), bsup.NewFloat(bsup.TypeFloat64, float64(i)/2)))
+	}
+	_ = w.Close()
+
+	f, err := csup.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), csup.WithBatchRows(3))
+	if err != nil {
+		panic(err)
+	}
+	r, err := f.NewBatchReader("id", "name", "score")
+	if err != nil {
+		panic(err)
+	}
+	var b csup.Batch
+	for r.Next(&b) == nil {
+		id, name, score := b.Root.Elems[0], b.Root.Elems[1], b.Root.Elems[2]
+		fmt.Printf("rows %d-%d: %s %s %s\n", b.Row, b.Row+int64(b.Rows)-1, id.Kind, name.Kind, score.Kind)
+		for i := 0; i < b.Rows; i++ {
+			fmt.Printf("  %d %s %.1f\n", id.Ints[i], name.Bytes[name.Offsets[i]:name.Offsets[i+1]], score.Floats[i])
+		}
+	}
+	// Output:
+	// rows 0-2: int bytes float
+	//   0 ann 0.0
+	//   10 bob 0.5
+	//   20 cy 1.0
+	// rows 3-4: int bytes float
+	//   30 dee 1.5
+	//   40 eve 2.0
+}

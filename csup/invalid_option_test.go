@@ -14,7 +14,7 @@ func TestInvalidOptionSentinel(t *testing.T) {
 		"WithMaxSegmentSize": WithMaxSegmentSize(0), "WithMaxReassemblySize": WithMaxReassemblySize(0),
 		"WithMaxDepth": WithMaxDepth(0), "WithMaxElements": WithMaxElements(0), "WithSegmentThreshold": WithSegmentThreshold(0),
 		"WithSkewThreshold": WithSkewThreshold(0), "WithMemoryLimit": WithMemoryLimit(0),
-		"WithObjectRows": WithObjectRows(0), "WithObjectSize": WithObjectSize(0),
+		"WithObjectRows": WithObjectRows(0), "WithObjectSize": WithObjectSize(0), "WithBatchRows": WithBatchRows(0),
 	}
 	for name, opt := range cases {
 		_, err := Open(bytes.NewReader(nil), 0, opt)

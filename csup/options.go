@@ -26,6 +26,11 @@ const (
 	// DefaultObjectRows (super cuts by rows only; this bounds the
 	// writer's memory when rows are large).
 	DefaultObjectSize = 256 << 20
+	// DefaultBatchRows is how many rows a BatchReader puts in one batch
+	// at most (WithBatchRows).
+	DefaultBatchRows = 8192
+	// MaxBatchRows bounds WithBatchRows.
+	MaxBatchRows = 1 << 20
 	// ElementCost is what one decoded element (a value slot, even a null
 	// one) is charged against the memory limit.
 	ElementCost = 64
@@ -43,6 +48,7 @@ type config struct {
 	layout            Layout
 	objectRows        int
 	objectSize        int64
+	batchRows         int
 }
 
 func defaultConfig() config {
@@ -57,6 +63,7 @@ func defaultConfig() config {
 		memoryLimit:       DefaultMemoryLimit,
 		objectRows:        DefaultObjectRows,
 		objectSize:        DefaultObjectSize,
+		batchRows:         DefaultBatchRows,
 	}
 }
 
@@ -206,6 +213,19 @@ func WithObjectSize(n int64) Option {
 			return opt.Invalid(ErrInvalidOption, "WithObjectSize", n, "must be in 1KiB..4GiB")
 		}
 		c.objectSize = n
+		return nil
+	}
+}
+
+// WithBatchRows sets how many rows a BatchReader puts in one batch at
+// most (default DefaultBatchRows, at most MaxBatchRows); a batch also
+// ends with its object.
+func WithBatchRows(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > MaxBatchRows {
+			return opt.Invalid(ErrInvalidOption, "WithBatchRows", n, "must be in 1..%d", MaxBatchRows)
+		}
+		c.batchRows = n
 		return nil
 	}
 }

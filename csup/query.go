@@ -60,19 +60,13 @@ type rangePred struct {
 // Query plans a query. Only CSUP version 16 files carry statistics; other
 // generations are refused with ErrUnsupported.
 func (f *File) Query(q Query) (*Rows, error) {
-	var preds []rangePred
+	preds, err := rangePreds(q.Where)
+	if err != nil {
+		return nil, err
+	}
 	cols := append([]string(nil), q.Columns...)
-	for _, w := range q.Where {
-		if w.Path == "" {
-			return nil, errs.Wrap(ErrInvalidArgument, "range predicate without a path")
-		}
-		for _, b := range []*bsup.Value{w.Min, w.Max} {
-			if b != nil && (b.Null || b.Type == nil || compareClass(b.Type) == 0) {
-				return nil, errs.Wrap(ErrInvalidArgument, "range bound on %s is not an integer, float, string or bytes value", w.Path)
-			}
-		}
-		preds = append(preds, rangePred{path: splitPath(w.Path), lo: w.Min, hi: w.Max})
-		if len(q.Columns) > 0 {
+	if len(q.Columns) > 0 {
+		for _, w := range q.Where {
 			cols = append(cols, w.Path)
 		}
 	}
@@ -101,6 +95,23 @@ func (f *File) Query(q Query) (*Rows, error) {
 		return false
 	}
 	return rs, nil
+}
+
+// rangePreds checks the ranges of a query.
+func rangePreds(where []Range) ([]rangePred, error) {
+	var preds []rangePred
+	for _, w := range where {
+		if w.Path == "" {
+			return nil, errs.Wrap(ErrInvalidArgument, "range predicate without a path")
+		}
+		for _, b := range []*bsup.Value{w.Min, w.Max} {
+			if b != nil && (b.Null || b.Type == nil || compareClass(b.Type) == 0) {
+				return nil, errs.Wrap(ErrInvalidArgument, "range bound on %s is not an integer, float, string or bytes value", w.Path)
+			}
+		}
+		preds = append(preds, rangePred{path: splitPath(w.Path), lo: w.Min, hi: w.Max})
+	}
+	return preds, nil
 }
 
 // All returns the matching rows.

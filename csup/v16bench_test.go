@@ -78,6 +78,18 @@ func BenchmarkCSUPv16Scan(b *testing.B) {
 	}
 	b.Run("full", func(b *testing.B) { scan(b) })
 	b.Run("project-name", func(b *testing.B) { scan(b, "name") })
+	batch := func(b *testing.B, touch bool, fields ...string) {
+		b.SetBytes(int64(len(file)))
+		b.ReportAllocs()
+		rows := 0
+		for i := 0; i < b.N; i++ {
+			rows += scanBatches(b, file, touch, fields...)
+		}
+		b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "values/s")
+	}
+	b.Run("batch-full", func(b *testing.B) { batch(b, false) })
+	b.Run("batch-full-touch", func(b *testing.B) { batch(b, true) })
+	b.Run("batch-project-name", func(b *testing.B) { batch(b, false, "name") })
 	b.Run("bsup-full", func(b *testing.B) {
 		b.SetBytes(int64(len(stream)))
 		b.ReportAllocs()
@@ -180,7 +192,13 @@ func BenchmarkCSUPv16Write(b *testing.B) {
 // CSUP is faster), project-vs-bsup (the one-column projection),
 // csup-vs-json (against encoding/json on the first 100 000 JSON lines),
 // write-vs-bsup (the CSUP v16 writer against the Super Binary writer, on
-// 100 000 rows). Run with -benchtime 5x or more.
+// 100 000 rows), batch-vs-bsup, batchtouch-vs-bsup and
+// batchproject-vs-bsup (the BatchReader: full scan into vectors, the same
+// reading every value of every vector, the one-column projection, each
+// against the Super Binary scan) and batch-vs-rows (BatchReader against
+// the row reader) and jsonbatch-vs-bsup (JSON lines written from the
+// batches, as colfmt cat does, against Super Binary values rendered by
+// bsup.AppendJSON). Run with -benchtime 5x or more.
 func BenchmarkCSUPv16Ratios(b *testing.B) {
 	file, other := benchV16()
 	stream, js := other[0], other[1]
@@ -225,6 +243,52 @@ func BenchmarkCSUPv16Ratios(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		}
+	}
+	batchCSUP := func(touch bool, fields ...string) func() int {
+		return func() int { return scanBatches(b, file, touch, fields...) }
+	}
+	// To JSON lines, as colfmt cat prints them: Batch.AppendJSON against
+	// Super Binary values through bsup.AppendJSON.
+	jsonBatch := func() int {
+		f, err := csup.Open(bytes.NewReader(file), int64(len(file)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := f.NewBatchReader()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var bt csup.Batch
+		var out []byte
+		n := 0
+		for {
+			if err := r.Next(&bt); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			if out, err = bt.AppendJSON(out[:0], bsup.JSONSuper); err != nil {
+				b.Fatal(err)
+			}
+			n += bt.Rows
+		}
+	}
+	jsonBSUP := func() int {
+		r, err := bsup.NewReader(bytes.NewReader(stream))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var v bsup.Value
+		var out []byte
+		n := 0
+		for ; ; n++ {
+			if err := r.ReadInto(&v); err == io.EOF {
+				return n
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			out = append(bsup.AppendJSON(out[:0], v, bsup.JSONSuper), '\n')
 		}
 	}
 	scanBSUP := func() int {
@@ -286,14 +350,96 @@ func BenchmarkCSUPv16Ratios(b *testing.B) {
 		timeIt("csup", 1_000_000, scanCSUP())
 		timeIt("bsup", 1_000_000, scanBSUP)
 		timeIt("project", 1_000_000, scanCSUP("name"))
+		timeIt("batch", 1_000_000, batchCSUP(false))
+		timeIt("batch-touch", 1_000_000, batchCSUP(true))
+		timeIt("batch-project", 1_000_000, batchCSUP(false, "name"))
+		timeIt("json-batch", 1_000_000, jsonBatch)
+		timeIt("json-bsup", 1_000_000, jsonBSUP)
 		timeIt("json", 100_000, scanJSON)
 		timeIt("write-csup", len(wvals), write(true))
 		timeIt("write-bsup", len(wvals), write(false))
 	}
 	b.ReportMetric(best["bsup"]/best["csup"], "csup-vs-bsup")
 	b.ReportMetric(best["bsup"]/best["project"], "project-vs-bsup")
+	b.ReportMetric(best["bsup"]/best["batch"], "batch-vs-bsup")
+	b.ReportMetric(best["bsup"]/best["batch-touch"], "batchtouch-vs-bsup")
+	b.ReportMetric(best["bsup"]/best["batch-project"], "batchproject-vs-bsup")
+	b.ReportMetric(best["csup"]/best["batch"], "batch-vs-rows")
+	b.ReportMetric(best["json-bsup"]/best["json-batch"], "jsonbatch-vs-bsup")
 	b.ReportMetric(best["json"]/best["csup"], "csup-vs-json")
 	b.ReportMetric(best["write-bsup"]/best["write-csup"], "write-vs-bsup")
 	b.ReportMetric(1e9/best["csup"], "csup-values/s")
 	b.ReportMetric(1e9/best["bsup"], "bsup-values/s")
+}
+
+// scanBatches reads file with a BatchReader and returns the rows; with
+// touch it also reads every value of every vector (sums the numbers and
+// string lengths), as a consumer of the vectors would.
+func scanBatches(b *testing.B, file []byte, touch bool, fields ...string) int {
+	f, err := csup.Open(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := f.NewBatchReader(fields...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var bt csup.Batch
+	n := 0
+	var sum float64
+	for {
+		if err := r.Next(&bt); err == io.EOF {
+			break
+		} else if err != nil {
+			b.Fatal(err)
+		}
+		n += bt.Rows
+		if touch {
+			sum += touchVector(bt.Root)
+		}
+	}
+	if sum == -1 {
+		b.Log(sum)
+	}
+	return n
+}
+
+func touchVector(v *csup.Vector) float64 {
+	var s float64
+	switch v.Kind {
+	case csup.VecInt:
+		var t int64
+		for _, x := range v.Ints {
+			t += x
+		}
+		s = float64(t)
+	case csup.VecUint:
+		var t uint64
+		for _, x := range v.Uints {
+			t += x
+		}
+		s = float64(t)
+	case csup.VecFloat:
+		for _, x := range v.Floats {
+			s += x
+		}
+	case csup.VecBytes, csup.VecPrim:
+		var t int
+		for i := 0; i < v.Len; i++ {
+			t += len(v.Bytes[v.Offsets[i]:v.Offsets[i+1]])
+		}
+		s = float64(t)
+	case csup.VecDict:
+		var t int
+		for _, x := range v.Index {
+			t += int(x)
+		}
+		s = float64(t)
+	}
+	for _, e := range v.Elems {
+		if v.Kind != csup.VecDict {
+			s += touchVector(e)
+		}
+	}
+	return s
 }

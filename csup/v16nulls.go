@@ -17,7 +17,10 @@ import "github.com/colfmt/colfmt/csup/bsup"
 //     a different top-level type (a separate Dynamic variant);
 //   - a null of a union type becomes that union's null member, the union
 //     gaining a null member (last) when it has none, as
-//     null::(int64|string|null) in the samples;
+//     null::(int64|string|null) in the samples; so does a union value whose
+//     member value is null (a null string under the string member of
+//     (int64,string,null) is that union's null member: super cannot tell
+//     the two apart, and a union member column holds no nulls);
 //   - the elements of an array, set or map whose types then differ are of a
 //     union of those types, in the order first met (a null last when the
 //     other elements share one type) — no sample covers this, so it is our
@@ -26,10 +29,14 @@ import "github.com/colfmt/colfmt/csup/bsup"
 // Reading the file back gives these values, as super does. Values without
 // typed nulls are written unchanged (checked without allocating).
 
-// hasTypedNull reports whether v holds a null whose type is not null.
+// hasTypedNull reports whether v holds a null whose type is not null, or
+// a union value holding a null under a member that is not the null type.
 func hasTypedNull(v bsup.Value) bool {
 	if v.Null {
 		return v.Type.Kind != bsup.KindNull
+	}
+	if nullInUnion(v) {
+		return true
 	}
 	for _, e := range v.Elems {
 		if hasTypedNull(e) {
@@ -45,6 +52,9 @@ func hasTypedNull(v bsup.Value) bool {
 func scan16(v bsup.Value) (typedNull bool, size int64) {
 	if v.Null {
 		return v.Type.Kind != bsup.KindNull, 0
+	}
+	if nullInUnion(v) {
+		return true, 4
 	}
 	if v.Elems == nil {
 		return false, 8 + int64(len(v.Bytes))
@@ -66,20 +76,45 @@ func untypeNulls(v bsup.Value) bsup.Value {
 	return untype(v)
 }
 
+// nullInUnion reports whether v is a union value whose member value is a
+// null under a member that is neither of type null nor a union (a null of
+// a union member becomes that member's own null member).
+func nullInUnion(v bsup.Value) bool {
+	if len(v.Elems) != 1 || !v.Elems[0].Null {
+		return false
+	}
+	u := v.Type.Underlying()
+	if u.Kind != bsup.KindUnion || v.Uint >= uint64(len(u.Types)) {
+		return false
+	}
+	k := u.Types[v.Uint].Underlying().Kind
+	return k != bsup.KindNull && k != bsup.KindUnion
+}
+
+// unionNull returns the null member value of the union type t (named or
+// not), adding a null member last when t has none.
+func unionNull(t *bsup.Type) bsup.Value {
+	u := t.Underlying()
+	for i, m := range u.Types {
+		if m.Kind == bsup.KindNull {
+			return bsup.NewUnionValue(t, i, bsup.NewNull(bsup.TypeNull))
+		}
+	}
+	members := append(append([]*bsup.Type(nil), u.Types...), bsup.TypeNull)
+	return bsup.NewUnionValue(bsup.NewUnion(members), len(u.Types), bsup.NewNull(bsup.TypeNull))
+}
+
 // untype rewrites v, which holds a typed null somewhere.
 func untype(v bsup.Value) bsup.Value {
 	t := v.Type
 	if v.Null {
-		if u := t.Underlying(); u.Kind == bsup.KindUnion {
-			for i, m := range u.Types {
-				if m.Kind == bsup.KindNull {
-					return bsup.NewUnionValue(t, i, bsup.NewNull(bsup.TypeNull))
-				}
-			}
-			members := append(append([]*bsup.Type(nil), u.Types...), bsup.TypeNull)
-			return bsup.NewUnionValue(bsup.NewUnion(members), len(u.Types), bsup.NewNull(bsup.TypeNull))
+		if t.Underlying().Kind == bsup.KindUnion {
+			return unionNull(t)
 		}
 		return bsup.NewNull(bsup.TypeNull)
+	}
+	if nullInUnion(v) {
+		return unionNull(t)
 	}
 	if len(v.Elems) == 0 {
 		return v
@@ -90,6 +125,17 @@ func untype(v bsup.Value) bsup.Value {
 	}
 	out := v
 	out.Elems = elems
+	if u := t.Underlying(); u.Kind == bsup.KindUnion && len(elems) == 1 && v.Uint < uint64(len(u.Types)) &&
+		!bsup.SameType(elems[0].Type, u.Types[v.Uint]) {
+		// The member value changed type: when another member has the new
+		// type, the value is of that member.
+		for i, m := range u.Types {
+			if bsup.SameType(m, elems[0].Type) {
+				out.Uint = uint64(i)
+				return out
+			}
+		}
+	}
 	out.Type = rebuild(t, v, elems)
 	return out
 }
@@ -149,11 +195,6 @@ func rebuild(t *bsup.Type, v bsup.Value, elems []bsup.Value) *bsup.Type {
 		tag := int(v.Uint)
 		if len(elems) != 1 || tag >= len(t.Types) || elems[0].Type == t.Types[tag] {
 			return t
-		}
-		for _, m := range t.Types {
-			if bsup.SameType(m, elems[0].Type) {
-				return t
-			}
 		}
 		members := append([]*bsup.Type(nil), t.Types...)
 		members[tag] = elems[0].Type

@@ -3,6 +3,7 @@ package csup_test
 import (
 	"bytes"
 	"encoding/hex"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,8 +113,35 @@ func TestUntypeNulls(t *testing.T) {
 		got := csup.UntypeNulls(c.in)
 		require.Equal(t, c.want, s(got), s(c.in))
 	}
+	// A null under a member of a union is the union's null member (issue
+	// 10: the tag used to stay on the string member).
+	u3 := bsup.NewUnion([]*bsup.Type{i64, bsup.TypeString, bsup.TypeNull})
+	recN := bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.TypeNull}})
+	inner := bsup.NewUnion([]*bsup.Type{bsup.TypeString, bsup.TypeNull})
+	outer := bsup.NewUnion([]*bsup.Type{i64, inner})
+	for _, c := range []struct {
+		in   bsup.Value
+		want string
+		tag  uint64
+	}{
+		{bsup.NewUnionValue(u3, 1, bsup.NewNull(bsup.TypeString)), `(int64,string,null) null`, 2},
+		{bsup.NewUnionValue(u3, 1, bsup.NewNull(bsup.TypeNull)), `(int64,string,null) null`, 2},
+		{bsup.NewUnionValue(u, 1, bsup.NewNull(bsup.TypeString)), `(int64,string,null) null`, 2},
+		{bsup.NewUnionValue(bsup.NewNamed("nu", u3), 0, bsup.NewNull(i64)), `nu=(int64,string,null) null`, 2},
+		// a null of a union member is that member's null member
+		{bsup.NewUnionValue(outer, 1, bsup.NewNull(inner)), `(int64,(string,null)) null`, 1},
+		// a member value whose type became another member's is of that member
+		{bsup.NewUnionValue(bsup.NewUnion([]*bsup.Type{rec, recN}), 0, bsup.NewRecordValue(rec, bsup.NewNull(i64))), `({a:int64},{a:null}) {"a":null}`, 1},
+	} {
+		got := csup.UntypeNulls(c.in)
+		require.Equal(t, c.want, s(got), s(c.in))
+		require.Equal(t, c.tag, got.Uint, s(c.in))
+		require.False(t, csup.HasTypedNull(got), s(got))
+	}
+	got := csup.UntypeNulls(bsup.NewUnionValue(outer, 1, bsup.NewNull(inner)))
+	require.Equal(t, uint64(1), got.Elems[0].Uint, "inner union's null member")
 	// Elements of a converted array are members of the new union.
-	got := csup.UntypeNulls(bsup.Value{Type: arr, Elems: []bsup.Value{bsup.NewInt(i64, 1), bsup.NewNull(i64)}})
+	got = csup.UntypeNulls(bsup.Value{Type: arr, Elems: []bsup.Value{bsup.NewInt(i64, 1), bsup.NewNull(i64)}})
 	require.Equal(t, bsup.KindUnion, got.Elems[0].Type.Kind)
 	require.Equal(t, uint64(0), got.Elems[0].Uint)
 	require.Equal(t, uint64(1), got.Elems[1].Uint)
@@ -138,4 +166,48 @@ func TestCSUPv16RoundTripGeneratedNulls(t *testing.T) {
 			require.NoError(t, f.Validate(), "seed %d", seed)
 		}
 	}
+}
+
+// Issue 10: a null under a member of a union (alone, in a union with a
+// union member, in an array) reads back as what was written, the union's
+// null member; super holds no typed nulls, so a union member column never
+// holds one.
+func TestCSUPv16NullInUnion(t *testing.T) {
+	i64 := bsup.TypeInt64
+	u3 := bsup.NewUnion([]*bsup.Type{i64, bsup.TypeString, bsup.TypeNull})
+	nested := bsup.NewUnion([]*bsup.Type{i64, bsup.TypeString, u3})
+	rt := bsup.NewRecord([]bsup.Field{{Name: "f0", Type: nested}, {Name: "f1", Type: bsup.NewArray(u3)}})
+	var vals, want []bsup.Value
+	for i := 0; i < 40; i++ {
+		var f0 bsup.Value
+		switch i % 4 {
+		case 0:
+			f0 = bsup.NewUnionValue(nested, 2, bsup.NewUnionValue(u3, 1, bsup.NewNull(bsup.TypeString)))
+		case 1:
+			f0 = bsup.NewUnionValue(nested, 1, bsup.NewNull(bsup.TypeString))
+		case 2:
+			f0 = bsup.NewUnionValue(nested, 2, bsup.NewUnionValue(u3, 0, bsup.NewInt(i64, int64(i))))
+		default:
+			f0 = bsup.NewNull(nested)
+		}
+		f1 := bsup.Value{Type: rt.Fields[1].Type, Elems: []bsup.Value{
+			bsup.NewUnionValue(u3, 1, bsup.NewNull(bsup.TypeString)),
+			bsup.NewUnionValue(u3, 1, bsup.NewString("s")),
+		}}
+		v := bsup.NewRecordValue(rt, f0, f1)
+		vals = append(vals, v)
+		want = append(want, csup.UntypeNulls(v))
+	}
+	for _, opts := range [][]csup.Option{nil, {csup.WithObjectRows(3)}} {
+		b := writeCSUP(t, vals, append(opts, csup.WithLayout(csup.LayoutCSUP16))...)
+		f, got := readCSUP(t, b)
+		requireSame(t, want, got)
+		require.NoError(t, f.Validate())
+	}
+	// A null whose type disagrees with its column is refused, not written
+	// as a typed null.
+	bad := bsup.NewRecordValue(bsup.NewRecord([]bsup.Field{{Name: "a", Type: bsup.TypeString}}), bsup.NewNull(bsup.TypeNull))
+	w, err := csup.NewWriter(io.Discard, csup.WithLayout(csup.LayoutCSUP16))
+	require.NoError(t, err)
+	require.ErrorIs(t, w.Write(bad), csup.ErrInvalidArgument)
 }

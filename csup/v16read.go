@@ -43,6 +43,73 @@ type v16Reader struct {
 	stats *QueryStats
 	// validate makes each object's cursors prove they were used up.
 	validate bool
+	// pool, when set (BatchReader), supplies segment buffers reused from
+	// the previous object.
+	pool *segPool
+}
+
+// segPool holds the decoded-segment buffers of one finished object for
+// the next to reuse (a nil pool allocates). Spare buffers stay charged to
+// the memory limit (spare bytes of mem.segs) until they are reused.
+type segPool struct {
+	mem   *budget
+	spare int64
+	b     [][]byte
+	u32   [][]uint32
+	u64   [][]uint64
+	i64   [][]int64
+	f64   [][]float64
+}
+
+// used uncharges a spare buffer of x bytes taken for use (its user
+// charges it again).
+func (p *segPool) used(x int64) {
+	d := min(p.spare, x)
+	p.spare -= d
+	p.mem.segs -= d
+}
+
+// take returns a slice of length n of size-byte elements from list (one
+// with room enough), or a new one.
+func take[T any](p *segPool, list *[][]T, n, size int64) []T {
+	if s := reuse(p, list, n, size); s != nil {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// reuse returns an empty slice with room for n from list, or nil.
+func reuse[T any](p *segPool, list *[][]T, n, size int64) []T {
+	if p == nil {
+		return nil
+	}
+	l := *list
+	for i, s := range l {
+		if int64(cap(s)) >= n {
+			l[i] = l[len(l)-1]
+			*list = l[:len(l)-1]
+			p.used(int64(cap(s)) * size)
+			return s[:0]
+		}
+	}
+	return nil
+}
+
+// keep puts s in list as a spare buffer charged to the limit.
+func keep[T any](p *segPool, list *[][]T, s []T, size int64) {
+	if cap(s) > 0 {
+		*list = append(*list, s[:0])
+		x := int64(cap(s)) * size
+		p.spare += x
+		p.mem.segs += x
+	}
+}
+
+// give returns s, whose bytes were charged already, to list for reuse.
+func give[T any](p *segPool, list *[][]T, s []T) {
+	if p != nil && cap(s) > 0 {
+		*list = append(*list, s[:0])
+	}
 }
 
 func (r *v16Reader) next(dst *bsup.Value) (skip bool, err error) {
@@ -196,7 +263,13 @@ func (c *v16Cursor) stored(s Segment, n, want int64) ([]byte, error) {
 	if err := c.rd.mem.swapSegment(0, max(n, want), s.Offset, path); err != nil {
 		return nil, err
 	}
-	raw := make([]byte, n)
+	pool := c.rd.pool
+	var raw []byte
+	if pool != nil {
+		raw = take(pool, &pool.b, n, 1)
+	} else {
+		raw = make([]byte, n)
+	}
 	if _, err := c.rd.f.info.r.ReadAt(raw, s.Offset); err != nil && !(errors.Is(err, io.EOF) && n == 0) {
 		if errors.Is(err, io.EOF) {
 			return nil, errs.At(ErrCorrupt, s.Offset, path, "segment runs past the end of the file")
@@ -212,7 +285,13 @@ func (c *v16Cursor) stored(s Segment, n, want int64) ([]byte, error) {
 	if want > n*255+16 {
 		return nil, errs.At(ErrCorrupt, s.Offset, path, "%d bytes are impossible from a %d-byte LZ4 block", want, n)
 	}
-	out := make([]byte, want)
+	var out []byte
+	if pool != nil {
+		out = take(pool, &pool.b, want, 1)
+		defer give(pool, &pool.b, raw)
+	} else {
+		out = make([]byte, want)
+	}
 	k, err := lz4.UncompressBlock(raw, out)
 	if err != nil || int64(k) != want {
 		return nil, errs.At(ErrCorrupt, s.Offset, path, "LZ4 segment does not decompress to its %d bytes", want)
@@ -239,7 +318,17 @@ func (c *v16Cursor) ints(s Segment, width int64) error {
 	if err := c.rd.mem.swapSegment(0, s.Length, s.Offset, path); err != nil {
 		return err
 	}
-	if width == 4 {
+	if p := c.rd.pool; p != nil {
+		defer give(p, &p.b, raw)
+		// The decoder appends to a spare buffer with room for count
+		// values, else allocates once it has checked count against the
+		// stream's words.
+		if width == 4 {
+			c.u32, err = intcomp.DecodeUint32(reuse(p, &p.u32, count, 4), raw, int(count))
+		} else {
+			c.u64, err = intcomp.DecodeUint64(reuse(p, &p.u64, count, 8), raw, int(count))
+		}
+	} else if width == 4 {
 		c.u32, err = intcomp.DecodeUint32(nil, raw, int(count))
 	} else {
 		c.u64, err = intcomp.DecodeUint64(nil, raw, int(count))

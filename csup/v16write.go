@@ -151,6 +151,13 @@ func (c *col16) push(v bsup.Value, depth int) error {
 	switch c.kind {
 	case wLeaf:
 		if v.Null {
+			if c.t.Kind != bsup.KindNull {
+				// Typed nulls were converted (untype); a null left in a
+				// column of another type is a value at odds with its type,
+				// which would be written as a typed Const null that super
+				// does not hold.
+				return errs.At(ErrInvalidArgument, -1, c.path, "a null in a column of type %s (a value whose type disagrees with its parent's)", c.t)
+			}
 			c.nulls++
 			return nil
 		}

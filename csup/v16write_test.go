@@ -79,12 +79,6 @@ func FuzzDiffCSUPv16Writer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, n uint16, objRows uint8) {
 		g := testgen.New(seed)
 		types := []*bsup.Type{g.Type(4), g.Type(3)}
-		if nestedUnion(types[0]) || nestedUnion(types[1]) {
-			// KNOWN OPEN DEFECT (issue 10): a null of a union that has a union
-			// member reads back unequal (seed 96c4a1436b29259f reproduces it:
-			// add it to testdata when fixing). Not hidden elsewhere: only here.
-			t.Skip("union with a union member: known defect, see issue 10")
-		}
 		vals := make([]bsup.Value, int(n)%600+1)
 		want := make([]bsup.Value, len(vals))
 		for i := range vals {
@@ -178,22 +172,4 @@ func TestCSUPv16TypeValuesInBytes(t *testing.T) {
 		require.NoError(t, f.Describe(&sb))
 		require.Equal(t, inBytes, strings.Contains(sb.String(), "bytes  type"), sb.String())
 	}
-}
-
-// nestedUnion reports whether t holds a union with a union member.
-func nestedUnion(t *bsup.Type) bool {
-	if t == nil {
-		return false
-	}
-	for _, m := range t.Types {
-		if m.Kind == bsup.KindUnion || nestedUnion(m) {
-			return true
-		}
-	}
-	for _, f := range t.Fields {
-		if nestedUnion(f.Type) {
-			return true
-		}
-	}
-	return nestedUnion(t.Elem) || nestedUnion(t.Val)
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/colfmt/colfmt/csup"
@@ -72,6 +75,13 @@ func catCSUP(w io.Writer, in *input, o catOptions) error {
 	}
 	if o.Raw {
 		style |= bsup.JSONRawTime
+	}
+	if f.Generation == csup.GenCSUPv16 {
+		// Columns straight into typed vectors and JSON from them: no value
+		// per row (the same bytes as the row reader's values give). Objects
+		// are rendered in parallel only with 4 cores or more: on a 2-core
+		// machine two workers took 0.55 s where one took 0.40 s (1M rows).
+		return catCSUPBatches(w, f, o.Columns, style, catWorkers(runtime.GOMAXPROCS(0)))
 	}
 	var line []byte
 	r := f.NewReader(o.Columns...) // only those columns' segments are read
@@ -346,4 +356,117 @@ func csupBound(s string) bsup.Value {
 		return bsup.NewFloat(bsup.TypeFloat64, x)
 	}
 	return bsup.NewString(strings.Trim(s, `"`))
+}
+
+// catWorkers returns how many objects cat renders at once with procs
+// cores: one below 4, else half the cores, at most 4.
+func catWorkers(procs int) int {
+	if procs < 4 {
+		return 1
+	}
+	return min(procs/2, 4)
+}
+
+// catCSUPBatches writes the JSON lines of a CSUP v16 file, rendering up to
+// workers objects at once and writing them in file order: worker k
+// renders objects k, k+workers, ... with one BatchReader (reusing its
+// buffers). Each object hands its text over in chunks through a short
+// channel, so memory stays bounded (workers x 16 chunks of about 64 KiB,
+// plus each worker's object) however large the objects.
+func catCSUPBatches(w io.Writer, f *csup.File, cols []string, style bsup.JSONStyle, workers int) error {
+	n := f.Objects()
+	if workers < 2 || n < 2 {
+		br, err := f.NewBatchReader(cols...)
+		if err != nil {
+			return err
+		}
+		return catBatches(w, br, style)
+	}
+	workers = min(workers, n)
+	type job struct {
+		chunks chan *[]byte
+		err    error // set before chunks is closed
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	queues := make([]chan *job, workers)
+	for k := range queues {
+		queues[k] = make(chan *job, 1)
+		go func() {
+			defer close(queues[k])
+			br, err := f.NewBatchReader(cols...)
+			for i := k; i < n; i += workers {
+				j := &job{chunks: make(chan *[]byte, 16)}
+				select {
+				case queues[k] <- j:
+				case <-stop:
+					return
+				}
+				if err == nil {
+					if err = br.LimitObjects(i, 1); err == nil {
+						err = catBatches(chunkWriter{j.chunks, stop}, br, style)
+					}
+				}
+				j.err = err
+				close(j.chunks)
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		j, ok := <-queues[i%workers]
+		if !ok {
+			return errCatStopped
+		}
+		for c := range j.chunks {
+			if _, err := w.Write(*c); err != nil {
+				return err
+			}
+			chunkPool.Put(c)
+		}
+		if j.err != nil {
+			return j.err
+		}
+	}
+	return nil
+}
+
+// catBatches writes the JSON lines of what br reads.
+func catBatches(w io.Writer, br *csup.BatchReader, style bsup.JSONStyle) error {
+	var b csup.Batch
+	for {
+		if err := br.Next(&b); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if err := b.WriteJSON(w, style); err != nil {
+			return err
+		}
+	}
+}
+
+// chunkWriter sends a copy of each write to ch (in a buffer of
+// chunkPool, which the receiver returns), until stop is closed.
+type chunkWriter struct {
+	ch   chan<- *[]byte
+	stop <-chan struct{}
+}
+
+var (
+	errCatStopped = errors.New("csup: cat stopped")
+	chunkPool     = sync.Pool{New: func() any { b := make([]byte, 0, 80<<10); return &b }}
+)
+
+func (c chunkWriter) Write(p []byte) (int, error) {
+	b := chunkPool.Get().(*[]byte)
+	*b = append((*b)[:0], p...)
+	select {
+	case c.ch <- b:
+		return len(p), nil
+	case <-c.stop:
+		return 0, errCatStopped
+	}
 }

@@ -156,6 +156,19 @@ func AppendJSON(dst []byte, v Value, style JSONStyle) []byte {
 	return append(dst, "null"...)
 }
 
+// AppendJSONFloat appends f as AppendJSON writes a float of the given
+// width (32 for float16 and float32, 64 for float64).
+func AppendJSONFloat(dst []byte, f float64, bits int) []byte {
+	if bits != 32 {
+		bits = 64
+	}
+	return appendJSONFloat(dst, f, bits)
+}
+
+// AppendJSONString appends s as AppendJSON writes a string (quoted,
+// escaped, invalid UTF-8 replaced).
+func AppendJSONString(dst []byte, s []byte) []byte { return appendJSONString(dst, string(s)) }
+
 // appendJSONFloat formats as encoding/json does: shortest representation,
 // exponent form outside [1e-6, 1e21).
 func appendJSONFloat(dst []byte, f float64, bits int) []byte {
@@ -168,6 +181,14 @@ func appendJSONFloat(dst []byte, f float64, bits int) []byte {
 		return append(dst, `"-Inf"`...)
 	}
 	abs := math.Abs(f)
+	if bits == 64 && abs >= 1e-3 && abs < 1<<40 {
+		// Fast path for values that are whole thousandths (most data):
+		// when mi/1000 rounds to f, its decimal is f's shortest form, as
+		// no decimal of fewer digits lies within half an ulp (< 1e-4).
+		if mi := int64(f * 1000); float64(mi)/1000 == f {
+			return appendThousandths(dst, mi)
+		}
+	}
 	format := byte('f')
 	if abs != 0 {
 		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
@@ -184,6 +205,27 @@ func appendJSONFloat(dst []byte, f float64, bits int) []byte {
 		}
 	}
 	return dst
+}
+
+// appendThousandths appends m/1000 in decimal, without trailing zeros
+// in the fraction (and without a point when it is whole).
+func appendThousandths(dst []byte, m int64) []byte {
+	if m < 0 {
+		dst = append(dst, '-')
+		m = -m
+	}
+	dst = strconv.AppendInt(dst, m/1000, 10)
+	frac := m % 1000
+	if frac == 0 {
+		return dst
+	}
+	d := [3]byte{byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+	n := 3
+	for d[n-1] == '0' {
+		n--
+	}
+	dst = append(dst, '.')
+	return append(dst, d[:n]...)
 }
 
 const hexDigits = "0123456789abcdef"
