@@ -1,0 +1,382 @@
+package xz
+
+// The LZMA decoder: one LZMA2 chunk at a time, straight into the output
+// buffer, which is also the dictionary (the whole block's output is in
+// memory, so no circular window and no second copy). The range decoder's
+// range, code and input position live in locals of decodeChunk; the model
+// (probabilities, state, reps) lives in lzmaDec and carries across chunks.
+
+const (
+	decPosStates = 1 << 4 // LZMA allows pb up to 4 (xz presets use 0..2)
+	litSize      = 0x300
+	// chunkPad is the zero padding after a chunk's compressed bytes in
+	// the decoder's input copy: one symbol reads at most about 20 bytes,
+	// and the input position is checked after every symbol, so reads
+	// never leave the padded copy.
+	chunkPad = 64
+)
+
+// lzmaDec is the adaptive model of the decoder.
+type lzmaDec struct {
+	state      uint32
+	rep        [numReps]uint32
+	lc, lp, pb uint32
+	isMatch    [numStates * decPosStates]prob
+	isRep      [numStates]prob
+	isRepG0    [numStates]prob
+	isRepG1    [numStates]prob
+	isRepG2    [numStates]prob
+	isRep0Long [numStates * decPosStates]prob
+	slot       [distStates][1 << slotBits]prob
+	special    [fullDistances - distModelEnd + 1]prob // 1-based reverse trees
+	align      [alignSize]prob
+	matchLen   lenDec
+	repLen     lenDec
+	literal    [litSize << 4]prob // lc+lp <= 4
+	pad        []byte             // a chunk's compressed bytes followed by chunkPad zeros
+}
+
+type lenDec struct {
+	choice, choice2 prob
+	low             [decPosStates][lenLow]prob
+	mid             [decPosStates][lenMid]prob
+	high            [1 << lenHighBits]prob
+}
+
+func fillProbs(p []prob) {
+	for i := range p {
+		p[i] = probInit
+	}
+}
+
+func (l *lenDec) reset() {
+	l.choice, l.choice2 = probInit, probInit
+	for i := range l.low {
+		fillProbs(l.low[i][:])
+		fillProbs(l.mid[i][:])
+	}
+	fillProbs(l.high[:])
+}
+
+// setProps reads the LZMA properties byte ((pb*5+lp)*9+lc); LZMA2 requires
+// lc+lp <= 4.
+func (d *lzmaDec) setProps(b byte) bool {
+	if b > (4*5+4)*9+8 {
+		return false
+	}
+	lc := uint32(b) % 9
+	b /= 9
+	lp := uint32(b) % 5
+	pb := uint32(b) / 5
+	if lc+lp > 4 || pb > 4 {
+		return false
+	}
+	d.lc, d.lp, d.pb = lc, lp, pb
+	return true
+}
+
+// reset starts the model afresh (LZMA2 state reset).
+func (d *lzmaDec) reset() {
+	d.state = 0
+	d.rep = [numReps]uint32{}
+	fillProbs(d.isMatch[:])
+	fillProbs(d.isRep[:])
+	fillProbs(d.isRepG0[:])
+	fillProbs(d.isRepG1[:])
+	fillProbs(d.isRepG2[:])
+	fillProbs(d.isRep0Long[:])
+	for i := range d.slot {
+		fillProbs(d.slot[i][:])
+	}
+	fillProbs(d.special[:])
+	fillProbs(d.align[:])
+	d.matchLen.reset()
+	d.repLen.reset()
+	fillProbs(d.literal[:litSize<<(d.lc+d.lp)])
+}
+
+// rcBit decodes one bit with probability *p, normalizing first (as
+// liblzma and xz-embedded do, so both count input bytes the same way).
+// It is small enough to be inlined, which keeps rng, code and ip in
+// registers of the caller's loop.
+func rcBit(p *prob, rng, code uint32, in []byte, ip int) (uint32, uint32, int, uint32) {
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v := uint32(*p)
+	bound := (rng >> probBits) * v
+	if code < bound {
+		*p = prob(v + ((1<<probBits - v) >> moveBits))
+		return bound, code, ip, 0
+	}
+	*p = prob(v - v>>moveBits)
+	return rng - bound, code - bound, ip, 1
+}
+
+// chunkResult is why decodeChunk stopped early.
+type chunkResult uint8
+
+const (
+	chunkOK       chunkResult = iota
+	chunkTrunc                // the compressed bytes ran out
+	chunkDistance             // a distance beyond the dictionary or the output so far
+	chunkOverrun              // a match runs past the chunk's uncompressed size
+	chunkTail                 // bytes left over, or the range coder did not end at 0
+)
+
+// decodeChunk decodes one LZMA chunk whose compressed bytes (the 5 range
+// coder init bytes first) are in[:n] into out[pos:end]; in has at least
+// chunkPad readable bytes after them.
+// dictStart is the position of the last dictionary reset; dict the
+// dictionary size the block declares.
+func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n int, dict uint32) (chunkResult, int) {
+	in = in[:n+chunkPad]
+	if n < 5 || in[0] != 0 {
+		return chunkTrunc, pos
+	}
+	code := uint32(in[1])<<24 | uint32(in[2])<<16 | uint32(in[3])<<8 | uint32(in[4])
+	rng := uint32(0xFFFFFFFF)
+	ip := 5
+	st := d.state
+	rep0, rep1, rep2, rep3 := d.rep[0], d.rep[1], d.rep[2], d.rep[3]
+	lc := d.lc
+	lpMask := uint32(1)<<d.lp - 1
+	pbMask := uint32(1)<<d.pb - 1
+	out = out[:end]
+	var bit uint32
+	res := chunkOK
+	for pos < end {
+		if ip > n {
+			res = chunkTrunc
+			break
+		}
+		rel := uint32(pos - dictStart)
+		posState := rel & pbMask
+		rng, code, ip, bit = rcBit(&d.isMatch[st<<4|posState], rng, code, in, ip)
+		if bit == 0 {
+			// Literal.
+			prev := uint32(0)
+			if pos > dictStart {
+				prev = uint32(out[pos-1])
+			}
+			li := (((rel & lpMask) << lc) + prev>>(8-lc)) * litSize
+			probs := (*[litSize]prob)(d.literal[li : li+litSize])
+			sym := uint32(1)
+			if st < litStates {
+				for sym < 0x100 {
+					rng, code, ip, bit = rcBit(&probs[sym&0xFF], rng, code, in, ip)
+					sym = sym<<1 | bit
+				}
+			} else {
+				// Matched literal: the byte at rep0 steers the model
+				// until the first bit that differs from it.
+				m := uint32(out[pos-int(rep0)-1])
+				offset := uint32(0x100)
+				for sym < 0x100 {
+					m <<= 1
+					mb := m & offset
+					rng, code, ip, bit = rcBit(&probs[offset+mb+sym], rng, code, in, ip)
+					sym = sym<<1 | bit
+					if bit != 0 {
+						offset = mb
+					} else {
+						offset &^= mb
+					}
+				}
+			}
+			out[pos] = byte(sym)
+			pos++
+			switch {
+			case st < 4:
+				st = 0
+			case st < 10:
+				st -= 3
+			default:
+				st -= 6
+			}
+			continue
+		}
+		var l uint32
+		rng, code, ip, bit = rcBit(&d.isRep[st], rng, code, in, ip)
+		if bit == 0 {
+			// Match with a new distance.
+			rep3, rep2, rep1 = rep2, rep1, rep0
+			l, rng, code, ip = d.matchLen.decode(posState, rng, code, in, ip)
+			if st < litStates {
+				st = 7
+			} else {
+				st = 10
+			}
+			ls := l
+			if ls > distStates-1 {
+				ls = distStates - 1
+			}
+			sp := &d.slot[ls]
+			slot := uint32(1)
+			for i := 0; i < slotBits; i++ {
+				rng, code, ip, bit = rcBit(&sp[slot&(1<<slotBits-1)], rng, code, in, ip)
+				slot = slot<<1 | bit
+			}
+			slot -= 1 << slotBits
+			if slot < distModelStart {
+				rep0 = slot
+			} else {
+				nd := slot>>1 - 1
+				dist := (2 | slot&1) << nd
+				if slot < distModelEnd {
+					// Reverse bit tree in special[dist-slot ...].
+					base := dist - slot
+					m := uint32(1)
+					for i := uint32(0); i < nd; i++ {
+						rng, code, ip, bit = rcBit(&d.special[base+m], rng, code, in, ip)
+						m = m<<1 | bit
+						dist |= bit << i
+					}
+				} else {
+					// Direct bits, then 4 align bits (reverse tree).
+					for i := nd - alignBits; i > 0; i-- {
+						if rng < topValue {
+							rng <<= 8
+							code = code<<8 | uint32(in[ip])
+							ip++
+						}
+						rng >>= 1
+						code -= rng
+						t := 0 - code>>31 // all ones when code went "negative"
+						code += rng & t
+						dist += (t + 1) << (i - 1 + alignBits)
+					}
+					m := uint32(1)
+					for i := uint32(0); i < alignBits; i++ {
+						rng, code, ip, bit = rcBit(&d.align[m&alignMask], rng, code, in, ip)
+						m = m<<1 | bit
+						dist |= bit << i
+					}
+				}
+				rep0 = dist
+			}
+		} else {
+			rng, code, ip, bit = rcBit(&d.isRepG0[st], rng, code, in, ip)
+			if bit == 0 {
+				rng, code, ip, bit = rcBit(&d.isRep0Long[st<<4|posState], rng, code, in, ip)
+				if bit == 0 {
+					// Short rep: one byte at rep0.
+					if st < litStates {
+						st = 9
+					} else {
+						st = 11
+					}
+					full := uint32(pos - dictStart)
+					if rep0 >= full || rep0 >= dict {
+						res = chunkDistance
+						break
+					}
+					out[pos] = out[pos-int(rep0)-1]
+					pos++
+					continue
+				}
+			} else {
+				var dist uint32
+				rng, code, ip, bit = rcBit(&d.isRepG1[st], rng, code, in, ip)
+				if bit == 0 {
+					dist = rep1
+				} else {
+					rng, code, ip, bit = rcBit(&d.isRepG2[st], rng, code, in, ip)
+					if bit == 0 {
+						dist = rep2
+					} else {
+						dist = rep3
+						rep3 = rep2
+					}
+					rep2 = rep1
+				}
+				rep1 = rep0
+				rep0 = dist
+			}
+			l, rng, code, ip = d.repLen.decode(posState, rng, code, in, ip)
+			if st < litStates {
+				st = 8
+			} else {
+				st = 11
+			}
+		}
+		// Copy l+2 bytes from rep0+1 back.
+		full := uint32(pos - dictStart)
+		if rep0 >= full || rep0 >= dict {
+			res = chunkDistance
+			break
+		}
+		ml := int(l) + matchLenMin
+		if ml > end-pos {
+			res = chunkOverrun
+			break
+		}
+		src := pos - int(rep0) - 1
+		if ml <= int(rep0)+1 {
+			copy(out[pos:pos+ml], out[src:src+ml])
+		} else if rep0 == 0 {
+			b := out[src]
+			o := out[pos : pos+ml]
+			for i := range o {
+				o[i] = b
+			}
+		} else {
+			// Overlapping: copy in runs of the distance, which double.
+			o := out[src : pos+ml]
+			for k := int(rep0) + 1; k < len(o); {
+				k += copy(o[k:], o[:k])
+			}
+		}
+		pos += ml
+	}
+	d.state = st
+	d.rep = [numReps]uint32{rep0, rep1, rep2, rep3}
+	if res == chunkOK {
+		// Leave the range decoder normalized, as liblzma and
+		// xz-embedded do: the chunk's last byte is read here.
+		if rng < topValue {
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		if ip > n {
+			res = chunkTrunc
+		} else if ip != n || code != 0 {
+			res = chunkTail
+		}
+	}
+	return res, pos
+}
+
+// decode reads a match length minus matchLenMin.
+func (l *lenDec) decode(posState uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	var bit uint32
+	ps := posState & (decPosStates - 1)
+	rng, code, ip, bit = rcBit(&l.choice, rng, code, in, ip)
+	if bit == 0 {
+		p := &l.low[ps]
+		s := uint32(1)
+		for i := 0; i < lenLowBits; i++ {
+			rng, code, ip, bit = rcBit(&p[s&(lenLow-1)], rng, code, in, ip)
+			s = s<<1 | bit
+		}
+		return s - lenLow, rng, code, ip
+	}
+	rng, code, ip, bit = rcBit(&l.choice2, rng, code, in, ip)
+	if bit == 0 {
+		p := &l.mid[ps]
+		s := uint32(1)
+		for i := 0; i < lenMidBits; i++ {
+			rng, code, ip, bit = rcBit(&p[s&(lenMid-1)], rng, code, in, ip)
+			s = s<<1 | bit
+		}
+		return s - lenMid + lenLow, rng, code, ip
+	}
+	s := uint32(1)
+	for i := 0; i < lenHighBits; i++ {
+		rng, code, ip, bit = rcBit(&l.high[s&(1<<lenHighBits-1)], rng, code, in, ip)
+		s = s<<1 | bit
+	}
+	return s - 1<<lenHighBits + lenLow + lenMid, rng, code, ip
+}
