@@ -483,6 +483,8 @@ func (d *lzmaDec) decodeLZMA2(out, src []byte, dict uint32, start int, budget in
 			return out, 0, corrupt(p, "xz: LZMA match distance beyond the dictionary (output position %d)", at-start)
 		case chunkOverrun:
 			return out, 0, corrupt(p, "xz: LZMA match runs past the chunk end")
+		case chunkInit:
+			return out, 0, corrupt(p, "xz: LZMA chunk's first range coder byte is not 0")
 		case chunkTail:
 			return out, 0, corrupt(p, "xz: LZMA chunk does not end where its header says")
 		}

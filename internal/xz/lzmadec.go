@@ -124,6 +124,7 @@ const (
 	chunkDistance             // a distance beyond the dictionary or the output so far
 	chunkOverrun              // a match runs past the chunk's uncompressed size
 	chunkTail                 // bytes left over, or the range coder did not end at 0
+	chunkInit                 // the range coder's first byte is not 0
 )
 
 // decodeChunk decodes one LZMA chunk whose compressed bytes (the 5 range
@@ -133,8 +134,11 @@ const (
 // dictionary size the block declares.
 func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n int, dict uint32) (chunkResult, int) {
 	in = in[:n+chunkPad]
-	if n < 5 || in[0] != 0 {
+	if n < 5 {
 		return chunkTrunc, pos
+	}
+	if in[0] != 0 {
+		return chunkInit, pos
 	}
 	code := uint32(in[1])<<24 | uint32(in[2])<<16 | uint32(in[3])<<8 | uint32(in[4])
 	rng := uint32(0xFFFFFFFF)
