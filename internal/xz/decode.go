@@ -34,6 +34,18 @@ func WithMaxDecodedSize(n int64) Option {
 	}
 }
 
+// WithProgress makes the decoder call f with the output so far (from the
+// start of the call's own output, not dst's) after every LZMA2 chunk, so a
+// consumer can work on the prefix while the rest is being decoded. The
+// slices f sees stay valid and are not written again: when the output
+// grows into a new array, the old one is left as it was.
+func WithProgress(f func(out []byte)) Option {
+	return func(c *config) error {
+		c.progress = f
+		return nil
+	}
+}
+
 // Decode decodes src, one or more concatenated .xz streams with optional
 // stream padding between and after them (as xz -d reads a file).
 func Decode(src []byte, opts ...Option) ([]byte, error) {
@@ -50,6 +62,7 @@ func AppendDecode(dst, src []byte, opts ...Option) ([]byte, error) {
 		return dst, err
 	}
 	start := len(dst)
+	c.origin = start
 	out := dst
 	p := 0
 	for first := true; ; first = false {
@@ -60,7 +73,7 @@ func AppendDecode(dst, src []byte, opts ...Option) ([]byte, error) {
 				q++
 			}
 			if (q-p)%4 != 0 {
-				return dst, errs.At(ErrCorrupt, int64(q), "", "xz: stream padding is not a multiple of four bytes")
+				return dst, errs.At(ErrCorrupt, int64(q), "", "stream padding is not a multiple of four bytes")
 			}
 			p = q
 			if p == len(src) {
@@ -84,6 +97,7 @@ func AppendDecodeStream(dst, src []byte, opts ...Option) ([]byte, int, error) {
 	if err != nil {
 		return dst, 0, err
 	}
+	c.origin = len(dst)
 	out, n, err := appendStream(dst, src, 0, c, c.maxDecoded)
 	if err != nil {
 		return dst, 0, err
@@ -194,21 +208,21 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 		return errs.At(ErrCorrupt, base+int64(at), "", format, args...)
 	}
 	if len(src) < streamHeaderLen || !bytes.Equal(src[:6], headerMagic) {
-		return out, 0, corrupt(0, "xz: missing stream header")
+		return out, 0, corrupt(0, "missing stream header")
 	}
 	flags := src[6:8]
 	if crc32.ChecksumIEEE(flags) != binary.LittleEndian.Uint32(src[8:12]) {
-		return out, 0, corrupt(8, "xz: stream header CRC32 mismatch")
+		return out, 0, corrupt(8, "stream header CRC32 mismatch")
 	}
 	if flags[0] != 0 || flags[1] > 0x0F {
-		return out, 0, errs.At(ErrUnsupported, base+6, "", "xz: unknown stream flags %#02x %#02x", flags[0], flags[1])
+		return out, 0, errs.At(ErrUnsupported, base+6, "", "unknown stream flags %#02x %#02x", flags[0], flags[1])
 	}
 	check := Check(flags[1])
 	csize := checkSize(byte(check))
 	switch check {
 	case CheckNone, CheckCRC32, CheckCRC64, CheckSHA256:
 	default:
-		return out, 0, errs.At(ErrUnsupported, base+7, "", "xz: check type %d", check)
+		return out, 0, errs.At(ErrUnsupported, base+7, "", "check type %d", check)
 	}
 	// Reserve the whole output up front when the index says how large it
 	// is (and the claim is plausible for the input's size: a hostile
@@ -227,7 +241,7 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 	p := streamHeaderLen
 	for {
 		if p >= len(src) {
-			return out, 0, corrupt(p, "xz: truncated stream")
+			return out, 0, corrupt(p, "truncated stream")
 		}
 		if src[p] == 0 {
 			break // the index
@@ -235,51 +249,51 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 		// Block header.
 		hsize := (int(src[p]) + 1) * 4
 		if hsize > len(src)-p {
-			return out, 0, corrupt(p, "xz: truncated block header")
+			return out, 0, corrupt(p, "truncated block header")
 		}
 		h := src[p : p+hsize]
 		if crc32.ChecksumIEEE(h[:hsize-4]) != binary.LittleEndian.Uint32(h[hsize-4:]) {
-			return out, 0, corrupt(p, "xz: block header CRC32 mismatch")
+			return out, 0, corrupt(p, "block header CRC32 mismatch")
 		}
 		h = h[:hsize-4]
 		bf := h[1]
 		if bf&0x3C != 0 {
-			return out, 0, errs.At(ErrUnsupported, base+int64(p+1), "", "xz: reserved block flags %#02x", bf)
+			return out, 0, errs.At(ErrUnsupported, base+int64(p+1), "", "reserved block flags %#02x", bf)
 		}
 		q := 2
 		declComp, declUncomp := int64(-1), int64(-1)
 		if bf&0x40 != 0 {
 			v, ok := readVarint(h, &q)
 			if !ok || v == 0 || v > 1<<62 {
-				return out, 0, corrupt(p+q, "xz: bad compressed size in block header")
+				return out, 0, corrupt(p+q, "bad compressed size in block header")
 			}
 			declComp = int64(v)
 		}
 		if bf&0x80 != 0 {
 			v, ok := readVarint(h, &q)
 			if !ok || v > 1<<62 {
-				return out, 0, corrupt(p+q, "xz: bad uncompressed size in block header")
+				return out, 0, corrupt(p+q, "bad uncompressed size in block header")
 			}
 			declUncomp = int64(v)
 		}
 		if bf&3 != 0 {
-			return out, 0, errs.At(ErrUnsupported, base+int64(p+1), "", "xz: filter chain of %d filters (only a lone LZMA2 is supported; BCJ and delta are not)", bf&3+1)
+			return out, 0, errs.At(ErrUnsupported, base+int64(p+1), "", "filter chain of %d filters (only a lone LZMA2 is supported; BCJ and delta are not)", bf&3+1)
 		}
 		id, ok1 := readVarint(h, &q)
 		psize, ok2 := readVarint(h, &q)
 		if !ok1 || !ok2 {
-			return out, 0, corrupt(p+q, "xz: bad filter flags")
+			return out, 0, corrupt(p+q, "bad filter flags")
 		}
 		if id != filterLZMA2 {
-			return out, 0, errs.At(ErrUnsupported, base+int64(p+q), "", "xz: filter %#x (only LZMA2 is supported)", id)
+			return out, 0, errs.At(ErrUnsupported, base+int64(p+q), "", "filter %#x (only LZMA2 is supported)", id)
 		}
 		if psize != 1 || q >= len(h) {
-			return out, 0, corrupt(p+q, "xz: bad LZMA2 filter properties")
+			return out, 0, corrupt(p+q, "bad LZMA2 filter properties")
 		}
 		dprops := h[q]
 		q++
 		if dprops > 40 {
-			return out, 0, corrupt(p+q-1, "xz: bad LZMA2 dictionary size")
+			return out, 0, corrupt(p+q-1, "bad LZMA2 dictionary size")
 		}
 		dict := uint32(0xFFFFFFFF)
 		if dprops < 40 {
@@ -287,7 +301,7 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 		}
 		for ; q < len(h); q++ {
 			if h[q] != 0 {
-				return out, 0, errs.At(ErrUnsupported, base+int64(p+q), "", "xz: nonzero block header padding")
+				return out, 0, errs.At(ErrUnsupported, base+int64(p+q), "", "nonzero block header padding")
 			}
 		}
 		p += hsize
@@ -295,29 +309,29 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 		bstart := len(out)
 		var n int
 		var err error
-		out, n, err = d.decodeLZMA2(out, src[p:], dict, start, budget, base+int64(p))
+		out, n, err = d.decodeLZMA2(out, src[p:], dict, start, budget, base+int64(p), c)
 		if err != nil {
 			return out[:start], 0, err
 		}
 		usize := len(out) - bstart
 		if declComp >= 0 && declComp != int64(n) {
-			return out[:start], 0, corrupt(p, "xz: block holds %d compressed bytes, its header says %d", n, declComp)
+			return out[:start], 0, corrupt(p, "block holds %d compressed bytes, its header says %d", n, declComp)
 		}
 		if declUncomp >= 0 && declUncomp != int64(usize) {
-			return out[:start], 0, corrupt(p, "xz: block decodes to %d bytes, its header says %d", usize, declUncomp)
+			return out[:start], 0, corrupt(p, "block decodes to %d bytes, its header says %d", usize, declUncomp)
 		}
 		p += n
 		for pad := (hsize + n) % 4; pad != 0 && pad < 4; pad++ {
 			if p >= len(src) || src[p] != 0 {
-				return out[:start], 0, corrupt(p, "xz: bad block padding")
+				return out[:start], 0, corrupt(p, "bad block padding")
 			}
 			p++
 		}
 		if csize > len(src)-p {
-			return out[:start], 0, corrupt(p, "xz: truncated block check")
+			return out[:start], 0, corrupt(p, "truncated block check")
 		}
 		if !verify(check, out[bstart:], src[p:p+csize]) {
-			return out[:start], 0, errs.At(ErrCorrupt, base+int64(p), "", "xz: block check (%s) mismatch", checkName(check))
+			return out[:start], 0, errs.At(ErrCorrupt, base+int64(p), "", "block check (%s) mismatch", checkName(check))
 		}
 		p += csize
 		recs = append(recs, record{uint64(hsize + n + csize), uint64(usize)})
@@ -327,42 +341,42 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 	q := p + 1
 	nrec, ok := readVarint(src, &q)
 	if !ok || nrec != uint64(len(recs)) {
-		return out[:start], 0, corrupt(q, "xz: index lists %d blocks, the stream has %d", nrec, len(recs))
+		return out[:start], 0, corrupt(q, "index lists %d blocks, the stream has %d", nrec, len(recs))
 	}
 	for _, r := range recs {
 		up, ok1 := readVarint(src, &q)
 		un, ok2 := readVarint(src, &q)
 		if !ok1 || !ok2 || up != r.unpadded || un != r.uncompressed {
-			return out[:start], 0, corrupt(q, "xz: index does not match the blocks")
+			return out[:start], 0, corrupt(q, "index does not match the blocks")
 		}
 	}
 	for (q-istart)%4 != 0 {
 		if q >= len(src) || src[q] != 0 {
-			return out[:start], 0, corrupt(q, "xz: bad index padding")
+			return out[:start], 0, corrupt(q, "bad index padding")
 		}
 		q++
 	}
 	if q+4 > len(src) || crc32.ChecksumIEEE(src[istart:q]) != binary.LittleEndian.Uint32(src[q:]) {
-		return out[:start], 0, corrupt(q, "xz: index CRC32 mismatch")
+		return out[:start], 0, corrupt(q, "index CRC32 mismatch")
 	}
 	q += 4
 	isize := q - istart
 	// Footer: CRC32, backward size, flags, magic.
 	if q+streamHeaderLen > len(src) {
-		return out[:start], 0, corrupt(q, "xz: truncated stream footer")
+		return out[:start], 0, corrupt(q, "truncated stream footer")
 	}
 	f := src[q : q+streamHeaderLen]
 	if crc32.ChecksumIEEE(f[4:10]) != binary.LittleEndian.Uint32(f[:4]) {
-		return out[:start], 0, corrupt(q, "xz: stream footer CRC32 mismatch")
+		return out[:start], 0, corrupt(q, "stream footer CRC32 mismatch")
 	}
 	if (uint64(binary.LittleEndian.Uint32(f[4:8]))+1)*4 != uint64(isize) {
-		return out[:start], 0, corrupt(q+4, "xz: stream footer backward size does not match the index")
+		return out[:start], 0, corrupt(q+4, "stream footer backward size does not match the index")
 	}
 	if f[8] != flags[0] || f[9] != flags[1] {
-		return out[:start], 0, corrupt(q+8, "xz: stream footer flags differ from the header")
+		return out[:start], 0, corrupt(q+8, "stream footer flags differ from the header")
 	}
 	if !bytes.Equal(f[10:], footerMagic) {
-		return out[:start], 0, corrupt(q+10, "xz: missing stream footer magic")
+		return out[:start], 0, corrupt(q+10, "missing stream footer magic")
 	}
 	return out, q + streamHeaderLen, nil
 }
@@ -397,19 +411,19 @@ func verify(c Check, data, want []byte) bool {
 // in the input) with dictionary size dict, appending to out (at most
 // budget bytes past start), and returns the number of bytes it takes
 // (through the end marker).
-func (d *lzmaDec) decodeLZMA2(out, src []byte, dict uint32, start int, budget int64, base int64) ([]byte, int, error) {
+func (d *lzmaDec) decodeLZMA2(out, src []byte, dict uint32, start int, budget int64, base int64, c *config) ([]byte, int, error) {
 	corrupt := func(at int, format string, args ...any) error {
 		return errs.At(ErrCorrupt, base+int64(at), "", format, args...)
 	}
 	tooLarge := func(at int) error {
-		return errs.At(ErrTooLarge, base+int64(at), "", "xz: decoded size exceeds the limit of %d bytes", budget)
+		return errs.At(ErrTooLarge, base+int64(at), "", "decoded size exceeds the limit of %d bytes", budget)
 	}
 	dictStart := len(out)
 	needDictReset, needProps := true, true
 	p := 0
 	for {
 		if p >= len(src) {
-			return out, 0, corrupt(p, "xz: truncated LZMA2 data")
+			return out, 0, corrupt(p, "truncated LZMA2 data")
 		}
 		ctrl := src[p]
 		if ctrl == 0 {
@@ -419,19 +433,19 @@ func (d *lzmaDec) decodeLZMA2(out, src []byte, dict uint32, start int, budget in
 			needProps, needDictReset = true, false
 			dictStart = len(out)
 		} else if needDictReset {
-			return out, 0, corrupt(p, "xz: LZMA2 data does not start with a dictionary reset")
+			return out, 0, corrupt(p, "LZMA2 data does not start with a dictionary reset")
 		}
 		if ctrl < 0x80 {
 			if ctrl > 2 {
-				return out, 0, corrupt(p, "xz: bad LZMA2 control byte %#02x", ctrl)
+				return out, 0, corrupt(p, "bad LZMA2 control byte %#02x", ctrl)
 			}
 			if len(src)-p < 3 {
-				return out, 0, corrupt(p, "xz: truncated LZMA2 chunk header")
+				return out, 0, corrupt(p, "truncated LZMA2 chunk header")
 			}
 			n := int(src[p+1])<<8 | int(src[p+2]) + 1
 			p += 3
 			if n > len(src)-p {
-				return out, 0, corrupt(p, "xz: truncated LZMA2 stored chunk")
+				return out, 0, corrupt(p, "truncated LZMA2 stored chunk")
 			}
 			var ok bool
 			if out, ok = grow(out, n, start, budget); !ok {
@@ -439,10 +453,13 @@ func (d *lzmaDec) decodeLZMA2(out, src []byte, dict uint32, start int, budget in
 			}
 			out = append(out, src[p:p+n]...)
 			p += n
+			if c.progress != nil {
+				c.progress(out[c.origin:])
+			}
 			continue
 		}
 		if len(src)-p < 5 {
-			return out, 0, corrupt(p, "xz: truncated LZMA2 chunk header")
+			return out, 0, corrupt(p, "truncated LZMA2 chunk header")
 		}
 		usize := int(ctrl&0x1F)<<16 | int(src[p+1])<<8 | int(src[p+2]) + 1
 		csize := int(src[p+3])<<8 | int(src[p+4]) + 1
@@ -451,18 +468,18 @@ func (d *lzmaDec) decodeLZMA2(out, src []byte, dict uint32, start int, budget in
 		switch {
 		case ctrl >= 0xC0:
 			if p >= len(src) || !d.setProps(src[p]) {
-				return out, 0, corrupt(p, "xz: bad LZMA properties")
+				return out, 0, corrupt(p, "bad LZMA properties")
 			}
 			p++
 			needProps = false
 			d.reset()
 		case needProps:
-			return out, 0, corrupt(hp, "xz: LZMA2 chunk without properties after a dictionary reset")
+			return out, 0, corrupt(hp, "LZMA2 chunk without properties after a dictionary reset")
 		case ctrl >= 0xA0:
 			d.reset()
 		}
 		if csize > len(src)-p {
-			return out, 0, corrupt(p, "xz: truncated LZMA2 chunk")
+			return out, 0, corrupt(p, "truncated LZMA2 chunk")
 		}
 		var ok bool
 		if out, ok = grow(out, usize, start, budget); !ok {
@@ -478,17 +495,20 @@ func (d *lzmaDec) decodeLZMA2(out, src []byte, dict uint32, start int, budget in
 		res, at := d.decodeChunk(out[:cap(out)], pos, pos+usize, dictStart, in, csize, dict)
 		switch res {
 		case chunkTrunc:
-			return out, 0, corrupt(p, "xz: LZMA chunk data ends early")
+			return out, 0, corrupt(p, "LZMA chunk data ends early")
 		case chunkDistance:
-			return out, 0, corrupt(p, "xz: LZMA match distance beyond the dictionary (output position %d)", at-start)
+			return out, 0, corrupt(p, "LZMA match distance beyond the dictionary (output position %d)", at-start)
 		case chunkOverrun:
-			return out, 0, corrupt(p, "xz: LZMA match runs past the chunk end")
+			return out, 0, corrupt(p, "LZMA match runs past the chunk end")
 		case chunkInit:
-			return out, 0, corrupt(p, "xz: LZMA chunk's first range coder byte is not 0")
+			return out, 0, corrupt(p, "LZMA chunk's first range coder byte is not 0")
 		case chunkTail:
-			return out, 0, corrupt(p, "xz: LZMA chunk does not end where its header says")
+			return out, 0, corrupt(p, "LZMA chunk does not end where its header says")
 		}
 		out = out[:pos+usize]
 		p += csize
+		if c.progress != nil {
+			c.progress(out[c.origin:])
+		}
 	}
 }
