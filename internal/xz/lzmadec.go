@@ -169,9 +169,22 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			probs := (*[litSize]prob)(d.literal[li : li+litSize])
 			sym := uint32(1)
 			if st < litStates {
+				// Literal bits are close to random: decode them without
+				// branches on the bit (m is all ones for a 0 bit).
 				for sym < 0x100 {
-					rng, code, ip, bit = rcBit(&probs[sym&0xFF], rng, code, in, ip)
-					sym = sym<<1 | bit
+					p := &probs[sym&0xFF]
+					if rng < topValue {
+						rng <<= 8
+						code = code<<8 | uint32(in[ip])
+						ip++
+					}
+					v := uint32(*p)
+					bound := (rng >> probBits) * v
+					m := uint32((int64(code) - int64(bound)) >> 63)
+					rng = bound&m | (rng-bound)&^m
+					code -= bound &^ m
+					*p = prob((v+(1<<probBits-v)>>moveBits)&m | (v-v>>moveBits)&^m)
+					sym = sym<<1 | (m + 1)
 				}
 			} else {
 				// Matched literal: the byte at rep0 steers the model
@@ -181,13 +194,20 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				for sym < 0x100 {
 					m <<= 1
 					mb := m & offset
-					rng, code, ip, bit = rcBit(&probs[offset+mb+sym], rng, code, in, ip)
-					sym = sym<<1 | bit
-					if bit != 0 {
-						offset = mb
-					} else {
-						offset &^= mb
+					p := &probs[offset+mb+sym]
+					if rng < topValue {
+						rng <<= 8
+						code = code<<8 | uint32(in[ip])
+						ip++
 					}
+					v := uint32(*p)
+					bound := (rng >> probBits) * v
+					z := uint32((int64(code) - int64(bound)) >> 63) // all ones: bit 0
+					rng = bound&z | (rng-bound)&^z
+					code -= bound &^ z
+					*p = prob((v+(1<<probBits-v)>>moveBits)&z | (v-v>>moveBits)&^z)
+					sym = sym<<1 | (z + 1)
+					offset &= mb ^ z // bit 1: mb; bit 0: offset &^ mb
 				}
 			}
 			out[pos] = byte(sym)
