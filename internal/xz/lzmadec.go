@@ -115,6 +115,54 @@ func rcBit(p *prob, rng, code uint32, in []byte, ip int) (uint32, uint32, int, u
 	return rng - bound, code - bound, ip, 1
 }
 
+// bitTree decodes an n-bit symbol, most significant bit first, with the
+// tree of probabilities probs[1 : 1<<n]. Its bits are hard to predict, so
+// they are decoded without a branch on the bit: m is all ones for a 0 bit,
+// and the probability moves by v + (2048-v)>>5 = v - (v-2017)>>5
+// (arithmetic shift) for a 0 and v - v>>5 for a 1. One call per tree
+// keeps the range decoder in registers for all its bits.
+func bitTree(probs []prob, n int, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	sym := uint32(1)
+	for i := 0; i < n; i++ {
+		p := &probs[sym]
+		if rng < topValue {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		v := uint32(*p)
+		bound := (rng >> probBits) * v
+		m := uint32((int64(code) - int64(bound)) >> 63)
+		*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+		rng = bound&m | (rng-bound)&^m
+		code -= bound &^ m
+		sym = sym<<1 | (m + 1)
+	}
+	return sym - 1<<n, rng, code, ip
+}
+
+// bitTreeReverse is bitTree with the least significant bit first.
+func bitTreeReverse(probs []prob, n uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	t, sym := uint32(1), uint32(0)
+	for i := uint32(0); i < n; i++ {
+		p := &probs[t]
+		if rng < topValue {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		v := uint32(*p)
+		bound := (rng >> probBits) * v
+		m := uint32((int64(code) - int64(bound)) >> 63)
+		*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+		rng = bound&m | (rng-bound)&^m
+		code -= bound &^ m
+		t = t<<1 | (m + 1)
+		sym |= (m + 1) << i
+	}
+	return sym, rng, code, ip
+}
+
 // chunkResult is why decodeChunk stopped early.
 type chunkResult uint8
 
@@ -237,13 +285,8 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			if ls > distStates-1 {
 				ls = distStates - 1
 			}
-			sp := &d.slot[ls]
-			slot := uint32(1)
-			for i := 0; i < slotBits; i++ {
-				rng, code, ip, bit = rcBit(&sp[slot&(1<<slotBits-1)], rng, code, in, ip)
-				slot = slot<<1 | bit
-			}
-			slot -= 1 << slotBits
+			var slot uint32
+			slot, rng, code, ip = bitTree(d.slot[ls][:], slotBits, rng, code, in, ip)
 			if slot < distModelStart {
 				rep0 = slot
 			} else {
@@ -251,13 +294,9 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				dist := (2 | slot&1) << nd
 				if slot < distModelEnd {
 					// Reverse bit tree in special[dist-slot ...].
-					base := dist - slot
-					m := uint32(1)
-					for i := uint32(0); i < nd; i++ {
-						rng, code, ip, bit = rcBit(&d.special[base+m], rng, code, in, ip)
-						m = m<<1 | bit
-						dist |= bit << i
-					}
+					var r uint32
+					r, rng, code, ip = bitTreeReverse(d.special[dist-slot:], nd, rng, code, in, ip)
+					dist += r
 				} else {
 					// Direct bits, then 4 align bits (reverse tree).
 					for i := nd - alignBits; i > 0; i-- {
@@ -272,12 +311,9 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 						code += rng & t
 						dist += (t + 1) << (i - 1 + alignBits)
 					}
-					m := uint32(1)
-					for i := uint32(0); i < alignBits; i++ {
-						rng, code, ip, bit = rcBit(&d.align[m&alignMask], rng, code, in, ip)
-						m = m<<1 | bit
-						dist |= bit << i
-					}
+					var r uint32
+					r, rng, code, ip = bitTreeReverse(d.align[:], alignBits, rng, code, in, ip)
+					dist += r
 				}
 				rep0 = dist
 			}
@@ -375,32 +411,18 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 
 // decode reads a match length minus matchLenMin.
 func (l *lenDec) decode(posState uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var bit uint32
+	var bit, s uint32
 	ps := posState & (decPosStates - 1)
 	rng, code, ip, bit = rcBit(&l.choice, rng, code, in, ip)
 	if bit == 0 {
-		p := &l.low[ps]
-		s := uint32(1)
-		for i := 0; i < lenLowBits; i++ {
-			rng, code, ip, bit = rcBit(&p[s&(lenLow-1)], rng, code, in, ip)
-			s = s<<1 | bit
-		}
-		return s - lenLow, rng, code, ip
+		s, rng, code, ip = bitTree(l.low[ps][:], lenLowBits, rng, code, in, ip)
+		return s, rng, code, ip
 	}
 	rng, code, ip, bit = rcBit(&l.choice2, rng, code, in, ip)
 	if bit == 0 {
-		p := &l.mid[ps]
-		s := uint32(1)
-		for i := 0; i < lenMidBits; i++ {
-			rng, code, ip, bit = rcBit(&p[s&(lenMid-1)], rng, code, in, ip)
-			s = s<<1 | bit
-		}
-		return s - lenMid + lenLow, rng, code, ip
+		s, rng, code, ip = bitTree(l.mid[ps][:], lenMidBits, rng, code, in, ip)
+		return s + lenLow, rng, code, ip
 	}
-	s := uint32(1)
-	for i := 0; i < lenHighBits; i++ {
-		rng, code, ip, bit = rcBit(&l.high[s&(1<<lenHighBits-1)], rng, code, in, ip)
-		s = s<<1 | bit
-	}
-	return s - 1<<lenHighBits + lenLow + lenMid, rng, code, ip
+	s, rng, code, ip = bitTree(l.high[:], lenHighBits, rng, code, in, ip)
+	return s + lenLow + lenMid, rng, code, ip
 }
