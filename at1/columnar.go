@@ -418,18 +418,31 @@ func shufColumn(cur *cursor, budget *int64) (colVals, error) {
 	if err != nil {
 		return colVals{}, err
 	}
-	v := colVals{buf: make([]byte, 0, cnt*4), offs: make([]uint32, 1, cnt+1)}
-	for i := 0; i < cnt; i++ {
+	// As numColumn: a first pass sums the text's exact length (stopping
+	// where it would pass the budget), so the buffer never grows.
+	val := func(i int) int64 {
 		var x uint64
 		for j := int(w) - 1; j >= 0; j-- {
 			x = x<<8 | uint64(planes[j*cnt+i])
 		}
-		v.buf = strconv.AppendInt(v.buf, int64(x)+mn, 10) // wrapping
-		v.buf = append(v.buf, '\n')
-		v.offs = append(v.offs, uint32(len(v.buf)))
-		if int64(len(v.buf)) > *budget {
-			return colVals{}, spend(cur, budget, len(v.buf))
+		return int64(x) + mn // wrapping
+	}
+	var total int64
+	for i := 0; i < cnt; i++ {
+		total += int64(numLen(val(i), -1)) + 1
+		if total > *budget {
+			return colVals{}, spend(cur, budget, int(total))
 		}
+	}
+	v := colVals{buf: make([]byte, total), offs: make([]uint32, cnt+1)}
+	at := 0
+	for i := 0; i < cnt; i++ {
+		x := val(i)
+		end := at + numLen(x, -1)
+		putNum(v.buf[at:end], x, -1)
+		v.buf[end] = '\n'
+		at = end + 1
+		v.offs[i+1] = uint32(at)
 	}
 	return v, spend(cur, budget, len(v.buf))
 }
