@@ -191,7 +191,7 @@ func grow(out []byte, n int, base int, budget int64) ([]byte, bool) {
 	if cap(out)-len(out) >= n {
 		return out, true
 	}
-	c := max(2*cap(out), len(out)+n, 64<<10)
+	c := max(2*cap(out), len(out)+n)
 	if int64(c-base) > budget {
 		c = base + int(budget)
 	}
