@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"hash/crc64"
+	"math"
 	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -191,11 +192,13 @@ func grow(out []byte, n int, base int, budget int64) ([]byte, bool) {
 	if cap(out)-len(out) >= n {
 		return out, true
 	}
-	c := max(2*cap(out), len(out)+n)
-	if int64(c-base) > budget {
-		c = base + int(budget)
+	c := max(2*int64(cap(out)), int64(len(out))+int64(n))
+	// No overflow: budget may be up to MaxInt64, int 32 bits wide.
+	c = min(c, int64(base)+min(budget, math.MaxInt-int64(base)))
+	if c < int64(len(out))+int64(n) {
+		return out, false
 	}
-	nb := make([]byte, len(out), c)
+	nb := make([]byte, len(out), int(c))
 	copy(nb, out)
 	return nb, true
 }
@@ -229,7 +232,7 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 	// index cannot make us allocate far more than the data delivers).
 	start := len(out)
 	if n, ok := streamIndexSize(src); ok && int64(n) >= 0 && int64(n) <= budget &&
-		n <= uint64(len(src))*1024+1<<20 && uint64(cap(out)-len(out)) < n {
+		n <= uint64(len(src))*1024+1<<20 && n <= uint64(math.MaxInt-len(out)) && uint64(cap(out)-len(out)) < n {
 		nb := make([]byte, len(out), len(out)+int(n))
 		copy(nb, out)
 		out = nb

@@ -303,3 +303,19 @@ func FuzzDecodeRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeHugeLimit: a limit far beyond memory (as on 32-bit) must not
+// overflow the growth arithmetic.
+func TestDecodeHugeLimit(t *testing.T) {
+	src := bytes.Repeat([]byte("grow me "), 40_000)
+	enc, err := Encode(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lim := range []int64{1<<63 - 1, 1 << 40, int64(len(src))} {
+		got, n, err := AppendDecodeStream(nil, append(enc, "TRAILING"...), WithMaxDecodedSize(lim))
+		if err != nil || !bytes.Equal(got, src) || n != len(enc) {
+			t.Fatalf("limit %d: %v", lim, err)
+		}
+	}
+}
