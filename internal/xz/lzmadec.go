@@ -16,6 +16,10 @@ const (
 	chunkPad = 64
 )
 
+// litBranchBits is how many of an unmatched literal's top bits are
+// decoded with branches (see decodeChunk).
+const litBranchBits = 3
+
 // lzmaDec is the adaptive model of the decoder.
 type lzmaDec struct {
 	state      uint32
@@ -217,8 +221,15 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			probs := (*[litSize]prob)(d.literal[li : li+litSize])
 			sym := uint32(1)
 			if st < litStates {
-				// Literal bits are close to random: decode them without
-				// branches on the bit (m is all ones for a 0 bit).
+				// The top bits of a literal are often predictable (text,
+				// digits), and a predicted branch lets the CPU run ahead:
+				// decode them with branches. The low bits are close to
+				// random: decode them without branches on the bit (m is
+				// all ones for a 0 bit).
+				for sym < 1<<litBranchBits {
+					rng, code, ip, bit = rcBit(&probs[sym&0xFF], rng, code, in, ip)
+					sym = sym<<1 | bit
+				}
 				for sym < 0x100 {
 					p := &probs[sym&0xFF]
 					if rng < topValue {
