@@ -100,12 +100,15 @@
 // rest decodes.
 //
 // The range decoder's range, code and input position are locals of the
-// chunk loop (rcBit is small enough to be inlined). Literal bits and the
-// bit trees of lengths and distances, which are close to random, are
-// decoded without a branch on the bit: a mask from the sign of
-// code-bound selects the new range, code and probability, which removes
-// the mispredicted branches that dominate liblzma's and xz-embedded's
-// time on literal-heavy data.
+// chunk loop (rcBit is small enough to be inlined). The bits that are
+// close to random - a literal's low five bits (all eight of a matched
+// literal) and the bit trees of lengths and distances - are decoded
+// without a branch on the bit: a mask from the sign of code-bound
+// selects the new range, code and probability, which removes the
+// mispredicted branches that dominate liblzma's and xz-embedded's time
+// on literal-heavy data. A literal's top three bits, which text and
+// digits make predictable, keep their branches: a predicted branch lets
+// the CPU run ahead of the range decoder's dependency chain.
 //
 // FuzzDiffDecode compares the decoder with therootcompany/xz on arbitrary
 // input: the same output whenever either succeeds, apart from the
