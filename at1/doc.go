@@ -217,19 +217,20 @@
 // the shared 2-core test machine, CPU time (user+system) in one session:
 //
 // The xz decoder alone (internal/xz BenchmarkDecode, liblzma -6 files,
-// MB of output per CPU second; xz -dc includes its process start):
+// MB of output per CPU second; the xz -dc column is from a second run of
+// the same session and includes xz's process start):
 //
 //	file (dbtext)  internal/xz  therootcompany  ulikunitz  xz -dc (5.4.1)
-//	c_name         81           41              29         50
-//	l_comment      114          58              40         48
-//	urls2          57           35              15         32
-//	hex            16.5         16.2            7.8        20.3
-//	japanese       50           27              14         25
+//	c_name         74           45              27         57
+//	l_comment      101          72              38         66
+//	urls2          56           45              21         43
+//	hex            21.1         19.5            9.3        22.5
+//	japanese       63           47              14         23
 //
 // Paired with xz -dc in each iteration (BenchmarkDecodeVsXZ), xz -dc used
-// 1.27, 1.48, 1.28, 1.05 and 2.9 times the CPU of internal/xz on those
+// 1.41, 1.79, 1.82, 1.07 and 2.8 times the CPU of internal/xz on those
 // files; on an at1 values stream (1.9 MB of varint deltas, nearly all
-// literals) 40 ms against liblzma's 52.
+// literals) about 40 ms against liblzma's 52.
 //
 // The whole decode, NewReader + WriteTo as colfmt cat does it but in a
 // warm process (BenchmarkDecodeFileVsXZ, AT1_BENCH_DECODE_FILES), against

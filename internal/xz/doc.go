@@ -118,15 +118,15 @@
 // the encoder's output.
 //
 // Speed, by CPU time in one session on the shared test machine
-// (BenchmarkDecode, liblzma -6 files): 81, 114, 57 and 50 MB/s on the
-// dbtext files c_name, l_comment, urls2 and japanese, against 41, 58, 35
-// and 27 for therootcompany/xz (its reader reused with Reset), 29, 40, 15
-// and 14 for ulikunitz/xz; paired with xz -dc (liblzma 5.4.1) in each
-// iteration (BenchmarkDecodeVsXZ), xz used 1.27, 1.48, 1.28 and 2.9 times
+// (BenchmarkDecode, liblzma -6 files): 74, 101, 56 and 63 MB/s on the
+// dbtext files c_name, l_comment, urls2 and japanese, against 45, 72, 45
+// and 47 for therootcompany/xz (its reader reused with Reset) and 27, 38,
+// 21 and 14 for ulikunitz/xz; paired with xz -dc (liblzma 5.4.1) in each
+// iteration (BenchmarkDecodeVsXZ), xz used 1.41, 1.79, 1.82 and 2.8 times
 // our CPU (japanese is small: xz's process start counts). On hex, random
-// hex digits with few long matches, all three are close: 16.5 MB/s, 16.2
-// for therootcompany, 20.3 for xz -dc (1.05x our CPU paired). Without
-// the branch-free bits the decoder ran at about therootcompany's speed.
+// hex digits with few long matches, all are close: 21.1 MB/s, 19.5 for
+// therootcompany, 22.5 for xz -dc (1.07x our CPU paired). Without the
+// branch-free bits the decoder ran at about therootcompany's speed.
 //
 // # Speed and size
 //
