@@ -2,16 +2,13 @@ package at1
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
-	"hash/crc32"
-	"io"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/therootcompany/xz"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/xz"
 )
 
 // Backend ids: the byte that precedes compressed data in a stream set,
@@ -64,11 +61,7 @@ func (c *config) decompressInto(buf []byte, backend byte, src []byte, limit int6
 	case BackendZstd:
 		return unzstdInto(buf[:0], src, limit, off, path)
 	}
-	pool := c.xzPool()
-	z := pool.Get().(*xz.Reader)
-	out, err := c.unxzBuf(z, buf[:0:n], src, limit, off, path, nil)
-	pool.Put(z)
-	return out, err
+	return c.unxz(buf[:0:n], src, limit, off, path, nil)
 }
 
 // decompressProgress is decompress that, for xz, shows the output to
@@ -81,11 +74,7 @@ func (c *config) decompressProgress(backend byte, src []byte, limit int64, off i
 		}
 		return src, nil
 	case BackendXZ:
-		pool := c.xzPool()
-		z := pool.Get().(*xz.Reader)
-		out, err := c.unxzProgress(z, src, limit, off, path, progress)
-		pool.Put(z)
-		return out, err
+		return c.unxz(nil, src, limit, off, path, progress)
 	case BackendZstd:
 		return unzstdInto(nil, src, limit, off, path)
 	}
@@ -94,118 +83,68 @@ func (c *config) decompressProgress(backend byte, src []byte, limit int64, off i
 	return nil, errs.At(ErrCorrupt, off, path, "unknown backend id %d", backend)
 }
 
-// xzPools keeps decoders with their dictionaries for reuse, one pool per
-// dictionary limit: allocating an 8 MiB dictionary per stream costs more
-// than decoding a small block.
-var xzPools sync.Map // uint32 -> *sync.Pool
-
-// xzPool returns the decoder pool for this config's dictionary limit.
-func (c *config) xzPool() *sync.Pool {
-	pv, ok := xzPools.Load(c.maxDict)
-	if !ok {
-		dict := c.maxDict
-		pv, _ = xzPools.LoadOrStore(dict, &sync.Pool{New: func() any {
-			z, _ := xz.NewReader(nil, dict)
-			return z
-		}})
-	}
-	return pv.(*sync.Pool)
-}
-
-// progressChunk is how much xz output unxzProgress decodes between calls
-// of its progress function.
+// progressChunk: a values stream that decodes to less than twice this is
+// not worth pipelining (see startValues).
 const progressChunk = 128 << 10
 
-// unxzProgress decodes one xz stream with z and, when progress is not
-// nil, calls it with the output so far after every progressChunk bytes,
-// so a consumer can work on the prefix while the rest decodes. The slices it passes stay
-// valid: a regrown buffer is a new array, the old one is not written.
-func (c *config) unxzProgress(z *xz.Reader, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
-	return c.unxzBuf(z, nil, src, limit, off, path, progress)
-}
-
-// unxzBuf is unxzProgress decoding into buf when buf is not nil (empty,
-// with the capacity of the stream's declared size).
-func (c *config) unxzBuf(z *xz.Reader, buf, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
+// unxz decodes the first xz stream in src with internal/xz, into buf
+// when it is not nil (empty, with the capacity of the stream's declared
+// size), at most limit bytes. Bytes after the stream are ignored, as the
+// reference does (vector raw_xz_trailing_garbage). When progress is not
+// nil it sees the output so far after every LZMA2 chunk, so a consumer
+// can work on the prefix while the rest decodes; the slices it sees stay
+// valid (a regrown buffer is a new array, the old one is not written).
+// The output is the decoder's dictionary, so nothing else is allocated.
+func (c *config) unxz(buf, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
 	if !bytes.HasPrefix(src, xzMagic) {
 		return nil, errs.At(ErrCorrupt, off, path, "xz: missing stream header")
 	}
+	// The dictionary is not allocated (the output is the window), but a
+	// declared size over the limit is refused as before, so the limit
+	// means the same whatever the decoder.
 	if d, ok := xzDictSize(src); ok && d > uint64(c.maxDict) {
 		return nil, errs.TooLarge(ErrTooLarge, off, path, "xz dictionary", d, int64(c.maxDict))
 	}
-	// The stream's index gives the exact size when the stream ends the
-	// data; otherwise grow from a guess.
-	size := int64(-1)
-	if n, one, ok := xzIndex(src); ok {
-		if n > uint64(limit) {
-			return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
-		}
-		size = int64(n)
-		if one {
-			// The index is this stream's own: n is what it decodes to.
-			src = shrinkDict(src, n)
-		}
-	}
-	if err := z.Reset(bytes.NewReader(src)); err != nil {
-		return nil, errs.At(ErrCorrupt, off, path, "xz: %v", err)
-	}
-	// Only the first stream counts; bytes after it are ignored, as the
-	// reference does (vector raw_xz_trailing_garbage).
-	z.Multistream(false)
-	if size < 0 {
-		size = min(int64(len(src))*4, limit)
-	}
-	if buf == nil || int64(cap(buf)) != size {
-		buf = make([]byte, 0, size)
-	}
-	var one [1]byte
-	for idle := 0; ; {
-		if len(buf) == cap(buf) {
-			// Full: probe one byte before growing, so an exact size
-			// (from the index, or the limit) needs no copy.
-			n, err := z.Read(one[:])
-			if n == 0 {
-				if err == io.EOF {
-					return buf, nil
-				}
-				if err != nil {
-					return nil, xzErr(err, off, path)
-				}
-				if idle++; idle > 64 {
-					return nil, errs.At(ErrCorrupt, off, path, "xz: decoder makes no progress")
-				}
-				continue
+	if buf == nil {
+		// The stream's index gives the exact size when the stream ends
+		// the data (the caller charged it to the memory budget).
+		if n, ok := xzIndexSize(src); ok {
+			if n > uint64(limit) {
+				return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
 			}
-			if int64(len(buf)) >= limit {
-				return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", uint64(limit)+1, limit)
-			}
-			nb := make([]byte, len(buf), min(max(int64(cap(buf))*2, 64<<10), limit))
-			copy(nb, buf)
-			buf = append(nb, one[0])
-		}
-		end := cap(buf)
-		if progress != nil {
-			end = min(end, len(buf)+progressChunk)
-		}
-		n, err := z.Read(buf[len(buf):end])
-		buf = buf[:len(buf)+n]
-		if progress != nil && n > 0 {
-			progress(buf)
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, xzErr(err, off, path)
+			buf = make([]byte, 0, n)
 		}
 	}
+	opts := []xz.Option{xz.WithMaxDecodedSize(limit)}
+	if progress != nil {
+		opts = append(opts, xz.WithProgress(progress))
+	}
+	out, _, err := xz.AppendDecodeStream(buf, src, opts...)
+	if err != nil {
+		return nil, xzErr(err, off, path)
+	}
+	return out, nil
 }
 
+// xzErr re-wraps an internal/xz error as this package's, located in the
+// input (off is where the xz stream starts).
 func xzErr(err error, off int64, path string) error {
-	if errors.Is(err, xz.ErrMemlimit) {
-		return errs.At(ErrTooLarge, off, path, "xz dictionary exceeds the limit")
+	sentinel := ErrCorrupt
+	switch {
+	case errors.Is(err, xz.ErrTooLarge):
+		sentinel = ErrTooLarge
+	case errors.Is(err, xz.ErrUnsupported):
+		sentinel = ErrUnsupported
 	}
-	return errs.At(ErrCorrupt, off, path, "xz: %v", err)
+	msg := err.Error()
+	var ce *errs.CorruptError
+	if errors.As(err, &ce) {
+		if ce.Offset >= 0 {
+			off += ce.Offset
+		}
+		msg = ce.Err.Error()
+	}
+	return errs.At(sentinel, off, path, "%s", msg)
 }
 
 // xzIndexSize sums the uncompressed sizes in the index of an xz stream
@@ -320,35 +259,6 @@ func xzDictProps(src []byte) (uint64, int, bool) {
 		p += psize
 	}
 	return 0, 0, false
-}
-
-// shrinkDict returns src, or a copy of it whose first block declares a
-// smaller LZMA2 dictionary, when the stream decodes to n bytes, fewer
-// than its declared dictionary: no match can reach further back than the
-// output so far, so a dictionary of n bytes decodes the same stream, and
-// the decoder then allocates (and the kernel maps) n bytes instead of
-// the 8 MiB that xz -6 declares even for a 10-byte file. The block
-// header's CRC32 is recomputed for the new properties byte.
-func shrinkDict(src []byte, n uint64) []byte {
-	d, at, ok := xzDictProps(src)
-	if !ok || n >= d || d <= 4096 {
-		return src
-	}
-	hsize := (int(src[12]) + 1) * 4
-	if 12+hsize > len(src) || crc32.ChecksumIEEE(src[12:12+hsize-4]) != binary.LittleEndian.Uint32(src[12+hsize-4:]) {
-		return src // the decoder reports the damage
-	}
-	props := byte(0)
-	for ; props < 40 && uint64(2|props&1)<<(props/2+11) < n; props++ {
-	}
-	if uint64(2|props&1)<<(props/2+11) >= d {
-		return src
-	}
-	out := make([]byte, len(src))
-	copy(out, src)
-	out[at] = props
-	binary.LittleEndian.PutUint32(out[12+hsize-4:], crc32.ChecksumIEEE(out[12:12+hsize-4]))
-	return out
 }
 
 // zstdSharedMax is the largest frame the shared zstd decoders decode.

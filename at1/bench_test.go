@@ -307,3 +307,66 @@ func BenchmarkVsXZ(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeFileVsXZ decodes the AT-1 files named in
+// AT1_BENCH_DECODE_FILES (colon-separated; skipped when unset) with
+// NewReader, as colfmt cat does, and in each iteration also runs xz -dc on
+// a liblzma -6 .xz of the same original, so both see the same machine
+// load. x_xz-dc is xz's CPU time over ours (above 1: less CPU than
+// xz -dc); the process start of either side is not in it (xz's exec is
+// about 1 ms, a Go program's start 5-20 ms on the test machine).
+func BenchmarkDecodeFileVsXZ(b *testing.B) {
+	list := os.Getenv("AT1_BENCH_DECODE_FILES")
+	if list == "" {
+		b.Skip("AT1_BENCH_DECODE_FILES not set")
+	}
+	xzPath, err := exec.LookPath("xz")
+	if err != nil {
+		b.Skip("needs the xz command")
+	}
+	// xz writes to /dev/null itself, not through a pipe to us.
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer null.Close()
+	for _, p := range strings.Split(list, ":") {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		orig, err := Decode(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		xzFile := filepath.Join(b.TempDir(), "orig.xz")
+		if err := os.WriteFile(xzFile, liblzmaXZ(b, orig), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			var xzCPU, ourCPU time.Duration
+			for i := 0; i < b.N; i++ {
+				cmd := exec.Command(xzPath, "-dc", xzFile)
+				cmd.Stdout = null
+				if err := cmd.Run(); err != nil {
+					b.Fatal(err)
+				}
+				xzCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				c0 := processCPU()
+				z, err := NewReader(bytes.NewReader(src))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n, err := z.WriteTo(io.Discard); err != nil || n != int64(len(orig)) {
+					b.Fatal(err)
+				}
+				ourCPU += processCPU() - c0
+			}
+			b.ReportMetric(float64(ourCPU.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(xzCPU.Microseconds())/1e3/float64(b.N), "xz-cpu-ms/op")
+			b.ReportMetric(xzCPU.Seconds()/ourCPU.Seconds(), "x_xz-dc")
+		})
+	}
+}

@@ -418,18 +418,31 @@ func shufColumn(cur *cursor, budget *int64) (colVals, error) {
 	if err != nil {
 		return colVals{}, err
 	}
-	v := colVals{buf: make([]byte, 0, cnt*4), offs: make([]uint32, 1, cnt+1)}
-	for i := 0; i < cnt; i++ {
+	// As numColumn: a first pass sums the text's exact length (stopping
+	// where it would pass the budget), so the buffer never grows.
+	val := func(i int) int64 {
 		var x uint64
 		for j := int(w) - 1; j >= 0; j-- {
 			x = x<<8 | uint64(planes[j*cnt+i])
 		}
-		v.buf = strconv.AppendInt(v.buf, int64(x)+mn, 10) // wrapping
-		v.buf = append(v.buf, '\n')
-		v.offs = append(v.offs, uint32(len(v.buf)))
-		if int64(len(v.buf)) > *budget {
-			return colVals{}, spend(cur, budget, len(v.buf))
+		return int64(x) + mn // wrapping
+	}
+	var total int64
+	for i := 0; i < cnt; i++ {
+		total += int64(numLen(val(i), -1)) + 1
+		if total > *budget {
+			return colVals{}, spend(cur, budget, int(total))
 		}
+	}
+	v := colVals{buf: make([]byte, total), offs: make([]uint32, cnt+1)}
+	at := 0
+	for i := 0; i < cnt; i++ {
+		x := val(i)
+		end := at + numLen(x, -1)
+		putNum(v.buf[at:end], x, -1)
+		v.buf[end] = '\n'
+		at = end + 1
+		v.offs[i+1] = uint32(at)
 	}
 	return v, spend(cur, budget, len(v.buf))
 }
@@ -512,23 +525,36 @@ func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]by
 	if parts <= 1 {
 		dst = rows.write(dst, 0, m.nrows, rowCursor{next: make([]int, len(rows.cols))})
 	} else {
-		bufs := make([][]byte, parts)
-		err := parallel(parts, parts, func(k int) error {
-			r0, r1 := m.nrows*k/parts, m.nrows*(k+1)/parts
-			at := rows.cursorAt(r0)
-			if k == 0 {
-				bufs[0] = rows.write(dst, r0, r1, at)
-			} else {
-				bufs[k] = rows.write(make([]byte, 0, int(size)/parts+1024), r0, r1, at)
-			}
+		// Each part first measures its rows, then writes them in place,
+		// at its offset in dst: no buffer per part and no copy after.
+		ats := make([]rowCursor, parts)
+		sizes := make([]int, parts)
+		bound := func(k int) int { return m.nrows * k / parts }
+		_ = parallel(parts, parts, func(k int) error {
+			ats[k] = rows.cursorAt(bound(k))
+			sizes[k] = rows.sizeRange(bound(k), bound(k+1), ats[k])
 			return nil
 		})
-		if err != nil {
-			return nil, err
+		offs := make([]int, parts+1)
+		offs[0] = len(dst)
+		for k, n := range sizes {
+			offs[k+1] = offs[k] + n
 		}
-		dst = bufs[0]
-		for _, b := range bufs[1:] {
-			dst = append(dst, b...)
+		if offs[parts] > cap(dst) {
+			return nil, fmt.Errorf("at1: internal error: rows measure %d bytes, %d planned", offs[parts]-start, size)
+		}
+		dst = dst[:offs[parts]]
+		bad := make([]bool, parts)
+		_ = parallel(parts, parts, func(k int) error {
+			part := dst[offs[k]:offs[k]:offs[k+1]]
+			got := rows.write(part, bound(k), bound(k+1), ats[k])
+			// A part that outgrew its measure would have moved to a
+			// new array: a bug, never an input problem.
+			bad[k] = len(got) != sizes[k] || (len(got) > 0 && &got[0] != &dst[offs[k]])
+			return nil
+		})
+		if slices.Contains(bad, true) {
+			return nil, fmt.Errorf("at1: internal error: a row part does not match its measured size")
 		}
 	}
 	if m.trailing {
@@ -589,6 +615,40 @@ func (rs *columnarRows) cursorAt(r0 int) rowCursor {
 		next[i] = above
 	}
 	return rowCursor{s: s0, vpos: vpos, next: next}
+}
+
+// sizeRange is the number of bytes write(dst, r0, r1, at) appends; at is
+// not changed.
+func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
+	m, rowModes, verbatim, cols, quotes, nfs := rs.m, rs.rowModes, rs.verbatim, rs.cols, rs.quotes, rs.nfs
+	s, next, vpos := at.s, slices.Clone(at.next), at.vpos
+	n := 0
+	for r := r0; r < r1; r++ {
+		if r > 0 || m.hasHeader {
+			n++
+		}
+		if rowModes[r] == 0 {
+			if line, ok := nextVerbatim(verbatim, &vpos); ok {
+				n += len(line)
+			}
+			continue
+		}
+		nf := int(nfs[s])
+		s++
+		if nf > 1 {
+			n += (nf - 1) * len(m.delim)
+		}
+		for i := 0; i < nf; i++ {
+			j := next[i]
+			next[i]++
+			v := cols[i].at(j)
+			n += len(v)
+			if quotes[i].quoted(j) {
+				n += 2 + bytes.Count(v, []byte{'"'})
+			}
+		}
+	}
+	return n
 }
 
 // write writes rows r0..r1-1 (validated by planRows) from cursor at,

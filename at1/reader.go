@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"hash"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/colfmt/colfmt/internal/errs"
@@ -55,7 +56,7 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	z := &Reader{cfg: c, br: br, codec: codec, framed: framed, sum: sha256.New()}
 	if !framed {
 		// Whole-file containers are one unit: read it (bounded) and decode.
-		src, err := io.ReadAll(io.LimitReader(br, c.maxDecoded+c.maxStream+TrailerSize+1))
+		src, err := readWhole(br, r, c.maxDecoded+c.maxStream+TrailerSize)
 		if err != nil {
 			return nil, err
 		}
@@ -74,6 +75,37 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 		return nil, err
 	}
 	return z, nil
+}
+
+// readWhole reads the rest of br, whose source is r, up to limit+1 bytes
+// (more than limit means too large). When r tells its size (a
+// *io.SectionReader or *bytes.Reader, or a regular *os.File), the bytes
+// are read into one buffer of that size, not grown by doubling (each
+// step a copy and a fresh, zeroed array). The size is only a hint: a
+// source that holds fewer or more bytes is read as it is.
+func readWhole(br *bufio.Reader, r io.Reader, limit int64) ([]byte, error) {
+	n := int64(-1)
+	switch s := r.(type) {
+	case interface{ Size() int64 }:
+		n = s.Size()
+	case *os.File:
+		if fi, err := s.Stat(); err == nil && fi.Mode().IsRegular() {
+			n = fi.Size()
+		}
+	}
+	if n <= 0 || n > limit {
+		return io.ReadAll(io.LimitReader(br, limit+1))
+	}
+	buf := make([]byte, n+1) // one more, to see whether the hint was short
+	k, err := io.ReadFull(br, buf)
+	switch err {
+	case nil:
+		rest, err := io.ReadAll(io.LimitReader(br, limit+1-int64(k)))
+		return append(buf, rest...), err
+	case io.EOF, io.ErrUnexpectedEOF:
+		return buf[:k], nil
+	}
+	return nil, err
 }
 
 // Codec returns the file's codec id.

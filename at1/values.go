@@ -126,9 +126,18 @@ func putNum(b []byte, n int64, dec int) {
 		mag = -mag
 		b[0] = '-'
 	}
+	// Two digits per division, from the right.
 	i := len(b) - 1
 	if dec >= 0 {
-		for k := 0; k < dec; k++ {
+		k := 0
+		for ; k+2 <= dec; k += 2 {
+			q := mag / 100
+			r := (mag - q*100) * 2
+			b[i], b[i-1] = digitPairs[r+1], digitPairs[r]
+			i -= 2
+			mag = q
+		}
+		if k < dec {
 			b[i] = byte('0' + mag%10)
 			mag /= 10
 			i--
@@ -136,15 +145,24 @@ func putNum(b []byte, n int64, dec int) {
 		b[i] = '.'
 		i--
 	}
-	for {
-		b[i] = byte('0' + mag%10)
-		mag /= 10
-		i--
-		if mag == 0 {
-			break
-		}
+	for mag >= 100 {
+		q := mag / 100
+		r := (mag - q*100) * 2
+		b[i], b[i-1] = digitPairs[r+1], digitPairs[r]
+		i -= 2
+		mag = q
+	}
+	if mag >= 10 {
+		b[i], b[i-1] = digitPairs[mag*2+1], digitPairs[mag*2]
+	} else {
+		b[i] = byte('0' + mag)
 	}
 }
+
+// digitPairs holds "00" to "99".
+const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
+	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" + "60616263646566676869" +
+	"70717273747576777879" + "80818283848586878889" + "90919293949596979899"
 
 // appendNum formats a NUMEXC/INT/DEC value: integer when dec < 0.
 func appendNum(dst []byte, n int64, dec int) []byte {

@@ -62,7 +62,10 @@ type config struct {
 	check       Check
 	blockSize   int // 0: the preset's default (3 x dictionary, at least 1 MiB)
 	concurrency int
-	lc, pb      uint8 // with lcSet: WithLiteralContext's values
+	maxDecoded  int64            // decoder: WithMaxDecodedSize
+	progress    func(out []byte) // decoder: WithProgress
+	origin      int              // decoder: len(dst) when the call started
+	lc, pb      uint8            // with lcSet: WithLiteralContext's values
 	lcSet       bool
 }
 
