@@ -4,6 +4,8 @@ package onpair
 
 import "unsafe"
 
+//go:generate go run gen_packed.go
+
 // The architecture list of the build line is internal/le's (le_unsafe.go),
 // the one source of truth for where unchecked wide loads are built: the
 // little-endian architectures on which cmd/compile itself treats unaligned
@@ -129,8 +131,9 @@ func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int
 // from the second at byte 4*width/8, shifted by the half byte when width
 // is odd (4+4*width <= 64 for width <= 15). Each code is then a mask and a
 // shift, so no []uint16 is materialised. The table has a slot for every
-// width-bit code (fill's minSlots), so codes index it unmasked. Width 12
-// (the default) has its own loop with constant shifts.
+// width-bit code (fill's minSlots), so codes index it unmasked. Widths
+// 9..16 run a loop of their own with constant shifts and masks
+// (kernel_packed_unsafe.go, written by gen_packed.go).
 func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
 	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || int(t.mask) < 1<<width-1 || w < 0 || i < 0 || i%8 != 0 || width < 8 || width > 16 {
 		return w, i, 0
@@ -151,47 +154,12 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 	p0 := unsafe.Pointer(unsafe.SliceData(packed))
 	q := base
 	lens := t.lens
-	var bad, n uint8
-	if width == 12 {
-		for q <= last && uintptr(o) <= end {
-			v := *(*uint64)(unsafe.Add(p0, q))
-			u := *(*uint64)(unsafe.Add(p0, q+6))
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v)&0xfff)<<4))
-			n = lens[uintptr(v)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>12)&0xfff)<<4))
-			n = lens[uintptr(v>>12)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>24)&0xfff)<<4))
-			n = lens[uintptr(v>>24)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>36)&0xfff)<<4))
-			n = lens[uintptr(v>>36)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u)&0xfff)<<4))
-			n = lens[uintptr(u)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>12)&0xfff)<<4))
-			n = lens[uintptr(u>>12)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>24)&0xfff)<<4))
-			n = lens[uintptr(u>>24)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>36)&0xfff)<<4))
-			n = lens[uintptr(u>>36)&0xfff]
-			bad |= n - 1
-			o = unsafe.Add(o, n)
-			q += 12
-		}
-		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/12, bad
+	if f := packedWidth(width); f != nil {
+		o, q, bad := f(o, end, rows, p0, q, last, lens)
+		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad
 	}
+	// Width 8 (a dictionary without merges): the shifts are variables.
+	var bad, n uint8
 	wm := uintptr(1)<<width - 1
 	hs := (4 * width) & 7 // 4 when width is odd
 	width &= 63           // lets the compiler drop its shift-count check
@@ -243,54 +211,60 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 // then locates it), so it needs no table: the one-shot decoders' per-call
 // work is the dictionary check and the codes.
 func gatherSpec(out []byte, w int, dict []byte, offs []uint32, codes []uint16, i int) (int, int) {
-	lim := len(out) - 8*MaxTokenSize
 	n := len(offs) - 1
-	if n <= 0 || len(dict) < int(offs[n-1])+MaxTokenSize || w < 0 || i < 0 {
+	if n <= 0 || len(dict) < int(offs[n-1])+MaxTokenSize || w < 0 || i < 0 || w > len(out)-8*MaxTokenSize-1 {
 		return w, i
 	}
 	d := unsafe.Pointer(unsafe.SliceData(out))
+	end := uintptr(d) + uintptr(len(out)-8*MaxTokenSize-1)
+	o := unsafe.Add(d, w)
+	cs := unsafe.Pointer(unsafe.SliceData(codes))
 	src := unsafe.Pointer(unsafe.SliceData(dict))
-	o := unsafe.Pointer(unsafe.SliceData(offs))
-	for i+8 <= len(codes) && w <= lim {
-		c := (*[8]uint16)(codes[i : i+8])
-		if int(max(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])) >= n {
+	ob := unsafe.Pointer(unsafe.SliceData(offs))
+	// The block's codes are checked < n four to a word as in gatherFat;
+	// past 32768 tokens the lanes have no spare bit, so the block's
+	// maximum is compared instead.
+	const hi = 0x8000800080008000
+	nn := uint64(n) * 0x0001000100010001
+	small := n <= 1<<15
+	var a, e uint32
+	for i+8 <= len(codes) && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(cs, 2*i))
+		u := *(*uint64)(unsafe.Add(cs, 2*i+8))
+		if small {
+			if (((v|hi)-nn)|v|((u|hi)-nn)|u)&hi != 0 {
+				break
+			}
+		} else if c := (*[8]uint16)(codes[i : i+8]); int(max(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])) >= n {
 			break
 		}
-		a0 := *(*uint32)(unsafe.Add(o, uintptr(c[0])<<2))
-		b0 := *(*uint32)(unsafe.Add(o, uintptr(c[0])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a0)))
-		w += int(b0 - a0)
-		a1 := *(*uint32)(unsafe.Add(o, uintptr(c[1])<<2))
-		b1 := *(*uint32)(unsafe.Add(o, uintptr(c[1])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a1)))
-		w += int(b1 - a1)
-		a2 := *(*uint32)(unsafe.Add(o, uintptr(c[2])<<2))
-		b2 := *(*uint32)(unsafe.Add(o, uintptr(c[2])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a2)))
-		w += int(b2 - a2)
-		a3 := *(*uint32)(unsafe.Add(o, uintptr(c[3])<<2))
-		b3 := *(*uint32)(unsafe.Add(o, uintptr(c[3])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a3)))
-		w += int(b3 - a3)
-		a4 := *(*uint32)(unsafe.Add(o, uintptr(c[4])<<2))
-		b4 := *(*uint32)(unsafe.Add(o, uintptr(c[4])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a4)))
-		w += int(b4 - a4)
-		a5 := *(*uint32)(unsafe.Add(o, uintptr(c[5])<<2))
-		b5 := *(*uint32)(unsafe.Add(o, uintptr(c[5])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a5)))
-		w += int(b5 - a5)
-		a6 := *(*uint32)(unsafe.Add(o, uintptr(c[6])<<2))
-		b6 := *(*uint32)(unsafe.Add(o, uintptr(c[6])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a6)))
-		w += int(b6 - a6)
-		a7 := *(*uint32)(unsafe.Add(o, uintptr(c[7])<<2))
-		b7 := *(*uint32)(unsafe.Add(o, uintptr(c[7])<<2+4))
-		*(*[16]byte)(unsafe.Add(d, w)) = *(*[16]byte)(unsafe.Add(src, uintptr(a7)))
-		w += int(b7 - a7)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(v))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(v))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(v>>16))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(v>>16))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(v>>32))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(v>>32))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(v>>48))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(v>>48))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(u))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(u))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(u>>16))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(u>>16))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(u>>32))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(u>>32))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
+		a, e = *(*uint32)(unsafe.Add(ob, uintptr(uint16(u>>48))<<2)), *(*uint32)(unsafe.Add(ob, uintptr(uint16(u>>48))<<2+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(src, uintptr(a)))
+		o = unsafe.Add(o, e-a)
 		i += 8
 	}
-	return w, i
+	return int(uintptr(o) - uintptr(d)), i
 }
 
 // gatherRoomy decodes validated codes (every code < n) into out, which has
