@@ -62,7 +62,10 @@ func (t *fatTable) fill(p Parts, minSlots int) {
 		clear(t.lens[n:t.n]) // keep lens[c] == 0 for every c >= n
 	}
 	slots := max(1<<bits.Len(uint(max(n, 1)-1)), minSlots)
-	size := slots * MaxTokenSize
+	// One slot more than the codes can name: code n (when n < 65536) has
+	// length 0 and a readable row, so the row decoder pads short rows
+	// with it instead of branching on their code count.
+	size := (slots + 1) * MaxTokenSize
 	if cap(t.rows) >= size {
 		t.rows = t.rows[:size]
 		clear(t.rows[n*MaxTokenSize:])
