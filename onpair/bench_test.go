@@ -279,8 +279,8 @@ func BenchmarkPairedRow(b *testing.B) {
 				}
 			}
 			// Best intervals too: see BenchmarkPairedDecode.
-			b.ReportMetric(float64(bRow.Nanoseconds())/float64((1 << 14)), "best-ns/row")
-			b.ReportMetric(float64(bStr.Nanoseconds())/float64((1 << 14)), "strings-best-ns/row")
+			b.ReportMetric(float64(bRow.Nanoseconds())/float64((1<<14)), "best-ns/row")
+			b.ReportMetric(float64(bStr.Nanoseconds())/float64((1<<14)), "strings-best-ns/row")
 			b.ReportMetric(float64(bRow)/float64(bStr), "best-x-strings")
 			rows := float64(b.N * (1 << 14))
 			b.ReportMetric(float64(tRow.Nanoseconds())/rows, "ns/row")

@@ -238,3 +238,47 @@ func TestBadFiles(t *testing.T) {
 		require.ErrorIs(t, err, want, f)
 	}
 }
+
+// AppendRow's loop-free path for rows of up to 8 codes pads the lanes past
+// the row with the length-0 code N: rows of every length 0..12, at the end
+// of the codes (where the 8-byte loads would pass the end), with a reused,
+// a nil and an exactly full buffer, and with a 65536-token dictionary,
+// which has no spare code.
+func TestAppendRowEveryLength(t *testing.T) {
+	for _, n := range []int{1, 300, 4096, 65535, 65536} {
+		toks := make([]string, n)
+		for i := range toks {
+			toks[i] = string([]byte{byte(i), byte(i >> 8), 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'})[:1+i%16]
+		}
+		var codes []uint16
+		offs := []uint32{0}
+		var want [][]byte
+		for r := 0; r < 60; r++ {
+			k := r % 13
+			row := []byte{}
+			for j := 0; j < k; j++ {
+				c := uint16((r*131 + j*7919) % n)
+				codes = append(codes, c)
+				row = append(row, toks[c]...)
+			}
+			offs = append(offs, uint32(len(codes)))
+			want = append(want, row)
+		}
+		p := dictOf(toks, codes)
+		col, err := NewColumn(p, offs)
+		require.NoError(t, err)
+		buf := make([]byte, 0, 4096)
+		for r := range want {
+			buf, err = col.AppendRow(buf[:0], r)
+			require.NoError(t, err)
+			require.Equal(t, want[r], buf, "n=%d row %d", n, r)
+			got, err := col.AppendRow([]byte("x"), r)
+			require.NoError(t, err)
+			require.Equal(t, append([]byte("x"), want[r]...), got)
+			full := make([]byte, 3, 3)
+			got, err = col.AppendRow(full, r)
+			require.NoError(t, err)
+			require.Equal(t, append(make([]byte, 3), want[r]...), got)
+		}
+	}
+}
