@@ -3,6 +3,7 @@ package onpair
 import (
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -150,22 +151,38 @@ func (c *Column) AppendAll(dst []byte) []byte {
 // AppendArrow appends every row to data and the Arrow-style end offset of
 // each row to offsets (the caller supplies the leading start offset, if
 // wanted), and returns both.
+//
+// It decodes the codes as one stream, in chunks of arrowChunk codes,
+// recording where each token starts, and reads each row's end from there:
+// a loop over each row's codes would mispredict its exit about once a row
+// (measured 2.5x slower than AppendAll on urls2).
 func (c *Column) AppendArrow(data []byte, offsets []uint64) ([]byte, []uint64) {
 	base := len(data)
 	data = grow(data, c.decodedLen+MaxTokenSize-1)
-	for r := 0; r+1 < len(c.rows); r++ {
-		codes := c.parts.Codes[c.rows[r]:c.rows[r+1]]
-		l := len(data)
-		if cap(data)-l >= MaxTokenSize*len(codes) {
-			data = data[:l+c.dec.gatherRoomy(data[l:cap(data)], codes)]
-		} else { // the last rows: the room left is the exact size + 15
-			w, _, _ := c.dec.decode(data[l:cap(data)], codes)
-			data = data[:l+w]
+	nr := len(c.rows) - 1
+	offsets = slices.Grow(offsets, nr)
+	codes, rows := c.parts.Codes, c.rows
+	out := data[base:cap(data)]
+	var pos [arrowChunk + 1]uint32
+	w, r := 0, 0
+	for c0 := 0; c0 < len(codes); c0 += arrowChunk {
+		c1 := min(c0+arrowChunk, len(codes))
+		w0 := w
+		w = c.dec.gatherPos(out, w, codes[c0:c1], pos[:c1-c0+1])
+		for r < nr && int(rows[r+1]) <= c1 {
+			offsets = append(offsets, uint64(w0+int(pos[int(rows[r+1])-c0])))
+			r++
 		}
-		offsets = append(offsets, uint64(len(data)-base))
 	}
-	return data, offsets
+	for ; r < nr; r++ { // empty rows after the last code
+		offsets = append(offsets, uint64(w))
+	}
+	return data[:base+w], offsets
 }
+
+// arrowChunk is the number of codes AppendArrow decodes per chunk (its
+// position table, 16 KiB, stays in L1).
+const arrowChunk = 4096
 
 // All iterates over the rows in order, yielding the row index and its
 // bytes. The slice is reused between iterations: copy it to keep it.

@@ -282,3 +282,39 @@ func TestAppendRowEveryLength(t *testing.T) {
 		}
 	}
 }
+
+// AppendArrow decodes in chunks of arrowChunk codes and reads row ends
+// from recorded token starts: rows crossing chunk boundaries, empty rows
+// (first, at a boundary, last) and a prefix in data must all come out as
+// AppendRow has them.
+func TestAppendArrowChunks(t *testing.T) {
+	toks := make([]string, 300)
+	for i := range toks {
+		toks[i] = string([]byte{byte(i), byte(i >> 8), 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'})[:1+i%16]
+	}
+	var codes []uint16
+	offs := []uint32{0, 0} // an empty first row
+	for r := 0; len(codes) < 3*arrowChunk+100; r++ {
+		for j := 0; j < (r*7)%23; j++ {
+			codes = append(codes, uint16((r*131+j*17)%len(toks)))
+		}
+		offs = append(offs, uint32(len(codes)))
+		if len(codes) == arrowChunk {
+			offs = append(offs, uint32(len(codes))) // empty row at a boundary
+		}
+	}
+	offs = append(offs, uint32(len(codes)), uint32(len(codes))) // empty last rows
+	col, err := NewColumn(dictOf(toks, codes), offs)
+	require.NoError(t, err)
+	data, ends := col.AppendArrow([]byte("pre"), []uint64{7})
+	require.Equal(t, col.Len()+1, len(ends))
+	require.Equal(t, col.DecodedLen()+3, len(data))
+	start := uint64(0)
+	for r := 0; r < col.Len(); r++ {
+		row, err := col.Row(r)
+		require.NoError(t, err)
+		end := ends[r+1]
+		require.Equal(t, string(row), string(data[3+start:3+end]), "row %d", r)
+		start = end
+	}
+}

@@ -162,6 +162,27 @@ func (t *fatTable) appendValid(dst []byte, codes []uint16, n int) []byte {
 	return dst[:l+w]
 }
 
+// posTail is gatherPos' exact tail: it decodes validated codes[i:] into
+// out[w:], 16 bytes at a time while 16 bytes of out remain, recording each
+// token's start relative to w0 in pos, and pos[len(codes)] the end.
+func (t *fatTable) posTail(out []byte, w, w0 int, codes []uint16, i int, pos []uint32) int {
+	rows, lens := t.rows, t.lens
+	pos = pos[:len(codes)+1]
+	for ; i < len(codes); i++ {
+		pos[i] = uint32(w - w0)
+		c := codes[i]
+		l, s := int(lens[c]), int(c)<<4
+		if w+MaxTokenSize <= len(out) {
+			copy(out[w:w+MaxTokenSize], rows[s:s+MaxTokenSize])
+		} else {
+			copy(out[w:w+l], rows[s:s+l])
+		}
+		w += l
+	}
+	pos[len(codes)] = uint32(w - w0)
+	return w
+}
+
 // packedTail is tail for packed codes: each code read exactly
 // (bitpack.Get reads only the bytes that hold it).
 func (t *fatTable) packedTail(out []byte, w int, packed []byte, width uint, m, i int) (int, int, uint8) {

@@ -338,3 +338,53 @@ func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, i
 	}
 	return int(uintptr(o) - uintptr(d)), i
 }
+
+// gatherPos decodes validated codes into out[w:] as gatherValid does and
+// records where each code's token starts, relative to w, in pos (pos[k]
+// for code k, pos[len(codes)] the end), so AppendArrow gets every row's
+// end without a loop per row; it finishes with posTail and returns the
+// new w. out must hold the decoded length (+ up to 15 bytes of slack).
+func (t *fatTable) gatherPos(out []byte, w int, codes []uint16, pos []uint32) int {
+	w0, i := w, 0
+	if len(pos) > len(codes) && len(t.rows) >= (int(t.mask)+1)*MaxTokenSize && w >= 0 && w <= len(out)-8*MaxTokenSize-1 {
+		d := unsafe.Pointer(unsafe.SliceData(out))
+		end := uintptr(d) + uintptr(len(out)-8*MaxTokenSize-1)
+		o := unsafe.Add(d, w)
+		b0 := uintptr(o)
+		cs := unsafe.Pointer(unsafe.SliceData(codes))
+		ps := unsafe.Pointer(unsafe.SliceData(pos))
+		rows := unsafe.Pointer(unsafe.SliceData(t.rows))
+		lens := t.lens
+		for i+8 <= len(codes) && uintptr(o) <= end {
+			v := *(*uint64)(unsafe.Add(cs, 2*i))
+			u := *(*uint64)(unsafe.Add(cs, 2*i+8))
+			*(*uint32)(unsafe.Add(ps, 4*i+0)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(v))<<4))
+			o = unsafe.Add(o, lens[uint16(v)])
+			*(*uint32)(unsafe.Add(ps, 4*i+4)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(v>>16))<<4))
+			o = unsafe.Add(o, lens[uint16(v>>16)])
+			*(*uint32)(unsafe.Add(ps, 4*i+8)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(v>>32))<<4))
+			o = unsafe.Add(o, lens[uint16(v>>32)])
+			*(*uint32)(unsafe.Add(ps, 4*i+12)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(v>>48))<<4))
+			o = unsafe.Add(o, lens[uint16(v>>48)])
+			*(*uint32)(unsafe.Add(ps, 4*i+16)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(u))<<4))
+			o = unsafe.Add(o, lens[uint16(u)])
+			*(*uint32)(unsafe.Add(ps, 4*i+20)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(u>>16))<<4))
+			o = unsafe.Add(o, lens[uint16(u>>16)])
+			*(*uint32)(unsafe.Add(ps, 4*i+24)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(u>>32))<<4))
+			o = unsafe.Add(o, lens[uint16(u>>32)])
+			*(*uint32)(unsafe.Add(ps, 4*i+28)) = uint32(uintptr(o) - b0)
+			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, uintptr(uint16(u>>48))<<4))
+			o = unsafe.Add(o, lens[uint16(u>>48)])
+			i += 8
+		}
+		w = int(uintptr(o) - uintptr(d))
+	}
+	return t.posTail(out, w, w0, codes, i, pos)
+}
