@@ -239,8 +239,8 @@ func TestBadFiles(t *testing.T) {
 	}
 }
 
-// AppendRow's loop-free path for rows of up to 8 codes pads the lanes past
-// the row with the length-0 code N: rows of every length 0..12, at the end
+// AppendRow's loop-free paths for rows of up to 8 and of 9..16 codes pad
+// the lanes past the row with the length-0 code N: rows of every length 0..20, at the end
 // of the codes (where the 8-byte loads would pass the end), with a reused,
 // a nil and an exactly full buffer, and with a 65536-token dictionary,
 // which has no spare code.
@@ -253,8 +253,8 @@ func TestAppendRowEveryLength(t *testing.T) {
 		var codes []uint16
 		offs := []uint32{0}
 		var want [][]byte
-		for r := 0; r < 60; r++ {
-			k := r % 13
+		for r := 0; r < 84; r++ {
+			k := r % 21
 			row := []byte{}
 			for j := 0; j < k; j++ {
 				c := uint16((r*131 + j*7919) % n)
