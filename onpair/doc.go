@@ -106,7 +106,8 @@
 // -tags purego and on every architecture outside internal/le's list of
 // little-endian architectures with cheap unaligned loads)
 // copy 16 bytes per code and advance by the token length, in blocks of 8
-// codes while a whole block provably fits: 129 bytes of output left, and
+// codes (16 in AppendAll's) while a whole block provably fits (more than
+// 16 bytes of output left per code of the block), and
 // for packed codes the block's loads within the packed bytes. They write
 // through a pointer cursor (the store takes its address from the cursor,
 // one add per token), which is what brought Go to onpair_cpp's speed: an
@@ -187,7 +188,7 @@
 // # Performance
 //
 // Measured on 2026-11-25 with the package benchmarks on the 12 dbtext
-// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 3-5 from
+// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 1-5 from
 // other jobs), GOMAXPROCS=1, Go 1.26.8 with the default GOAMD64=v1. The
 // paired benchmarks time by the thread's CPU time over intervals of about
 // 2 MB of output (decode) or 16384 random rows, run every candidate and its
@@ -202,34 +203,37 @@
 //
 //   - Full-column decode, Go speed as a fraction of onpair_cpp's
 //     decompress_all (which decodes bit-packed codes and checks nothing),
-//     best intervals: Column.AppendAll 1.04x (0.88-1.10),
-//     Decoder.DecodeInto 0.91x (0.77-0.98), one-shot DecompressInto 0.85x
-//     (0.74-0.94); from packed codes Decoder.AppendDecodePacked 0.85x
-//     (0.79-0.93) and AppendDecompressPacked 0.80x (0.72-0.89). Means:
-//     1.01x, 0.87x, 0.86x, 0.80x, 0.82x. Only AppendAll, whose codes were
+//     best intervals: Column.AppendAll 1.06x (0.76-1.35),
+//     Decoder.DecodeInto 0.91x (0.64-0.99), one-shot DecompressInto 0.84x
+//     (0.62-1.14); from packed codes Decoder.AppendDecodePacked 0.84x
+//     (0.61-0.95) and AppendDecompressPacked 0.77x (0.59-0.93). Means:
+//     1.02x, 0.86x, 0.85x, 0.78x, 0.81x. (The previous figures: 0.81x,
+//     0.79x, 0.75x, 0.61x, 0.59x.) Only AppendAll, whose codes were
 //     checked when the Column was built, runs the loop onpair_cpp runs
 //     (one 16-byte copy and one add per token); the gap of the others is
 //     their checks, which onpair_cpp does not make: DecodeInto tests each
 //     block of 8 codes (two words, four lanes each) before copying it,
-//     about 12% (measured: the same loop without the test is AppendAll's);
+//     about 14% (measured: the same loop without the test is AppendAll's);
 //     the one-shot decoders also validate the dictionary and fill a pooled
 //     table (about 13 us for 4096 tokens, 3% of l_comment's decode, most
 //     of it cache misses writing the 64 KiB table); the packed loops flag
 //     every code by its length (two instructions a code) because a
-//     width-bit code can exceed N. c_name (long tokens, 20 GB/s in C++)
-//     is the file furthest behind on every path.
-//   - Column.AppendRow on random rows: 1.03x (0.90-1.47) the time of
+//     width-bit code can exceed N. c_name (long tokens, 16-23 GB/s in
+//     C++) is the file furthest behind on every path (AppendAll 0.76x
+//     best, 0.86x mean).
+//   - Column.AppendRow on random rows: 1.09x (0.91-1.75) the time of
 //     onpair_cpp's row decode (a TokenCursor over the row, 16-byte
-//     copies), and 1.62x (0.83-5.04) the time of appending the same row
-//     from a Go []string (means: 1.03x and 1.45x); onpair_cpp itself takes
-//     1.58x (0.90-7.08) the time of copying from a std::vector<std::string>.
+//     copies), and 1.65x (0.92-5.02) the time of appending the same row
+//     from a Go []string (means: 1.04x and 1.60x); onpair_cpp itself takes
+//     1.55x (0.85-7.07) the time of copying from a std::vector<std::string>.
 //     The 1.2x-of-[]string target is met on the files of short rows (city
-//     0.94x, credentials 0.99x, firstname 0.83x, lastname 1.03x, l_comment
-//     1.13x) and not overall: fixed-length values are the []string side's
-//     best case (c_name 2.0x, hex 2.4x: its memmove always takes the same
+//     0.99x, credentials 1.04x, firstname 0.92x, lastname 1.12x, l_comment
+//     1.18x) and not overall: fixed-length values are the []string side's
+//     best case (c_name 1.95x, hex 2.5x: its memmove always takes the same
 //     branch), and rows of many codes pay about 1 ns a code (japanese, 24
-//     codes a row, 5.0x; urls2 3.7x; email 2.9x) where memmove copies
-//     them in a few wide moves. The row index stays the R+1 uint32 code
+//     codes a row, 5.0x; urls2 4.2x; email 3.0x) where memmove copies
+//     them in a few wide moves. A loop-free path for rows of 9..16 codes
+//     (16 copies, padded) was slower on urls2 and ps_comment. The row index stays the R+1 uint32 code
 //     offsets (4 bytes a row); no compact index was tried, since the
 //     offsets are not what costs. Each interval draws a fresh window of
 //     rows: with one 16384-row sequence repeated (the earlier harness, and
@@ -243,12 +247,12 @@
 //
 // Predicates against decoding the column (AppendArrow, now 0.64x AppendAll
 // on urls2 and 2.4x faster than before) and comparing each row
-// (BenchmarkPairedSearch, same rounds), speedup: Equal 4.9x (3.6-8.0),
-// HasPrefix 4.2x (3.6-6.1), Contains of three bytes from the middle of
-// row 7 4.1x (1.6-7.4), Contains of a needle absent from the data ("qzx")
-// 7.9x (2.6-17.4). Below 3x: Contains of "org" on urls2 (70% of rows
-// match, all but 30 of them in a token holding "org"; 1.6x), of l_comment's
-// needle (2.3x), and "qzx" on japanese (2.6x, 24 codes a row against
+// (BenchmarkPairedSearch, same rounds), speedup: Equal 4.6x (3.3-9.3),
+// HasPrefix 4.3x (3.5-7.3), Contains of three bytes from the middle of
+// row 7 4.0x (1.7-7.9), Contains of a needle absent from the data ("qzx")
+// 8.4x (2.7-17.8). Below 3x: Contains of "org" on urls2 (70% of rows
+// match, all but 30 of them in a token holding "org"; 1.7x), of l_comment's
+// needle (2.3x), and "qzx" on japanese (2.7x, 24 codes a row against
 // bytes.Contains' vectorised byte search). A pass counting, per chunk, the
 // rows holding such a token (no branch per row) and an exact 256-bit
 // byte set per token (instead of ch&63, which maps UTF-8 continuation

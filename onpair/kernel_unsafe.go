@@ -20,11 +20,12 @@ const kernelUnsafe = true
 // The decode kernels with unchecked 16-byte loads and stores, for
 // little-endian hosts (kernel_safe.go is the bounds-checked twin used under
 // -tags purego and on every other architecture). Each kernel decodes whole
-// blocks of 8 codes while the block provably stays in bounds: 128 bytes of
-// out remain (8 stores of 16 bytes, each starting at most 16 bytes after
-// the last), and for packed codes the block's last 8-byte load ends within
-// packed. The callers finish the remaining codes with the exact, checked
-// tail (tail.go), which keeps the exact-size guarantee.
+// blocks of 8 codes (16 in gatherValid) while the block provably stays in
+// bounds: more than 16 bytes a code of out remain (each 16-byte store
+// starts at most 16 bytes after the last), and for packed codes the
+// block's last 8-byte load ends within packed. The callers finish the
+// remaining codes with the exact, checked tail (fat.go), which keeps the
+// exact-size guarantee.
 
 // The block kernels write through a pointer cursor o (the next output
 // byte) rather than out[w:]: the store then takes its address straight
