@@ -238,3 +238,83 @@ func TestBadFiles(t *testing.T) {
 		require.ErrorIs(t, err, want, f)
 	}
 }
+
+// AppendRow's loop-free paths for rows of up to 8 and of 9..16 codes pad
+// the lanes past the row with the length-0 code N: rows of every length 0..20, at the end
+// of the codes (where the 8-byte loads would pass the end), with a reused,
+// a nil and an exactly full buffer, and with a 65536-token dictionary,
+// which has no spare code.
+func TestAppendRowEveryLength(t *testing.T) {
+	for _, n := range []int{1, 300, 4096, 65535, 65536} {
+		toks := make([]string, n)
+		for i := range toks {
+			toks[i] = string([]byte{byte(i), byte(i >> 8), 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'})[:1+i%16]
+		}
+		var codes []uint16
+		offs := []uint32{0}
+		var want [][]byte
+		for r := 0; r < 84; r++ {
+			k := r % 21
+			row := []byte{}
+			for j := 0; j < k; j++ {
+				c := uint16((r*131 + j*7919) % n)
+				codes = append(codes, c)
+				row = append(row, toks[c]...)
+			}
+			offs = append(offs, uint32(len(codes)))
+			want = append(want, row)
+		}
+		p := dictOf(toks, codes)
+		col, err := NewColumn(p, offs)
+		require.NoError(t, err)
+		buf := make([]byte, 0, 4096)
+		for r := range want {
+			buf, err = col.AppendRow(buf[:0], r)
+			require.NoError(t, err)
+			require.Equal(t, want[r], buf, "n=%d row %d", n, r)
+			got, err := col.AppendRow([]byte("x"), r)
+			require.NoError(t, err)
+			require.Equal(t, append([]byte("x"), want[r]...), got)
+			full := make([]byte, 3, 3)
+			got, err = col.AppendRow(full, r)
+			require.NoError(t, err)
+			require.Equal(t, append(make([]byte, 3), want[r]...), got)
+		}
+	}
+}
+
+// AppendArrow decodes in chunks of arrowChunk codes and reads row ends
+// from recorded token starts: rows crossing chunk boundaries, empty rows
+// (first, at a boundary, last) and a prefix in data must all come out as
+// AppendRow has them.
+func TestAppendArrowChunks(t *testing.T) {
+	toks := make([]string, 300)
+	for i := range toks {
+		toks[i] = string([]byte{byte(i), byte(i >> 8), 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'})[:1+i%16]
+	}
+	var codes []uint16
+	offs := []uint32{0, 0} // an empty first row
+	for r := 0; len(codes) < 3*arrowChunk+100; r++ {
+		for j := 0; j < (r*7)%23; j++ {
+			codes = append(codes, uint16((r*131+j*17)%len(toks)))
+		}
+		offs = append(offs, uint32(len(codes)))
+		if len(codes) == arrowChunk {
+			offs = append(offs, uint32(len(codes))) // empty row at a boundary
+		}
+	}
+	offs = append(offs, uint32(len(codes)), uint32(len(codes))) // empty last rows
+	col, err := NewColumn(dictOf(toks, codes), offs)
+	require.NoError(t, err)
+	data, ends := col.AppendArrow([]byte("pre"), []uint64{7})
+	require.Equal(t, col.Len()+1, len(ends))
+	require.Equal(t, col.DecodedLen()+3, len(data))
+	start := uint64(0)
+	for r := 0; r < col.Len(); r++ {
+		row, err := col.Row(r)
+		require.NoError(t, err)
+		end := ends[r+1]
+		require.Equal(t, string(row), string(data[3+start:3+end]), "row %d", r)
+		start = end
+	}
+}

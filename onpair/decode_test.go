@@ -124,3 +124,48 @@ func TestDecoderColumns(t *testing.T) {
 	_, err = d.NewColumn(p.Codes, c.RowOffsets(), WithMaxRows(1))
 	require.ErrorIs(t, err, ErrTooLarge)
 }
+
+// The checked block kernel tests four codes per 8-byte word against n
+// (SWAR, n <= 32768) or per code (larger n). Every decoder must reject a
+// code just past n, and the lane extremes, wherever it sits in a block, and
+// decode the same codes without it exactly.
+func TestBlockRangeCheckBoundaries(t *testing.T) {
+	for _, n := range []int{1, 2, 255, 256, 4095, 4096, 32767, 32768, 32769, 65536} {
+		toks := make([]string, n)
+		for i := range toks {
+			toks[i] = string([]byte{byte(i), byte(i >> 8), 'x'})[:1+i%3]
+		}
+		p := dictOf(toks, nil)
+		d, err := NewDecoder(p)
+		require.NoError(t, err)
+		codes := make([]uint16, 40)
+		var want []byte
+		for i := range codes {
+			codes[i] = uint16((i * 7919) % n)
+			want = append(want, toks[codes[i]]...)
+		}
+		got := make([]byte, len(want))
+		w, err := d.DecodeInto(got, codes)
+		require.NoError(t, err, "n=%d", n)
+		require.Equal(t, want, got[:w], "n=%d", n)
+		q := p
+		q.Codes = codes
+		w, err = DecompressInto(got, q)
+		require.NoError(t, err, "n=%d", n)
+		require.Equal(t, want, got[:w], "n=%d", n)
+		for _, badCode := range []int{n, n + 1, 0x7fff, 0x8000, 0x8001, 0xffff} {
+			if badCode < n || badCode > 0xffff {
+				continue
+			}
+			for _, at := range []int{0, 3, 4, 7, 8, 13, 31, 39} {
+				c := append([]uint16(nil), codes...)
+				c[at] = uint16(badCode)
+				_, err := d.DecodeInto(make([]byte, 16*len(c)), c)
+				require.ErrorIs(t, err, ErrCodeOutOfRange, "n=%d code %d at %d", n, badCode, at)
+				q.Codes = c
+				_, err = DecompressInto(make([]byte, 16*len(c)), q)
+				require.ErrorIs(t, err, ErrCodeOutOfRange, "n=%d code %d at %d", n, badCode, at)
+			}
+		}
+	}
+}

@@ -62,7 +62,10 @@ func (t *fatTable) fill(p Parts, minSlots int) {
 		clear(t.lens[n:t.n]) // keep lens[c] == 0 for every c >= n
 	}
 	slots := max(1<<bits.Len(uint(max(n, 1)-1)), minSlots)
-	size := slots * MaxTokenSize
+	// One slot more than the codes can name: code n (when n < 65536) has
+	// length 0 and a readable row, so the row decoder pads short rows
+	// with it instead of branching on their code count.
+	size := (slots + 1) * MaxTokenSize
 	if cap(t.rows) >= size {
 		t.rows = t.rows[:size]
 		clear(t.rows[n*MaxTokenSize:])
@@ -157,6 +160,27 @@ func (t *fatTable) appendValid(dst []byte, codes []uint16, n int) []byte {
 	w, i := t.gatherValid(out, 0, codes, 0)
 	w, _, _ = t.tail(out, w, codes, i)
 	return dst[:l+w]
+}
+
+// posTail is gatherPos' exact tail: it decodes validated codes[i:] into
+// out[w:], 16 bytes at a time while 16 bytes of out remain, recording each
+// token's start relative to w0 in pos, and pos[len(codes)] the end.
+func (t *fatTable) posTail(out []byte, w, w0 int, codes []uint16, i int, pos []uint32) int {
+	rows, lens := t.rows, t.lens
+	pos = pos[:len(codes)+1]
+	for ; i < len(codes); i++ {
+		pos[i] = uint32(w - w0)
+		c := codes[i]
+		l, s := int(lens[c]), int(c)<<4
+		if w+MaxTokenSize <= len(out) {
+			copy(out[w:w+MaxTokenSize], rows[s:s+MaxTokenSize])
+		} else {
+			copy(out[w:w+l], rows[s:s+l])
+		}
+		w += l
+	}
+	pos[len(codes)] = uint32(w - w0)
+	return w
 }
 
 // packedTail is tail for packed codes: each code read exactly

@@ -23,6 +23,9 @@ func TestKernelArchListIsLes(t *testing.T) {
 	for _, pair := range [][2]string{
 		{"kernel_unsafe.go", "../internal/le/le_unsafe.go"},
 		{"kernel_safe.go", "../internal/le/le_purego.go"},
+		{"kernel_packed_unsafe.go", "../internal/le/le_unsafe.go"},
+		{"row_unsafe.go", "../internal/le/le_unsafe.go"},
+		{"row_safe.go", "../internal/le/le_purego.go"},
 	} {
 		ours, theirs := buildLine(t, pair[0]), buildLine(t, pair[1])
 		for _, arch := range archs {

@@ -97,3 +97,9 @@ func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, i
 	w, i, _ = t.gatherFat(out, w, codes, i)
 	return w, i
 }
+
+// gatherPos decodes validated codes and records token starts (see
+// kernel_unsafe.go).
+func (t *fatTable) gatherPos(out []byte, w int, codes []uint16, pos []uint32) int {
+	return t.posTail(out, w, w, codes, 0, pos)
+}

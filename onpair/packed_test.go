@@ -112,3 +112,42 @@ func TestDecompressPacked(t *testing.T) {
 	_, err = DecompressPacked(q, PackCodes(codes, 9)[:10], len(codes))
 	require.ErrorIs(t, err, ErrTruncated)
 }
+
+// Every width's fused loop (one per width, generated) against the unpacked
+// decoder, with codes over the whole width so every shift and mask
+// matters, and a code >= N caught at every position of a block.
+func TestPackedEveryWidthFullRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for width := uint32(8); width <= 16; width++ {
+		n := 1<<width - 3 // three codes of the width are out of range
+		toks := make([]string, n)
+		for i := range toks {
+			toks[i] = string([]byte{byte(i), byte(i >> 8), 'x', 'y'})[:1+i%4]
+		}
+		p := dictOf(toks, nil)
+		p.Bits = width
+		d, err := NewDecoder(p)
+		require.NoError(t, err)
+		codes := make([]uint16, 1000+int(width))
+		for i := range codes {
+			codes[i] = uint16(r.IntN(n))
+		}
+		codes[5], codes[6] = uint16(n-1), 0
+		want, err := d.AppendDecode(nil, codes)
+		require.NoError(t, err)
+		packed := PackCodes(codes, width)
+		got, err := d.AppendDecodePacked(nil, packed, len(codes))
+		require.NoError(t, err, "width %d", width)
+		require.Equal(t, want, got, "width %d", width)
+		q := p
+		got, err = DecompressPacked(q, packed, len(codes))
+		require.NoError(t, err, "width %d", width)
+		require.Equal(t, want, got, "width %d", width)
+		for at := 0; at < 24; at++ {
+			c := append([]uint16(nil), codes...)
+			c[at*37%len(c)] = uint16(n + at%3)
+			_, err := d.AppendDecodePacked(nil, PackCodes(c, width), len(c))
+			require.ErrorIs(t, err, ErrCodeOutOfRange, "width %d at %d", width, at)
+		}
+	}
+}

@@ -114,8 +114,9 @@ const (
 
 // Equal returns the rows whose value is exactly value. It runs on the
 // codes: a row is considered only if its first token is a prefix of value
-// (a verdict computed once per distinct first code), and then compared
-// token by token, stopping at the first difference; nothing is decoded.
+// and its last token a suffix (verdicts computed once per distinct code),
+// and then compared token by token, stopping at the first difference;
+// nothing is decoded.
 func (c *Column) Equal(value []byte) RowSet {
 	set := newRowSet(c.Len())
 	if len(value) == 0 {
@@ -127,17 +128,34 @@ func (c *Column) Equal(value []byte) RowSet {
 		return set
 	}
 	first := c.firstCodes()
+	// Two verdicts a token, computed once per distinct code: bit 0 "is a
+	// prefix of value" (for first codes), bit 1 "is a suffix of value"
+	// (for last codes); bit 2 or 3 marks each as known. A row is compared
+	// token by token only if both its ends agree with value.
 	verdict := make([]uint8, max(c.dec.n, 1))
+	codes, rows := c.parts.Codes, c.rows
 	for r, fc := range first {
 		v := verdict[fc]
-		if v == fcUnknown {
-			v = fcNo
+		if v&4 == 0 {
 			if bytes.HasPrefix(value, c.token(fc)) {
-				v = fcMaybe
+				v |= 1
 			}
+			v |= 4
 			verdict[fc] = v
 		}
-		if v == fcMaybe && c.rowEqual(r, value) {
+		if v&1 == 0 || rows[r] == rows[r+1] { // an empty row's first code is 0
+			continue
+		}
+		lc := codes[rows[r+1]-1]
+		w := verdict[lc]
+		if w&8 == 0 {
+			if bytes.HasSuffix(value, c.token(lc)) {
+				w |= 2
+			}
+			w |= 8
+			verdict[lc] = w
+		}
+		if w&2 != 0 && c.rowEqual(r, value) {
 			set.add(r)
 		}
 	}
