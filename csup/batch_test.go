@@ -473,6 +473,7 @@ func TestBatchReaderLimitObjects(t *testing.T) {
 				if err = r.Next(&bt); err == nil {
 					if bt.Object < p[0] || bt.Object >= p[0]+p[1] || bt.Root.Elems[0].Ints[0] != bt.Row {
 						err = errors.New("batch outside its objects or misnumbered")
+						break
 					}
 					got[i], err = bt.AppendValues(got[i])
 				}

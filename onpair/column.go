@@ -112,10 +112,6 @@ func (c *Column) DecodedLen() int { return c.decodedLen }
 // of dst capacity per code (at most 4 KiB); longer rows are measured first.
 const rowScratchCodes = 256
 
-// shortRow is the most codes AppendRow decodes inline; gatherRoomy's
-// unrolled loop only starts paying off beyond eight.
-const shortRow = 8
-
 // badRow is kept out of line so AppendRow spills nothing on its fast path.
 //
 //go:noinline
@@ -123,7 +119,7 @@ func (c *Column) badRow(dst []byte, i int) ([]byte, error) {
 	return dst, invalidArg("row %d out of range [0, %d)", i, len(c.rows)-1)
 }
 
-// appendRowLong is AppendRow for rows of more than shortRow codes or when
+// appendRowLong is AppendRow for rows of more than eight codes or when
 // dst lacks 16 bytes of room per code.
 func (c *Column) appendRowLong(dst []byte, codes []uint16) []byte {
 	l := len(dst)

@@ -275,7 +275,7 @@ func TestAppendRowEveryLength(t *testing.T) {
 			got, err := col.AppendRow([]byte("x"), r)
 			require.NoError(t, err)
 			require.Equal(t, append([]byte("x"), want[r]...), got)
-			full := make([]byte, 3, 3)
+			full := make([]byte, 3)
 			got, err = col.AppendRow(full, r)
 			require.NoError(t, err)
 			require.Equal(t, append(make([]byte, 3), want[r]...), got)

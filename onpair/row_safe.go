@@ -2,6 +2,10 @@
 
 package onpair
 
+// shortRow is the most codes AppendRow decodes inline; gatherRoomy's
+// unrolled loop only starts paying off beyond eight.
+const shortRow = 8
+
 // AppendRow appends row i to dst. It may use dst's spare capacity beyond
 // the returned length as scratch (up to 16 bytes per code of the row), so reusing one
 // buffer across calls, dst = c.AppendRow(dst[:0], i), is the fast way.
