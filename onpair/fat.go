@@ -21,8 +21,16 @@ type fatTable struct {
 	mask uint16
 	rows []byte
 	lens *[MaxTokens]uint8
-	mean int // mean token length, rounded up: an output-size estimate
+	// plens is lens for the packed kernels, one entry per slot, with
+	// badLen (not 0) for the codes >= n: one OR a code flags them. Built
+	// only for the tables of packed decoders (minSlots > 1).
+	plens []uint8
+	mean  int // mean token length, rounded up: an output-size estimate
 }
+
+// badLen is a packed-kernel length (plens) of a code >= N: its top bit
+// flags the code, and it moves the cursor within packedRoom.
+const badLen = 0x80
 
 // tablePool recycles the tables of the one-shot packed decoder
 // (DecompressPacked), whose per-call cost would otherwise include
@@ -82,6 +90,19 @@ func (t *fatTable) fill(p Parts, minSlots int) {
 		total += int(l)
 	}
 	t.n, t.mask = n, uint16(slots-1)
+	if minSlots > 1 {
+		if cap(t.plens) >= slots {
+			t.plens = t.plens[:slots]
+		} else {
+			t.plens = make([]uint8, slots)
+		}
+		copy(t.plens, t.lens[:n])
+		for c := n; c < slots; c++ {
+			t.plens[c] = badLen
+		}
+	} else {
+		t.plens = t.plens[:0]
+	}
 	t.mean = 1
 	if n > 0 {
 		t.mean = (total + n - 1) / n
@@ -218,11 +239,11 @@ func (t *fatTable) appendPacked(dst []byte, packed []byte, width uint, m int) ([
 		if i > 0 {
 			perCode = (len(dst)-start+i-1)/i + 1
 		}
-		dst = grow(dst, min((m-i)*perCode, (m-i)*MaxTokenSize)+8*MaxTokenSize)
+		dst = grow(dst, min((m-i)*perCode, (m-i)*MaxTokenSize)+packedRoom)
 		l := len(dst)
 		w, j, b := t.gatherFatPacked(dst[l:cap(dst)], 0, packed, width, m, i)
 		dst, i, bad = dst[:l+w], j, bad|b
-		if cap(dst)-len(dst) >= 8*MaxTokenSize {
+		if cap(dst)-len(dst) >= packedRoom {
 			break // the kernel stopped short of the end of the codes, not of room
 		}
 	}

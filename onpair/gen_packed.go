@@ -24,7 +24,7 @@ package onpair
 import "unsafe"
 
 // packedWidth returns the block loop for codes of width bits, or nil.
-func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	switch width {
 `)
 	for w := 9; w <= 16; w++ {
@@ -35,8 +35,10 @@ func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe
 		h, hs := 4*w/8, 4*w%8
 		fmt.Fprintf(&b, `
 // packed%[1]d decodes blocks of 8 codes of %[1]d bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed%[1]d(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed%[1]d(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
@@ -48,7 +50,7 @@ func packed%[1]d(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last
 				src, sh = "u", hs+(k-4)*w
 			}
 			fmt.Fprintf(&b, "\t\t*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(%s>>%d)&%#x)<<4))\n", src, sh, 1<<w-1)
-			fmt.Fprintf(&b, "\t\tn = lens[uintptr(%s>>%d)&%#x]\n\t\tbad |= n - 1\n\t\to = unsafe.Add(o, n)\n", src, sh, 1<<w-1)
+			fmt.Fprintf(&b, "\t\tn = *(*uint8)(unsafe.Add(plens, uintptr(%s>>%d)&%#x))\n\t\tbad |= n\n\t\to = unsafe.Add(o, n)\n", src, sh, 1<<w-1)
 		}
 		fmt.Fprintf(&b, "\t\tq += %d\n\t}\n\treturn o, q, bad\n}\n", w)
 	}

@@ -7,7 +7,7 @@ package onpair
 import "unsafe"
 
 // packedWidth returns the block loop for codes of width bits, or nil.
-func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	switch width {
 	case 9:
 		return packed9
@@ -30,43 +30,45 @@ func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe
 }
 
 // packed9 decodes blocks of 8 codes of 9 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed9(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed9(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+4))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x1ff)<<4))
-		n = lens[uintptr(v>>0)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>9)&0x1ff)<<4))
-		n = lens[uintptr(v>>9)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>9)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>18)&0x1ff)<<4))
-		n = lens[uintptr(v>>18)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>18)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>27)&0x1ff)<<4))
-		n = lens[uintptr(v>>27)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>27)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x1ff)<<4))
-		n = lens[uintptr(u>>4)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>13)&0x1ff)<<4))
-		n = lens[uintptr(u>>13)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>13)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>22)&0x1ff)<<4))
-		n = lens[uintptr(u>>22)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>22)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>31)&0x1ff)<<4))
-		n = lens[uintptr(u>>31)&0x1ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>31)&0x1ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 9
 	}
@@ -74,43 +76,45 @@ func packed9(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int
 }
 
 // packed10 decodes blocks of 8 codes of 10 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed10(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed10(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+5))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x3ff)<<4))
-		n = lens[uintptr(v>>0)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>10)&0x3ff)<<4))
-		n = lens[uintptr(v>>10)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>10)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>20)&0x3ff)<<4))
-		n = lens[uintptr(v>>20)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>20)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>30)&0x3ff)<<4))
-		n = lens[uintptr(v>>30)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>30)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0x3ff)<<4))
-		n = lens[uintptr(u>>0)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>10)&0x3ff)<<4))
-		n = lens[uintptr(u>>10)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>10)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>20)&0x3ff)<<4))
-		n = lens[uintptr(u>>20)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>20)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>30)&0x3ff)<<4))
-		n = lens[uintptr(u>>30)&0x3ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>30)&0x3ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 10
 	}
@@ -118,43 +122,45 @@ func packed10(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last in
 }
 
 // packed11 decodes blocks of 8 codes of 11 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed11(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed11(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+5))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x7ff)<<4))
-		n = lens[uintptr(v>>0)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>11)&0x7ff)<<4))
-		n = lens[uintptr(v>>11)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>11)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>22)&0x7ff)<<4))
-		n = lens[uintptr(v>>22)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>22)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>33)&0x7ff)<<4))
-		n = lens[uintptr(v>>33)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>33)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x7ff)<<4))
-		n = lens[uintptr(u>>4)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>15)&0x7ff)<<4))
-		n = lens[uintptr(u>>15)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>15)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>26)&0x7ff)<<4))
-		n = lens[uintptr(u>>26)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>26)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>37)&0x7ff)<<4))
-		n = lens[uintptr(u>>37)&0x7ff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>37)&0x7ff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 11
 	}
@@ -162,43 +168,45 @@ func packed11(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last in
 }
 
 // packed12 decodes blocks of 8 codes of 12 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed12(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed12(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+6))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0xfff)<<4))
-		n = lens[uintptr(v>>0)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>12)&0xfff)<<4))
-		n = lens[uintptr(v>>12)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>12)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>24)&0xfff)<<4))
-		n = lens[uintptr(v>>24)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>24)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>36)&0xfff)<<4))
-		n = lens[uintptr(v>>36)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>36)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0xfff)<<4))
-		n = lens[uintptr(u>>0)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>12)&0xfff)<<4))
-		n = lens[uintptr(u>>12)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>12)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>24)&0xfff)<<4))
-		n = lens[uintptr(u>>24)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>24)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>36)&0xfff)<<4))
-		n = lens[uintptr(u>>36)&0xfff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>36)&0xfff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 12
 	}
@@ -206,43 +214,45 @@ func packed12(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last in
 }
 
 // packed13 decodes blocks of 8 codes of 13 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed13(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed13(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+6))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x1fff)<<4))
-		n = lens[uintptr(v>>0)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>13)&0x1fff)<<4))
-		n = lens[uintptr(v>>13)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>13)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>26)&0x1fff)<<4))
-		n = lens[uintptr(v>>26)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>26)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>39)&0x1fff)<<4))
-		n = lens[uintptr(v>>39)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>39)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x1fff)<<4))
-		n = lens[uintptr(u>>4)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>17)&0x1fff)<<4))
-		n = lens[uintptr(u>>17)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>17)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>30)&0x1fff)<<4))
-		n = lens[uintptr(u>>30)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>30)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>43)&0x1fff)<<4))
-		n = lens[uintptr(u>>43)&0x1fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>43)&0x1fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 13
 	}
@@ -250,43 +260,45 @@ func packed13(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last in
 }
 
 // packed14 decodes blocks of 8 codes of 14 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed14(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed14(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+7))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x3fff)<<4))
-		n = lens[uintptr(v>>0)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>14)&0x3fff)<<4))
-		n = lens[uintptr(v>>14)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>14)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>28)&0x3fff)<<4))
-		n = lens[uintptr(v>>28)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>28)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>42)&0x3fff)<<4))
-		n = lens[uintptr(v>>42)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>42)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0x3fff)<<4))
-		n = lens[uintptr(u>>0)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>14)&0x3fff)<<4))
-		n = lens[uintptr(u>>14)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>14)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>28)&0x3fff)<<4))
-		n = lens[uintptr(u>>28)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>28)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>42)&0x3fff)<<4))
-		n = lens[uintptr(u>>42)&0x3fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>42)&0x3fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 14
 	}
@@ -294,43 +306,45 @@ func packed14(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last in
 }
 
 // packed15 decodes blocks of 8 codes of 15 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed15(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed15(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+7))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x7fff)<<4))
-		n = lens[uintptr(v>>0)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>15)&0x7fff)<<4))
-		n = lens[uintptr(v>>15)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>15)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>30)&0x7fff)<<4))
-		n = lens[uintptr(v>>30)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>30)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>45)&0x7fff)<<4))
-		n = lens[uintptr(v>>45)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>45)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x7fff)<<4))
-		n = lens[uintptr(u>>4)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>19)&0x7fff)<<4))
-		n = lens[uintptr(u>>19)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>19)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>34)&0x7fff)<<4))
-		n = lens[uintptr(u>>34)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>34)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>49)&0x7fff)<<4))
-		n = lens[uintptr(u>>49)&0x7fff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>49)&0x7fff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 15
 	}
@@ -338,43 +352,45 @@ func packed15(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last in
 }
 
 // packed16 decodes blocks of 8 codes of 16 bits at packed bytes q..last
-// (gatherFatPacked checked the bounds), 129 bytes of out from o to end.
-func packed16(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, lens *[MaxTokens]uint8) (unsafe.Pointer, int, uint8) {
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.
+func packed16(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+8))
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0xffff)<<4))
-		n = lens[uintptr(v>>0)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>16)&0xffff)<<4))
-		n = lens[uintptr(v>>16)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>16)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>32)&0xffff)<<4))
-		n = lens[uintptr(v>>32)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>32)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>48)&0xffff)<<4))
-		n = lens[uintptr(v>>48)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>48)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0xffff)<<4))
-		n = lens[uintptr(u>>0)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>16)&0xffff)<<4))
-		n = lens[uintptr(u>>16)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>16)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>32)&0xffff)<<4))
-		n = lens[uintptr(u>>32)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>32)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>48)&0xffff)<<4))
-		n = lens[uintptr(u>>48)&0xffff]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>48)&0xffff))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += 16
 	}

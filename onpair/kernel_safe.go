@@ -30,6 +30,9 @@ func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int
 	return w, i, bad
 }
 
+// packedRoom is the room the packed kernel keeps at the end of out.
+const packedRoom = 8*MaxTokenSize + 1
+
 func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
 	lim := len(out) - 8*MaxTokenSize
 	if i%8 != 0 || width < 8 || width > 16 || int(t.mask) < 1<<width-1 {

@@ -125,6 +125,13 @@ func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int
 	return int(uintptr(o) - uintptr(d)), i, bad
 }
 
+// packedRoom is the room gatherFatPacked keeps at the end of out: its
+// lengths table (plens) gives a code >= N the length badLen, so that one OR
+// a code flags it (a valid length is 1..16, below the top bit), and a block
+// of 8 such codes moves the cursor by at most 8*badLen; the cursor then
+// still lies within out.
+const packedRoom = 8*badLen + 1
+
 // gatherFatPacked is gatherFat reading codes i.. (i a multiple of 8) of
 // a stream packed at width bits (8..16) straight from packed. A block of 8
 // codes starts on a byte boundary (8*width bits) and takes two unaligned
@@ -136,25 +143,25 @@ func (t *fatTable) gatherFat(out []byte, w int, codes []uint16, i int) (int, int
 // 9..16 run a loop of their own with constant shifts and masks
 // (kernel_packed_unsafe.go, written by gen_packed.go).
 func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
-	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || int(t.mask) < 1<<width-1 || w < 0 || i < 0 || i%8 != 0 || width < 8 || width > 16 {
+	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || int(t.mask) < 1<<width-1 || len(t.plens) < 1<<width || w < 0 || i < 0 || i%8 != 0 || width < 8 || width > 16 {
 		return w, i, 0
 	}
 	h := int(4 * width >> 3) // byte offset of code 4 in a block
 	// Blocks from i/8 up to the last one that is whole (8 codes <= m), has
-	// its second load within packed, and has 129 bytes of out (checked in
-	// the loop).
+	// its second load within packed, and has packedRoom bytes of out
+	// (checked in the loop).
 	base := i / 8 * int(width)
 	last := min((m/8-1)*int(width), len(packed)-8-h)
-	if base > last || w > len(out)-8*MaxTokenSize-1 {
+	if base > last || w > len(out)-packedRoom {
 		return w, i, 0
 	}
 	d := unsafe.Pointer(unsafe.SliceData(out))
-	end := uintptr(d) + uintptr(len(out)-8*MaxTokenSize-1)
+	end := uintptr(d) + uintptr(len(out)-packedRoom)
 	o := unsafe.Add(d, w)
 	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
 	p0 := unsafe.Pointer(unsafe.SliceData(packed))
 	q := base
-	lens := t.lens
+	lens := unsafe.Pointer(unsafe.SliceData(t.plens))
 	if f := packedWidth(width); f != nil {
 		o, q, bad := f(o, end, rows, p0, q, last, lens)
 		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad
@@ -169,36 +176,36 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+h)) >> hs
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v)&wm)<<4))
-		n = lens[uintptr(v)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(v)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>width)&wm)<<4))
-		n = lens[uintptr(v>>width)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(v>>width)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>w2)&wm)<<4))
-		n = lens[uintptr(v>>w2)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(v>>w2)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>w3)&wm)<<4))
-		n = lens[uintptr(v>>w3)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(v>>w3)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u)&wm)<<4))
-		n = lens[uintptr(u)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(u)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>width)&wm)<<4))
-		n = lens[uintptr(u>>width)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(u>>width)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>w2)&wm)<<4))
-		n = lens[uintptr(u>>w2)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(u>>w2)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>w3)&wm)<<4))
-		n = lens[uintptr(u>>w3)&wm]
-		bad |= n - 1
+		n = *(*uint8)(unsafe.Add(lens, uintptr(u>>w3)&wm))
+		bad |= n
 		o = unsafe.Add(o, n)
 		q += int(width)
 	}

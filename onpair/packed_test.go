@@ -149,5 +149,18 @@ func TestPackedEveryWidthFullRange(t *testing.T) {
 			_, err := d.AppendDecodePacked(nil, PackCodes(c, width), len(c))
 			require.ErrorIs(t, err, ErrCodeOutOfRange, "width %d at %d", width, at)
 		}
+		// Whole blocks of out-of-range codes (each moves the packed
+		// kernel's cursor by badLen), near the end and everywhere: the
+		// kernel must stay within its room and still report the code.
+		for _, from := range []int{0, len(codes) - 64, len(codes) - 24} {
+			c := append([]uint16(nil), codes...)
+			for k := from; k < len(c); k++ {
+				c[k] = uint16(n + k%3)
+			}
+			_, err := d.AppendDecodePacked(make([]byte, 0, 10), PackCodes(c, width), len(c))
+			require.ErrorIs(t, err, ErrCodeOutOfRange, "width %d from %d", width, from)
+			_, err = DecompressPacked(q, PackCodes(c, width), len(c))
+			require.ErrorIs(t, err, ErrCodeOutOfRange, "width %d from %d", width, from)
+		}
 	}
 }
