@@ -230,7 +230,6 @@
 //     two-instruction flag, best intervals; the one-OR flag is 1.09x).
 //     c_name (long tokens, 20 GB/s in C++) is the file furthest behind on
 //     every path (AppendAll 0.84x best, 0.81x mean).
-//
 //     The loop is bound by its instruction count (about six a code: the
 //     lane extract, the length load, the 16-byte load and store, the
 //     add), so a check costs what its instructions cost wherever it runs.
