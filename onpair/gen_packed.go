@@ -23,36 +23,47 @@ package onpair
 
 import "unsafe"
 
-// packedWidth returns the block loop for codes of width bits, or nil.
-func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+// packedWidth returns the block loop for codes of width bits, or nil;
+// full (N = 2^width: every code is in range) selects the loop without the
+// out-of-range flag.
+func packedWidth(width uint, full bool) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	switch width {
 `)
 	for w := 9; w <= 16; w++ {
-		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn packed%d\n", w, w)
+		fmt.Fprintf(&b, "\tcase %d:\n\t\tif full {\n\t\t\treturn packedFull%d\n\t\t}\n\t\treturn packed%d\n", w, w, w)
 	}
 	b.WriteString("\t}\n\treturn nil\n}\n")
-	for w := 9; w <= 16; w++ {
-		h, hs := 4*w/8, 4*w%8
-		fmt.Fprintf(&b, `
-// packed%[1]d decodes blocks of 8 codes of %[1]d bits at packed bytes q..last
+	for _, full := range []bool{false, true} {
+		for w := 9; w <= 16; w++ {
+			h, hs := 4*w/8, 4*w%8
+			name, flag := "packed", "\t\tbad |= n\n"
+			doc := `// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
+// bad's top bit with one OR and moves o by badLen, within packedRoom.`
+			if full {
+				name, flag = "packedFull", ""
+				doc = `// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.`
+			}
+			fmt.Fprintf(&b, `
+// %[3]s%[1]d decodes blocks of 8 codes of %[1]d bits at packed bytes q..last
 // (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
-// end. plens holds 2^width lengths, badLen for codes >= N: a bad code sets
-// bad's top bit with one OR and moves o by badLen, within packedRoom.
-func packed%[1]d(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+%[4]s
+func %[3]s%[1]d(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	var bad, n uint8
 	for q <= last && uintptr(o) <= end {
 		v := *(*uint64)(unsafe.Add(p0, q))
 		u := *(*uint64)(unsafe.Add(p0, q+%[2]d))
-`, w, h)
-		for k := 0; k < 8; k++ {
-			src, sh := "v", k*w
-			if k >= 4 {
-				src, sh = "u", hs+(k-4)*w
+`, w, h, name, doc)
+			for k := 0; k < 8; k++ {
+				src, sh := "v", k*w
+				if k >= 4 {
+					src, sh = "u", hs+(k-4)*w
+				}
+				fmt.Fprintf(&b, "\t\t*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(%s>>%d)&%#x)<<4))\n", src, sh, 1<<w-1)
+				fmt.Fprintf(&b, "\t\tn = *(*uint8)(unsafe.Add(plens, uintptr(%s>>%d)&%#x))\n%s\t\to = unsafe.Add(o, n)\n", src, sh, 1<<w-1, flag)
 			}
-			fmt.Fprintf(&b, "\t\t*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(%s>>%d)&%#x)<<4))\n", src, sh, 1<<w-1)
-			fmt.Fprintf(&b, "\t\tn = *(*uint8)(unsafe.Add(plens, uintptr(%s>>%d)&%#x))\n\t\tbad |= n\n\t\to = unsafe.Add(o, n)\n", src, sh, 1<<w-1)
+			fmt.Fprintf(&b, "\t\tq += %d\n\t}\n\treturn o, q, bad\n}\n", w)
 		}
-		fmt.Fprintf(&b, "\t\tq += %d\n\t}\n\treturn o, q, bad\n}\n", w)
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {

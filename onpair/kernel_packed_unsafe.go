@@ -6,24 +6,50 @@ package onpair
 
 import "unsafe"
 
-// packedWidth returns the block loop for codes of width bits, or nil.
-func packedWidth(width uint) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+// packedWidth returns the block loop for codes of width bits, or nil;
+// full (N = 2^width: every code is in range) selects the loop without the
+// out-of-range flag.
+func packedWidth(width uint, full bool) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	switch width {
 	case 9:
+		if full {
+			return packedFull9
+		}
 		return packed9
 	case 10:
+		if full {
+			return packedFull10
+		}
 		return packed10
 	case 11:
+		if full {
+			return packedFull11
+		}
 		return packed11
 	case 12:
+		if full {
+			return packedFull12
+		}
 		return packed12
 	case 13:
+		if full {
+			return packedFull13
+		}
 		return packed13
 	case 14:
+		if full {
+			return packedFull14
+		}
 		return packed14
 	case 15:
+		if full {
+			return packedFull15
+		}
 		return packed15
 	case 16:
+		if full {
+			return packedFull16
+		}
 		return packed16
 	}
 	return nil
@@ -391,6 +417,310 @@ func packed16(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last in
 		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>48)&0xffff)<<4))
 		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>48)&0xffff))
 		bad |= n
+		o = unsafe.Add(o, n)
+		q += 16
+	}
+	return o, q, bad
+}
+
+// packedFull9 decodes blocks of 8 codes of 9 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull9(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+4))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x1ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>9)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>9)&0x1ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>18)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>18)&0x1ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>27)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>27)&0x1ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x1ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>13)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>13)&0x1ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>22)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>22)&0x1ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>31)&0x1ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>31)&0x1ff))
+		o = unsafe.Add(o, n)
+		q += 9
+	}
+	return o, q, bad
+}
+
+// packedFull10 decodes blocks of 8 codes of 10 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull10(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+5))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x3ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>10)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>10)&0x3ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>20)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>20)&0x3ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>30)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>30)&0x3ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0x3ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>10)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>10)&0x3ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>20)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>20)&0x3ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>30)&0x3ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>30)&0x3ff))
+		o = unsafe.Add(o, n)
+		q += 10
+	}
+	return o, q, bad
+}
+
+// packedFull11 decodes blocks of 8 codes of 11 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull11(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+5))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x7ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>11)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>11)&0x7ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>22)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>22)&0x7ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>33)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>33)&0x7ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x7ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>15)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>15)&0x7ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>26)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>26)&0x7ff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>37)&0x7ff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>37)&0x7ff))
+		o = unsafe.Add(o, n)
+		q += 11
+	}
+	return o, q, bad
+}
+
+// packedFull12 decodes blocks of 8 codes of 12 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull12(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+6))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0xfff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>12)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>12)&0xfff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>24)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>24)&0xfff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>36)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>36)&0xfff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0xfff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>12)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>12)&0xfff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>24)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>24)&0xfff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>36)&0xfff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>36)&0xfff))
+		o = unsafe.Add(o, n)
+		q += 12
+	}
+	return o, q, bad
+}
+
+// packedFull13 decodes blocks of 8 codes of 13 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull13(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+6))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x1fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>13)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>13)&0x1fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>26)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>26)&0x1fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>39)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>39)&0x1fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x1fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>17)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>17)&0x1fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>30)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>30)&0x1fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>43)&0x1fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>43)&0x1fff))
+		o = unsafe.Add(o, n)
+		q += 13
+	}
+	return o, q, bad
+}
+
+// packedFull14 decodes blocks of 8 codes of 14 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull14(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+7))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x3fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>14)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>14)&0x3fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>28)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>28)&0x3fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>42)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>42)&0x3fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0x3fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>14)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>14)&0x3fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>28)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>28)&0x3fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>42)&0x3fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>42)&0x3fff))
+		o = unsafe.Add(o, n)
+		q += 14
+	}
+	return o, q, bad
+}
+
+// packedFull15 decodes blocks of 8 codes of 15 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull15(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+7))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0x7fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>15)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>15)&0x7fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>30)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>30)&0x7fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>45)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>45)&0x7fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>4)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>4)&0x7fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>19)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>19)&0x7fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>34)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>34)&0x7fff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>49)&0x7fff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>49)&0x7fff))
+		o = unsafe.Add(o, n)
+		q += 15
+	}
+	return o, q, bad
+}
+
+// packedFull16 decodes blocks of 8 codes of 16 bits at packed bytes q..last
+// (gatherFatPacked checked the bounds), packedRoom bytes of out from o to
+// end, for a full dictionary (N = 2^width): no code is out of range, so
+// none is flagged; bad is always 0.
+func packedFull16(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	var bad, n uint8
+	for q <= last && uintptr(o) <= end {
+		v := *(*uint64)(unsafe.Add(p0, q))
+		u := *(*uint64)(unsafe.Add(p0, q+8))
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>0)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>0)&0xffff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>16)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>16)&0xffff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>32)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>32)&0xffff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(v>>48)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(v>>48)&0xffff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>0)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>0)&0xffff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>16)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>16)&0xffff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>32)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>32)&0xffff))
+		o = unsafe.Add(o, n)
+		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(rows, (uintptr(u>>48)&0xffff)<<4))
+		n = *(*uint8)(unsafe.Add(plens, uintptr(u>>48)&0xffff))
 		o = unsafe.Add(o, n)
 		q += 16
 	}

@@ -162,7 +162,7 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 	p0 := unsafe.Pointer(unsafe.SliceData(packed))
 	q := base
 	lens := unsafe.Pointer(unsafe.SliceData(t.plens))
-	if f := packedWidth(width); f != nil {
+	if f := packedWidth(width, t.n == 1<<width); f != nil {
 		o, q, bad := f(o, end, rows, p0, q, last, lens)
 		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad
 	}

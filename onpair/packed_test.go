@@ -164,3 +164,34 @@ func TestPackedEveryWidthFullRange(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodePackedFullDictionary covers the packed loops without a flag:
+// with N = 2^width every code is in range.
+func TestDecodePackedFullDictionary(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for width := uint32(8); width <= 16; width++ {
+		n := 1 << width
+		toks := make([]string, n)
+		for i := range toks {
+			toks[i] = string([]byte{byte(i), byte(i >> 8), 'x', 'y', 'z'})[:1+i%5]
+		}
+		p := dictOf(toks, nil)
+		p.Bits = width
+		d, err := NewDecoder(p)
+		require.NoError(t, err)
+		codes := make([]uint16, 3000+int(width))
+		for i := range codes {
+			codes[i] = uint16(r.IntN(n))
+		}
+		codes[7], codes[8] = uint16(n-1), 0
+		want, err := d.AppendDecode(nil, codes)
+		require.NoError(t, err)
+		packed := PackCodes(codes, width)
+		got, err := d.AppendDecodePacked(nil, packed, len(codes))
+		require.NoError(t, err, "width %d", width)
+		require.Equal(t, want, got, "width %d", width)
+		got, err = DecompressPacked(p, packed, len(codes))
+		require.NoError(t, err, "width %d", width)
+		require.Equal(t, want, got, "width %d", width)
+	}
+}
