@@ -70,13 +70,13 @@ func parseColumnarMeta(meta []byte) (columnarMeta, error) {
 }
 
 // decodeColumnar reconstructs a columnar (codec 4) stream set onto dst.
-func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte, error) {
+func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
 	values := c.startValues(ss)
 	if values == nil {
 		if err := ss.load(columnarStreams...); err != nil {
 			return nil, err
 		}
-		return c.decodeColumnarFrom(dst, ss, limit, nil)
+		return c.decodeColumnarFrom(dst, ss, limit, nil, cw)
 	}
 	// The values stream decodes in the background; the columns follow it.
 	var others []string
@@ -88,7 +88,7 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	var out []byte
 	err := ss.load(others...)
 	if err == nil {
-		out, err = c.decodeColumnarFrom(dst, ss, limit, values)
+		out, err = c.decodeColumnarFrom(dst, ss, limit, values, cw)
 	}
 	// The stream's own error (damage, the xz check) comes first: the
 	// serial path would have found it before any column.
@@ -98,7 +98,7 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	return out, err
 }
 
-func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive) ([]byte, error) {
+func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive, cw *chunkWriter) ([]byte, error) {
 	m, err := parseColumnarMeta(ss.get("meta"))
 	if err != nil {
 		return nil, err
@@ -131,6 +131,9 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 	}
 	rows := &columnarRows{m: m, rowModes: rowModes, fieldcounts: ss.get("fieldcounts"), verbatim: ss.get("verbatim"),
 		header: ss.get("header"), cols: cols, quotes: quotes}
+	if cw != nil {
+		return dst, c.streamRows(cw, rows, limit)
+	}
 	return c.assembleRows(dst, rows, limit)
 }
 
@@ -523,7 +526,8 @@ func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]by
 	// rows before it leave; parts after the first go to their own buffers.
 	parts := min(c.concurrency, m.nrows/assemblePart)
 	if parts <= 1 {
-		dst = rows.write(dst, 0, m.nrows, rowCursor{next: make([]int, len(rows.cols))})
+		at := rowCursor{next: make([]int, len(rows.cols))}
+		dst = rows.write(dst, 0, m.nrows, &at)
 	} else {
 		// Each part first measures its rows, then writes them in place,
 		// at its offset in dst: no buffer per part and no copy after.
@@ -547,7 +551,7 @@ func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]by
 		bad := make([]bool, parts)
 		_ = parallel(parts, parts, func(k int) error {
 			part := dst[offs[k]:offs[k]:offs[k+1]]
-			got := rows.write(part, bound(k), bound(k+1), ats[k])
+			got := rows.write(part, bound(k), bound(k+1), &ats[k])
 			// A part that outgrew its measure would have moved to a
 			// new array: a bug, never an input problem.
 			bad[k] = len(got) != sizes[k] || (len(got) > 0 && &got[0] != &dst[offs[k]])
@@ -652,8 +656,8 @@ func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
 }
 
 // write writes rows r0..r1-1 (validated by planRows) from cursor at,
-// the state cursorAt gives for r0.
-func (rs *columnarRows) write(dst []byte, r0, r1 int, at rowCursor) []byte {
+// the state cursorAt gives for r0, and leaves at at row r1.
+func (rs *columnarRows) write(dst []byte, r0, r1 int, at *rowCursor) []byte {
 	m, rowModes, verbatim, cols, quotes, nfs := rs.m, rs.rowModes, rs.verbatim, rs.cols, rs.quotes, rs.nfs
 	s, next, vpos := at.s, at.next, at.vpos
 	for r := r0; r < r1; r++ {
@@ -681,6 +685,7 @@ func (rs *columnarRows) write(dst []byte, r0, r1 int, at rowCursor) []byte {
 			}
 		}
 	}
+	at.s, at.vpos = s, vpos
 	return dst
 }
 
