@@ -198,11 +198,11 @@ func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo,
 }
 
 // reconstruct runs the codec's reconstructor, appending to dst, or, when
-// cw is not nil, writing to cw (dst is then returned as it is; columnar
-// rows go out in chunks as they are assembled, the other codecs' output
-// is built in cw's scratch buffer and written whole).
+// cw is not nil, writing to cw (dst is then returned as it is; columnar,
+// qcolumnar and qjson lines go out in chunks as they are assembled,
+// qjson2's output is built in cw's scratch buffer and written whole).
 func (c *config) reconstruct(dst []byte, codec Codec, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
-	if cw != nil && codec != CodecColumnar {
+	if cw != nil && codec != CodecColumnar && codec != CodecQColumnar && codec != CodecQJSON {
 		if err := cw.flush(); err != nil {
 			return nil, err
 		}
@@ -217,7 +217,7 @@ func (c *config) reconstruct(dst []byte, codec Codec, ss *streamSet, limit int64
 	case CodecColumnar:
 		return c.decodeColumnar(dst, ss, limit, cw)
 	case CodecQColumnar, CodecQJSON:
-		return c.decodeQuery(dst, codec, ss, limit)
+		return c.decodeQuery(dst, codec, ss, limit, cw)
 	case CodecQJSON2:
 		return c.decodeQJSON2(dst, ss, limit)
 	}

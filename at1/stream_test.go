@@ -195,3 +195,46 @@ func BenchmarkDecodeToColumnar(b *testing.B) {
 		}
 	})
 }
+
+// qcolumnar and qjson lines stream in chunks too; a damaged file gives
+// an error whatever was written before it.
+func TestDecodeToQueryCodecs(t *testing.T) {
+	var jl strings.Builder
+	for i := 0; i < 60000; i++ {
+		fmt.Fprintf(&jl, "{\"id\": %d, \"name\": \"pkg-%d\", \"meta\": {\"v\": \"%d.%d\"}}\n", i, i%333, i%7, i%13)
+		if i%4999 == 3 {
+			jl.WriteString("not json at all\n")
+		}
+	}
+	for _, tc := range []struct {
+		codec Codec
+		orig  []byte
+	}{{CodecQColumnar, streamCSV(100000)}, {CodecQJSON, []byte(jl.String())}} {
+		enc, err := Encode(tc.orig, WithCodec(tc.codec), WithLevel(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, codec, _ := checkHeader(enc); codec != tc.codec {
+			t.Fatalf("%v: encoded as %v", tc.codec, codec)
+		}
+		var w chunkLog
+		n, err := DecodeTo(&w, enc)
+		if err != nil || n != int64(len(tc.orig)) || !bytes.Equal(w.Bytes(), tc.orig) {
+			t.Fatalf("%v: DecodeTo %d bytes, %v", tc.codec, n, err)
+		}
+		if len(w.writes) < len(tc.orig)/(2*streamChunk) || slicesMax(w.writes) > 2*streamChunk {
+			t.Fatalf("%v: writes %v", tc.codec, w.writes)
+		}
+		if _, err := DecodeTo(io.Discard, enc, WithMaxDecodedSize(int64(len(tc.orig)-1))); !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("%v: limit: %v", tc.codec, err)
+		}
+	}
+}
+
+func slicesMax(s []int) int {
+	m := 0
+	for _, v := range s {
+		m = max(m, v)
+	}
+	return m
+}
