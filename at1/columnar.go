@@ -299,9 +299,34 @@ func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
 		}
 	}
 	n := int(count)
-	v := colVals{buf: make([]byte, 0, min(n*4, cur.rest()*4+64)), offs: make([]uint32, 1, n+1)}
-	var acc int64
+	// A first pass checks the deltas and sums the text's exact length
+	// (stopping where it would pass the budget), so the buffer is
+	// allocated once and never grows (each growth a copy into fresh pages).
+	deltas := cur.off
+	var acc, total int64
 	used := 0
+	for i := 0; i < n; i++ {
+		if bitmap[i>>3]>>(i&7)&1 == 1 {
+			d, err := cur.sv("NUMEXC delta")
+			if err != nil {
+				return colVals{}, err
+			}
+			acc += d
+			total += int64(numLen(acc, dec)) + 1
+		} else {
+			if used >= len(exc) {
+				return colVals{}, cur.errf("NUMEXC exceptions run out at entry %d of %d", i, n)
+			}
+			total += int64(len(exc[used])) + 1
+			used++
+		}
+		if total > *budget {
+			return colVals{}, spend(cur, budget, int(total))
+		}
+	}
+	cur.off = deltas
+	v := colVals{buf: make([]byte, 0, total), offs: make([]uint32, 1, n+1)}
+	acc, used = 0, 0
 	for i := 0; i < n; i++ {
 		if bitmap[i>>3]>>(i&7)&1 == 1 {
 			d, err := cur.sv("NUMEXC delta")
