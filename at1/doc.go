@@ -51,10 +51,21 @@
 //
 // # Entry points
 //
-//   - Decode and AppendDecode decode a whole file held in memory.
-//   - NewReader streams a file from an io.Reader; a framed file is decoded
-//     frame by frame into one reused buffer, so memory is bounded by the
-//     largest frame (its payload and its output), not the file.
+//   - Decode and AppendDecode decode a whole file held in memory; the
+//     trailer is verified before they return.
+//   - DecodeTo decodes a file held in memory to an io.Writer; NewReader
+//     streams a file from an io.Reader (a framed file frame by frame, so
+//     memory is bounded by the largest frame, not the file). DecodeTo and
+//     Reader.WriteTo write columnar, qcolumnar and qjson lines in chunks
+//     of about 256 KiB (pooled buffers) as they are assembled, never the
+//     whole output at once; a columnar table's row structure is
+//     validated before its first byte is written. The SHA-256 trailer
+//     covers the whole output, so it is checked after the last byte was
+//     written: on a mismatch ErrChecksum is returned and the writer has
+//     received unverified bytes, as with xz -dc on a bad check (a qcolumnar
+//     or qjson block found damaged part way likewise fails after the
+//     lines before it). Reader.Read decodes a whole-file container whole
+//     and verifies it before returning its first byte.
 //   - Open reads only the header, the stream directory (or the frame list)
 //     and, for qcolumnar/qjson, the small meta/template/paths/index
 //     streams from an io.ReaderAt. File.Query then selects columns (by
@@ -244,22 +255,40 @@
 //	nuget.tsv, 0.5 MB (columnar)        1.57, 1.19               1.65, 1.15
 //	dbtext email, 2.2 MB (columnar)     0.77, 0.80               0.99, 1.06
 //
-// As a fresh process the picture is worse: colfmt cat (CGO_ENABLED=0)
-// took 226 ms of CPU on the trades file against 126 ms for xz -dc (before:
-// 258 ms), 281 ms on the PyPI TSV against 152 ms (before: 375 ms), and
-// 22 ms on a 9-byte file against 4.8 ms (medians of 9 interleaved runs).
-// Two costs that a warm benchmark hides make the difference. Page faults:
-// every fresh 4 KiB page costs about 15 us of system time on this
-// machine, and a whole-file decode touches about 26 MB (the file, the
-// decoded streams, the column texts and offsets, the output; 6,600
-// faults, 100 ms of system time against xz's 1,800 faults and 30 ms).
-// Start-up: a Go program that prints a line costs 7.8 ms here, and
-// colfmt's binary (22 MB; arrow, cloud SDKs, grpc) 20 ms before it reads
-// its input, which is all of a tiny file's cost (Decode itself takes
-// 0.3-40 us on the shared vectors). Writing rows straight to the output
-// instead of materializing column texts and the whole output, and a
-// smaller binary for cat, are what is left to reach the reference's CPU
-// time from the command line.
+// As a fresh process the picture was worse, from two costs that a warm
+// benchmark hides. Page faults: every fresh 4 KiB page costs about 15 us
+// of system time on this machine, and a whole-file decode that built the
+// output and the column texts in memory touched about 26 MB (6,000
+// faults on the trades file against xz's 2,100). Start-up: a Go program
+// that prints a line costs 7.8 ms here, and colfmt's binary (22 MB;
+// arrow, cloud SDKs, grpc) about 20 ms and 700 faults before it reads its
+// input (GODEBUG=inittrace=1 shows no single package init above 1 ms: the
+// cost is the binary's size, not work the at1 path could skip), which is
+// all of a tiny file's cost (Decode itself takes 0.3-40 us on the shared
+// vectors).
+//
+// colfmt cat now streams (Reader.WriteTo: rows written in 256 KiB chunks,
+// NUMEXC column text sized exactly instead of grown by doubling): the
+// peak heap on the trades file went from 19 MB to 8 MB. CPU (user+system
+// of the child, getrusage) of colfmt cat over xz -dc (5.4.1, liblzma -6
+// file of the same original), CGO_ENABLED=0 build, medians of 7
+// interleaved runs of before, after and xz -dc, two rounds on the loaded
+// shared machine (xz -dc itself took 128-209 ms on the trades file
+// across them), minor page faults in brackets:
+//
+//	file (at1 codec)                  before       after        faults before/after/xz
+//	trades CSV, 6.9 MB (columnar)     1.99, 1.53   1.26, 1.16   5,990 / 4,350 / 2,090
+//	PyPI TSV, 8.0 MB (columnar)       1.80, 1.67   1.43, 1.31   5,920 / 4,050 / 2,360
+//	PyPI JSON Lines, 7.3 MB (qjson)   1.42, 1.49   1.23 (*)     4,330 / 2,640 / 2,200
+//	nuget.tsv, 0.5 MB (columnar)      1.76, 1.65   1.75, 1.60   1,090 / 1,160 / 540
+//	dbtext email, 2.2 MB (columnar)   1.88, 1.64   1.67, 1.52   2,730 / 2,230 / 960
+//	9-byte CSV                        1.61, 1.77   1.70, 1.62   710 / 720 / 410
+//
+// (*) qjson streaming landed in the second round only. What is left:
+// the column texts are still built whole before rows are written (INT,
+// DEC and SHUF columns as text plus 4-byte offsets, about 8 MB on the
+// trades file), and the start-up cost of the shared binary; on files
+// under 1 MB that start-up is most of the difference to xz -dc.
 //
 // # Security
 //
