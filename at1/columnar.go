@@ -121,7 +121,7 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 	if values != nil {
 		upTo = values.upTo
 	}
-	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit))
+	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit), cw != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 // returns the values stream, or (while it is still being decoded) a
 // prefix of at least n bytes if it has that many. budget caps the text
 // the columns may produce in total.
-func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64) ([]colVals, error) {
+func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64, lazy bool) ([]colVals, error) {
 	idx := &cursor{b: colIndex, path: "stream \"col_index\""}
 	vals := &cursor{path: "stream \"values\""}
 	cols := make([]colVals, ncols)
@@ -157,7 +157,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 			return nil, err
 		}
 		cc := &cursor{b: chunk, base: int64(start), path: "stream \"values\" column " + strconv.Itoa(k)}
-		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], &budget)
+		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], &budget, lazy)
 		if err != nil {
 			return nil, err
 		}
@@ -165,12 +165,12 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 	return cols, nil
 }
 
-func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int64) (colVals, error) {
+func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int64, lazy bool) (colVals, error) {
 	switch typ {
 	case colText:
 		return splitLines(cur.b), nil
 	case colInt:
-		return numColumn(cur, -1, budget)
+		return numColumn(cur, -1, budget, lazy)
 	case colDec:
 		if len(cur.b) == 0 {
 			return colVals{}, cur.errf("empty DEC chunk")
@@ -179,7 +179,7 @@ func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int
 		if err != nil {
 			return colVals{}, err
 		}
-		return numColumn(cur, d, budget)
+		return numColumn(cur, d, budget, lazy)
 	case colNumExc:
 		return c.numExcColumn(cur, budget)
 	case colDerived:
@@ -215,7 +215,7 @@ func spend(cur *cursor, budget *int64, n int) error {
 
 // numColumn decodes svarint deltas to the end of the chunk (INT when
 // dec < 0, DEC with dec fractional digits otherwise).
-func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
+func numColumn(cur *cursor, dec int, budget *int64, lazy bool) (colVals, error) {
 	rest := cur.b[cur.off:]
 	// Every value ends in the one byte below 0x80 of its varint: size the
 	// offsets exactly. A first pass sums the text's exact length (and
@@ -242,6 +242,12 @@ func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
 			cur.off += p
 			return colVals{}, spend(cur, budget, int(total))
 		}
+	}
+	if lazy {
+		// The deltas are valid and the text fits the budget: format
+		// each value when the rows ask for it.
+		cur.off = len(cur.b)
+		return colVals{num: &lazyNums{deltas: rest, dec: dec, n: n, textLen: total - int64(n)}}, spend(cur, budget, int(total))
 	}
 	v := colVals{buf: make([]byte, total), offs: make([]uint32, n+1)}
 	acc = 0
@@ -768,6 +774,10 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 		col := &cols[i]
 		if need > col.count() {
 			return 0, errs.At(ErrCorrupt, -1, "column "+strconv.Itoa(i), "column runs out of values: %d rows need it, it has %d", need, col.count())
+		}
+		if col.num != nil && need == col.num.n && quotes[i].mode == 0 {
+			size += col.num.textLen // numbers carry no quotes
+			continue
 		}
 		for j := 0; j < need; j++ {
 			v := col.at(j)
