@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/colfmt/colfmt/internal/varint"
 )
 
 // streamCSV is a columnar-shaped CSV of several MiB: more than one
@@ -237,4 +239,43 @@ func slicesMax(s []int) int {
 		m = max(m, v)
 	}
 	return m
+}
+
+// A lazy INT/DEC column gives the same values as a materialized one, in
+// any access order (going back restarts from value 0).
+func TestLazyNumsMatchText(t *testing.T) {
+	vals := []int64{0, -1, 5, 1 << 40, -(1 << 62), 7, 7, -300, 12345678, 0, 1<<63 - 1, -1 << 63}
+	var deltas []byte
+	var prev int64
+	for _, v := range vals {
+		deltas = varint.AppendSigned(deltas, v-prev)
+		prev = v
+	}
+	for _, dec := range []int{-1, 0, 2, maxScale} {
+		budget := int64(1 << 20)
+		text, err := numColumn(&cursor{b: deltas}, dec, &budget, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget2 := int64(1 << 20)
+		lazy, err := numColumn(&cursor{b: deltas}, dec, &budget2, true)
+		if err != nil || lazy.num == nil || budget != budget2 {
+			t.Fatalf("dec %d: lazy %v, %v; budgets %d %d", dec, lazy.num != nil, err, budget, budget2)
+		}
+		if lazy.count() != text.count() || lazy.count() != len(vals) {
+			t.Fatalf("dec %d: counts %d %d", dec, lazy.count(), text.count())
+		}
+		var sum int64
+		for i := 0; i < text.count(); i++ {
+			sum += int64(len(text.at(i)))
+		}
+		if sum != lazy.num.textLen {
+			t.Fatalf("dec %d: textLen %d, want %d", dec, lazy.num.textLen, sum)
+		}
+		for _, i := range []int{0, 1, 1, 2, 5, 3, 11, 0, 10, 10, 4, 6, 7, 8, 9} {
+			if got, want := lazy.at(i), text.at(i); !bytes.Equal(got, want) {
+				t.Fatalf("dec %d: value %d = %q, want %q", dec, i, got, want)
+			}
+		}
+	}
 }
