@@ -267,28 +267,33 @@
 // all of a tiny file's cost (Decode itself takes 0.3-40 us on the shared
 // vectors).
 //
-// colfmt cat now streams (Reader.WriteTo: rows written in 256 KiB chunks,
-// NUMEXC column text sized exactly instead of grown by doubling): the
-// peak heap on the trades file went from 19 MB to 8 MB. CPU (user+system
-// of the child, getrusage) of colfmt cat over xz -dc (5.4.1, liblzma -6
-// file of the same original), CGO_ENABLED=0 build, medians of 7
-// interleaved runs of before, after and xz -dc, two rounds on the loaded
-// shared machine (xz -dc itself took 128-209 ms on the trades file
-// across them), minor page faults in brackets:
+// colfmt cat now streams (Reader.WriteTo: rows written in 256 KiB
+// chunks; INT and DEC columns formatted from their deltas as the rows are
+// written, so a columnar file's numbers are never held as text; NUMEXC
+// column text sized exactly instead of grown by doubling): the peak heap
+// on the trades file went from 19 MB to under 8 MB. CPU (user+system of
+// the child, getrusage) of colfmt cat over that of xz -dc (5.4.1, a
+// liblzma -6 file of the same original), CGO_ENABLED=0 builds, medians of
+// 7 interleaved runs of before, after and xz -dc, on the loaded shared
+// machine (xz -dc itself took 128-209 ms on the trades file across the
+// rounds). Two rounds; "mid" is an intermediate build (chunked rows and
+// exact NUMEXC, numbers still as text, qjson streamed only in the second
+// round). Minor page faults of the last round in the last column:
 //
-//	file (at1 codec)                  before       after        faults before/after/xz
-//	trades CSV, 6.9 MB (columnar)     1.99, 1.53   1.26, 1.16   5,990 / 4,350 / 2,090
-//	PyPI TSV, 8.0 MB (columnar)       1.80, 1.67   1.43, 1.31   5,920 / 4,050 / 2,360
-//	PyPI JSON Lines, 7.3 MB (qjson)   1.42, 1.49   1.23 (*)     4,330 / 2,640 / 2,200
-//	nuget.tsv, 0.5 MB (columnar)      1.76, 1.65   1.75, 1.60   1,090 / 1,160 / 540
-//	dbtext email, 2.2 MB (columnar)   1.88, 1.64   1.67, 1.52   2,730 / 2,230 / 960
-//	9-byte CSV                        1.61, 1.77   1.70, 1.62   710 / 720 / 410
+//	file (at1 codec)                  before       mid          now    faults before/now/xz
+//	trades CSV, 6.9 MB (columnar)     1.47, 1.53   1.26, 1.16   1.04   6,000 / 3,440 / 2,090
+//	PyPI TSV, 8.0 MB (columnar)       1.45, 1.67   1.43, 1.31   1.23   5,960 / 4,050 / 2,370
+//	PyPI JSON Lines, 7.3 MB (qjson)   1.59, 1.49   -,    1.23   1.13   4,320 / 2,630 / 2,200
+//	nuget.tsv, 0.5 MB (columnar)      1.65, 1.65   1.75, 1.60   1.65   1,100 / 1,150 / 540
+//	dbtext email, 2.2 MB (columnar)   1.77, 1.64   1.67, 1.52   1.57   2,720 / 2,230 / 960
+//	9-byte CSV                        1.59, 1.77   1.70, 1.62   1.55   680 / 710 / 410
 //
-// (*) qjson streaming landed in the second round only. What is left:
-// the column texts are still built whole before rows are written (INT,
-// DEC and SHUF columns as text plus 4-byte offsets, about 8 MB on the
-// trades file), and the start-up cost of the shared binary; on files
-// under 1 MB that start-up is most of the difference to xz -dc.
+// What is left: TEXT columns still get an offsets array (4 bytes a
+// value), the decoded streams and the file are held whole (a whole-file
+// container is one unit), qjson2 and RAW build their output before
+// writing it, and the shared binary's start-up (about 20 ms and 700
+// faults) is most of the difference to xz -dc on files under 1 MB and
+// all of it on a tiny one.
 //
 // # Security
 //
