@@ -275,18 +275,19 @@
 // the child, getrusage) of colfmt cat over that of xz -dc (5.4.1, a
 // liblzma -6 file of the same original), CGO_ENABLED=0 builds, medians of
 // 7 interleaved runs of before, after and xz -dc, on the loaded shared
-// machine (xz -dc itself took 128-209 ms on the trades file across the
-// rounds). Two rounds; "mid" is an intermediate build (chunked rows and
-// exact NUMEXC, numbers still as text, qjson streamed only in the second
-// round). Minor page faults of the last round in the last column:
+// machine (xz -dc itself took 136-209 ms on the trades file across the
+// rounds). Three rounds, each running "before" against one build: "mid"
+// (rounds 1 and 2) chunks the rows and sizes NUMEXC exactly but still
+// holds numbers as text (qjson streamed from round 2), "now" (round 3)
+// is this version. Minor page faults of round 3 in the last column:
 //
-//	file (at1 codec)                  before       mid          now    faults before/now/xz
-//	trades CSV, 6.9 MB (columnar)     1.47, 1.53   1.26, 1.16   1.04   6,000 / 3,440 / 2,090
-//	PyPI TSV, 8.0 MB (columnar)       1.45, 1.67   1.43, 1.31   1.23   5,960 / 4,050 / 2,370
-//	PyPI JSON Lines, 7.3 MB (qjson)   1.59, 1.49   -,    1.23   1.13   4,320 / 2,630 / 2,200
-//	nuget.tsv, 0.5 MB (columnar)      1.65, 1.65   1.75, 1.60   1.65   1,100 / 1,150 / 540
-//	dbtext email, 2.2 MB (columnar)   1.77, 1.64   1.67, 1.52   1.57   2,720 / 2,230 / 960
-//	9-byte CSV                        1.59, 1.77   1.70, 1.62   1.55   680 / 710 / 410
+//	file (at1 codec)                  before (r1, r2, r3)  mid (r1, r2)  now (r3)  faults before/now/xz
+//	trades CSV, 6.9 MB (columnar)     1.99, 1.53, 1.47     1.26, 1.16    1.04      6,000 / 3,440 / 2,090
+//	PyPI TSV, 8.0 MB (columnar)       1.80, 1.67, 1.45     1.43, 1.31    1.23      5,960 / 4,050 / 2,370
+//	PyPI JSON Lines, 7.3 MB (qjson)   1.42, 1.49, 1.59     1.55, 1.23    1.13      4,320 / 2,630 / 2,200
+//	nuget.tsv, 0.5 MB (columnar)      1.76, 1.65, 1.65     1.75, 1.60    1.65      1,100 / 1,150 / 540
+//	dbtext email, 2.2 MB (columnar)   1.88, 1.64, 1.77     1.67, 1.52    1.57      2,720 / 2,230 / 960
+//	9-byte CSV                        1.61, 1.77, 1.59     1.70, 1.62    1.55      680 / 710 / 410
 //
 // What is left: TEXT columns still get an offsets array (4 bytes a
 // value), the decoded streams and the file are held whole (a whole-file
