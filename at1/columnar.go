@@ -168,6 +168,9 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int64, lazy bool) (colVals, error) {
 	switch typ {
 	case colText:
+		if lazy {
+			return colVals{text: lazyLines(cur.b)}, nil
+		}
 		return splitLines(cur.b), nil
 	case colInt:
 		return numColumn(cur, -1, budget, lazy)
@@ -777,6 +780,10 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 		}
 		if col.num != nil && need == col.num.n && quotes[i].mode == 0 {
 			size += col.num.textLen // numbers carry no quotes
+			continue
+		}
+		if col.text != nil && need == col.text.n && quotes[i].mode == 0 {
+			size += int64(len(col.text.b) - (col.text.n - 1)) // the lines without their newlines
 			continue
 		}
 		for j := 0; j < need; j++ {

@@ -279,3 +279,26 @@ func TestLazyNumsMatchText(t *testing.T) {
 		}
 	}
 }
+
+// A lazy TEXT column gives splitLines' values in any access order.
+func TestLazyTextMatchesSplitLines(t *testing.T) {
+	for _, b := range []string{"", "\n", "a", "a\n", "\nb", "one\ntwo\n\nfour\"q\"\n", "x\n\n\n"} {
+		want := splitLines([]byte(b))
+		got := colVals{text: lazyLines([]byte(b))}
+		if got.count() != want.count() {
+			t.Fatalf("%q: count %d, want %d", b, got.count(), want.count())
+		}
+		order := []int{}
+		for i := 0; i < want.count(); i++ {
+			order = append(order, i, i)
+		}
+		for i := want.count() - 1; i >= 0; i-- {
+			order = append(order, i)
+		}
+		for _, i := range order {
+			if g, w := got.at(i), want.at(i); !bytes.Equal(g, w) {
+				t.Fatalf("%q: line %d = %q, want %q", b, i, g, w)
+			}
+		}
+	}
+}

@@ -14,14 +14,16 @@ import (
 // entry j is buf[offs[j] : offs[j+1]-1]. If idx is set (DICT, DERIVED)
 // value i is entry idx[i]; otherwise value i is entry i.
 //
-// A lazy column (num set; only on the serial streaming path) keeps an
-// INT or DEC chunk's deltas and formats value i when it is asked for,
-// instead of holding the column's text.
+// A lazy column (num or text set; only on the serial streaming path)
+// keeps an INT or DEC chunk's deltas and formats value i when it is asked
+// for, instead of holding the column's text, or walks a TEXT chunk's
+// lines without an offsets array.
 type colVals struct {
 	buf  []byte
 	offs []uint32
 	idx  []uint32
 	num  *lazyNums
+	text *lazyText
 }
 
 // lazyNums formats a validated svarint delta chunk value by value. It is
@@ -54,9 +56,45 @@ func (l *lazyNums) at(i int) []byte {
 	return l.text[:l.tlen]
 }
 
+// lazyText walks a TEXT chunk's lines in order instead of indexing them
+// (no offsets array); like lazyNums, going back restarts from line 0.
+type lazyText struct {
+	b         []byte
+	n         int // lines: newlines + 1
+	pos, next int // byte offset and index of the next line
+	cur       []byte
+}
+
+func lazyLines(b []byte) *lazyText {
+	return &lazyText{b: b, n: bytes.Count(b, []byte{'\n'}) + 1}
+}
+
+func (l *lazyText) at(i int) []byte {
+	if i == l.next-1 {
+		return l.cur
+	}
+	if i < l.next {
+		l.pos, l.next = 0, 0
+	}
+	for l.next <= i {
+		rest := l.b[min(l.pos, len(l.b)):]
+		j := bytes.IndexByte(rest, '\n')
+		if j < 0 {
+			j = len(rest)
+		}
+		l.cur = rest[:j]
+		l.pos += j + 1
+		l.next++
+	}
+	return l.cur
+}
+
 func (v *colVals) count() int {
 	if v.num != nil {
 		return v.num.n
+	}
+	if v.text != nil {
+		return v.text.n
 	}
 	if v.idx != nil {
 		return len(v.idx)
@@ -70,6 +108,9 @@ func (v *colVals) entry(j int) []byte { return v.buf[v.offs[j] : v.offs[j+1]-1] 
 func (v *colVals) at(i int) []byte {
 	if v.num != nil {
 		return v.num.at(i)
+	}
+	if v.text != nil {
+		return v.text.at(i)
 	}
 	if v.idx != nil {
 		return v.entry(int(v.idx[i]))
