@@ -70,13 +70,13 @@ func parseColumnarMeta(meta []byte) (columnarMeta, error) {
 }
 
 // decodeColumnar reconstructs a columnar (codec 4) stream set onto dst.
-func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte, error) {
+func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
 	values := c.startValues(ss)
 	if values == nil {
 		if err := ss.load(columnarStreams...); err != nil {
 			return nil, err
 		}
-		return c.decodeColumnarFrom(dst, ss, limit, nil)
+		return c.decodeColumnarFrom(dst, ss, limit, nil, cw)
 	}
 	// The values stream decodes in the background; the columns follow it.
 	var others []string
@@ -88,7 +88,7 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	var out []byte
 	err := ss.load(others...)
 	if err == nil {
-		out, err = c.decodeColumnarFrom(dst, ss, limit, values)
+		out, err = c.decodeColumnarFrom(dst, ss, limit, values, cw)
 	}
 	// The stream's own error (damage, the xz check) comes first: the
 	// serial path would have found it before any column.
@@ -98,7 +98,7 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64) ([]byte,
 	return out, err
 }
 
-func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive) ([]byte, error) {
+func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive, cw *chunkWriter) ([]byte, error) {
 	m, err := parseColumnarMeta(ss.get("meta"))
 	if err != nil {
 		return nil, err
@@ -121,7 +121,7 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 	if values != nil {
 		upTo = values.upTo
 	}
-	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit))
+	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit), cw != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +131,9 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 	}
 	rows := &columnarRows{m: m, rowModes: rowModes, fieldcounts: ss.get("fieldcounts"), verbatim: ss.get("verbatim"),
 		header: ss.get("header"), cols: cols, quotes: quotes}
+	if cw != nil {
+		return dst, c.streamRows(cw, rows, limit)
+	}
 	return c.assembleRows(dst, rows, limit)
 }
 
@@ -138,7 +141,7 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 // returns the values stream, or (while it is still being decoded) a
 // prefix of at least n bytes if it has that many. budget caps the text
 // the columns may produce in total.
-func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64) ([]colVals, error) {
+func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64, lazy bool) ([]colVals, error) {
 	idx := &cursor{b: colIndex, path: "stream \"col_index\""}
 	vals := &cursor{path: "stream \"values\""}
 	cols := make([]colVals, ncols)
@@ -154,7 +157,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 			return nil, err
 		}
 		cc := &cursor{b: chunk, base: int64(start), path: "stream \"values\" column " + strconv.Itoa(k)}
-		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], &budget)
+		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], &budget, lazy)
 		if err != nil {
 			return nil, err
 		}
@@ -162,12 +165,15 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 	return cols, nil
 }
 
-func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int64) (colVals, error) {
+func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int64, lazy bool) (colVals, error) {
 	switch typ {
 	case colText:
+		if lazy {
+			return colVals{text: lazyLines(cur.b)}, nil
+		}
 		return splitLines(cur.b), nil
 	case colInt:
-		return numColumn(cur, -1, budget)
+		return numColumn(cur, -1, budget, lazy)
 	case colDec:
 		if len(cur.b) == 0 {
 			return colVals{}, cur.errf("empty DEC chunk")
@@ -176,7 +182,7 @@ func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int
 		if err != nil {
 			return colVals{}, err
 		}
-		return numColumn(cur, d, budget)
+		return numColumn(cur, d, budget, lazy)
 	case colNumExc:
 		return c.numExcColumn(cur, budget)
 	case colDerived:
@@ -212,7 +218,7 @@ func spend(cur *cursor, budget *int64, n int) error {
 
 // numColumn decodes svarint deltas to the end of the chunk (INT when
 // dec < 0, DEC with dec fractional digits otherwise).
-func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
+func numColumn(cur *cursor, dec int, budget *int64, lazy bool) (colVals, error) {
 	rest := cur.b[cur.off:]
 	// Every value ends in the one byte below 0x80 of its varint: size the
 	// offsets exactly. A first pass sums the text's exact length (and
@@ -239,6 +245,12 @@ func numColumn(cur *cursor, dec int, budget *int64) (colVals, error) {
 			cur.off += p
 			return colVals{}, spend(cur, budget, int(total))
 		}
+	}
+	if lazy {
+		// The deltas are valid and the text fits the budget: format
+		// each value when the rows ask for it.
+		cur.off = len(cur.b)
+		return colVals{num: &lazyNums{deltas: rest, dec: dec, n: n, textLen: total - int64(n)}}, spend(cur, budget, int(total))
 	}
 	v := colVals{buf: make([]byte, total), offs: make([]uint32, n+1)}
 	acc = 0
@@ -296,9 +308,34 @@ func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
 		}
 	}
 	n := int(count)
-	v := colVals{buf: make([]byte, 0, min(n*4, cur.rest()*4+64)), offs: make([]uint32, 1, n+1)}
-	var acc int64
+	// A first pass checks the deltas and sums the text's exact length
+	// (stopping where it would pass the budget), so the buffer is
+	// allocated once and never grows (each growth a copy into fresh pages).
+	deltas := cur.off
+	var acc, total int64
 	used := 0
+	for i := 0; i < n; i++ {
+		if bitmap[i>>3]>>(i&7)&1 == 1 {
+			d, err := cur.sv("NUMEXC delta")
+			if err != nil {
+				return colVals{}, err
+			}
+			acc += d
+			total += int64(numLen(acc, dec)) + 1
+		} else {
+			if used >= len(exc) {
+				return colVals{}, cur.errf("NUMEXC exceptions run out at entry %d of %d", i, n)
+			}
+			total += int64(len(exc[used])) + 1
+			used++
+		}
+		if total > *budget {
+			return colVals{}, spend(cur, budget, int(total))
+		}
+	}
+	cur.off = deltas
+	v := colVals{buf: make([]byte, 0, total), offs: make([]uint32, 1, n+1)}
+	acc, used = 0, 0
 	for i := 0; i < n; i++ {
 		if bitmap[i>>3]>>(i&7)&1 == 1 {
 			d, err := cur.sv("NUMEXC delta")
@@ -523,7 +560,8 @@ func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]by
 	// rows before it leave; parts after the first go to their own buffers.
 	parts := min(c.concurrency, m.nrows/assemblePart)
 	if parts <= 1 {
-		dst = rows.write(dst, 0, m.nrows, rowCursor{next: make([]int, len(rows.cols))})
+		at := rowCursor{next: make([]int, len(rows.cols))}
+		dst = rows.write(dst, 0, m.nrows, &at)
 	} else {
 		// Each part first measures its rows, then writes them in place,
 		// at its offset in dst: no buffer per part and no copy after.
@@ -547,7 +585,7 @@ func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]by
 		bad := make([]bool, parts)
 		_ = parallel(parts, parts, func(k int) error {
 			part := dst[offs[k]:offs[k]:offs[k+1]]
-			got := rows.write(part, bound(k), bound(k+1), ats[k])
+			got := rows.write(part, bound(k), bound(k+1), &ats[k])
 			// A part that outgrew its measure would have moved to a
 			// new array: a bug, never an input problem.
 			bad[k] = len(got) != sizes[k] || (len(got) > 0 && &got[0] != &dst[offs[k]])
@@ -652,8 +690,8 @@ func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
 }
 
 // write writes rows r0..r1-1 (validated by planRows) from cursor at,
-// the state cursorAt gives for r0.
-func (rs *columnarRows) write(dst []byte, r0, r1 int, at rowCursor) []byte {
+// the state cursorAt gives for r0, and leaves at at row r1.
+func (rs *columnarRows) write(dst []byte, r0, r1 int, at *rowCursor) []byte {
 	m, rowModes, verbatim, cols, quotes, nfs := rs.m, rs.rowModes, rs.verbatim, rs.cols, rs.quotes, rs.nfs
 	s, next, vpos := at.s, at.next, at.vpos
 	for r := r0; r < r1; r++ {
@@ -681,6 +719,7 @@ func (rs *columnarRows) write(dst []byte, r0, r1 int, at rowCursor) []byte {
 			}
 		}
 	}
+	at.s, at.vpos = s, vpos
 	return dst
 }
 
@@ -738,6 +777,14 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 		col := &cols[i]
 		if need > col.count() {
 			return 0, errs.At(ErrCorrupt, -1, "column "+strconv.Itoa(i), "column runs out of values: %d rows need it, it has %d", need, col.count())
+		}
+		if col.num != nil && need == col.num.n && quotes[i].mode == 0 {
+			size += col.num.textLen // numbers carry no quotes
+			continue
+		}
+		if col.text != nil && need == col.text.n && quotes[i].mode == 0 {
+			size += int64(len(col.text.b) - (col.text.n - 1)) // the lines without their newlines
+			continue
 		}
 		for j := 0; j < need; j++ {
 			v := col.at(j)

@@ -69,7 +69,7 @@ func (c *config) decodePlan(dst []byte, src *source, p *plan) ([]byte, error) {
 	default:
 		var ss *streamSet
 		if ss, err = c.streamSetOf(src, p.Streams); err == nil {
-			dst, err = c.reconstruct(dst, p.Codec, ss, limit)
+			dst, err = c.reconstruct(dst, p.Codec, ss, limit, nil)
 		}
 	}
 	if err != nil {
@@ -123,7 +123,7 @@ func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]
 	if c.concurrency <= 1 || len(frames) <= 1 {
 		var err error
 		for i, fr := range frames {
-			if dst, err = c.decodeFrame(dst, src, p.Codec, fr, i, limit); err != nil {
+			if dst, err = c.decodeFrame(dst, src, p.Codec, fr, i, limit, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -142,7 +142,7 @@ func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]
 		rem := limit - int64(len(dst)) // each frame of the window may take what is left
 		err := parallel(conc, n, func(k int) error {
 			i := w + k
-			out, err := inner.decodeFrame(nil, src, p.Codec, frames[i], i, rem)
+			out, err := inner.decodeFrame(nil, src, p.Codec, frames[i], i, rem, nil)
 			outs[k] = out
 			return err
 		})
@@ -160,14 +160,23 @@ func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]
 	return dst, nil
 }
 
-// decodeFrame decodes frame fr (the i-th) of src onto dst.
-func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo, i int, limit int64) ([]byte, error) {
+// decodeFrame decodes frame fr (the i-th) of src onto dst, or, when cw
+// is not nil, writes it to cw (dst is then returned as it is).
+func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo, i int, limit int64, cw *chunkWriter) ([]byte, error) {
 	path := "frame " + strconv.Itoa(i)
 	end := fr.Offset + fr.Size
 	if fr.Method == methodRaw {
 		b, data, err := rawBackend(src, fr.Offset+1, end, path)
 		if err != nil {
 			return nil, err
+		}
+		if cw != nil {
+			out, err := c.decodeRaw(cw.scratch[:0], src, b, data, end, limit, path)
+			if err != nil {
+				return nil, err
+			}
+			cw.scratch = out
+			return dst, cw.write(out)
 		}
 		return c.decodeRaw(dst, src, b, data, end, limit, path)
 	}
@@ -185,16 +194,30 @@ func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo,
 	if err != nil {
 		return nil, err
 	}
-	return c.reconstruct(dst, codec, ss, limit)
+	return c.reconstruct(dst, codec, ss, limit, cw)
 }
 
-// reconstruct runs the codec's reconstructor, appending to dst.
-func (c *config) reconstruct(dst []byte, codec Codec, ss *streamSet, limit int64) ([]byte, error) {
+// reconstruct runs the codec's reconstructor, appending to dst, or, when
+// cw is not nil, writing to cw (dst is then returned as it is; columnar,
+// qcolumnar and qjson lines go out in chunks as they are assembled,
+// qjson2's output is built in cw's scratch buffer and written whole).
+func (c *config) reconstruct(dst []byte, codec Codec, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
+	if cw != nil && codec != CodecColumnar && codec != CodecQColumnar && codec != CodecQJSON {
+		if err := cw.flush(); err != nil {
+			return nil, err
+		}
+		out, err := c.reconstruct(cw.scratch[:0], codec, ss, limit, nil)
+		if err != nil {
+			return nil, err
+		}
+		cw.scratch = out
+		return dst, cw.write(out)
+	}
 	switch codec {
 	case CodecColumnar:
-		return c.decodeColumnar(dst, ss, limit)
+		return c.decodeColumnar(dst, ss, limit, cw)
 	case CodecQColumnar, CodecQJSON:
-		return c.decodeQuery(dst, codec, ss, limit)
+		return c.decodeQuery(dst, codec, ss, limit, cw)
 	case CodecQJSON2:
 		return c.decodeQJSON2(dst, ss, limit)
 	}

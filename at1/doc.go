@@ -51,10 +51,21 @@
 //
 // # Entry points
 //
-//   - Decode and AppendDecode decode a whole file held in memory.
-//   - NewReader streams a file from an io.Reader; a framed file is decoded
-//     frame by frame into one reused buffer, so memory is bounded by the
-//     largest frame (its payload and its output), not the file.
+//   - Decode and AppendDecode decode a whole file held in memory; the
+//     trailer is verified before they return.
+//   - DecodeTo decodes a file held in memory to an io.Writer; NewReader
+//     streams a file from an io.Reader (a framed file frame by frame, so
+//     memory is bounded by the largest frame, not the file). DecodeTo and
+//     Reader.WriteTo write columnar, qcolumnar and qjson lines in chunks
+//     of about 256 KiB (pooled buffers) as they are assembled, never the
+//     whole output at once; a columnar table's row structure is
+//     validated before its first byte is written. The SHA-256 trailer
+//     covers the whole output, so it is checked after the last byte was
+//     written: on a mismatch ErrChecksum is returned and the writer has
+//     received unverified bytes, as with xz -dc on a bad check (a qcolumnar
+//     or qjson block found damaged part way likewise fails after the
+//     lines before it). Reader.Read decodes a whole-file container whole
+//     and verifies it before returning its first byte.
 //   - Open reads only the header, the stream directory (or the frame list)
 //     and, for qcolumnar/qjson, the small meta/template/paths/index
 //     streams from an io.ReaderAt. File.Query then selects columns (by
@@ -244,22 +255,50 @@
 //	nuget.tsv, 0.5 MB (columnar)        1.57, 1.19               1.65, 1.15
 //	dbtext email, 2.2 MB (columnar)     0.77, 0.80               0.99, 1.06
 //
-// As a fresh process the picture is worse: colfmt cat (CGO_ENABLED=0)
-// took 226 ms of CPU on the trades file against 126 ms for xz -dc (before:
-// 258 ms), 281 ms on the PyPI TSV against 152 ms (before: 375 ms), and
-// 22 ms on a 9-byte file against 4.8 ms (medians of 9 interleaved runs).
-// Two costs that a warm benchmark hides make the difference. Page faults:
-// every fresh 4 KiB page costs about 15 us of system time on this
-// machine, and a whole-file decode touches about 26 MB (the file, the
-// decoded streams, the column texts and offsets, the output; 6,600
-// faults, 100 ms of system time against xz's 1,800 faults and 30 ms).
-// Start-up: a Go program that prints a line costs 7.8 ms here, and
-// colfmt's binary (22 MB; arrow, cloud SDKs, grpc) 20 ms before it reads
-// its input, which is all of a tiny file's cost (Decode itself takes
-// 0.3-40 us on the shared vectors). Writing rows straight to the output
-// instead of materializing column texts and the whole output, and a
-// smaller binary for cat, are what is left to reach the reference's CPU
-// time from the command line.
+// As a fresh process the picture was worse, from two costs that a warm
+// benchmark hides. Page faults: every fresh 4 KiB page costs about 15 us
+// of system time on this machine, and a whole-file decode that built the
+// output and the column texts in memory touched about 26 MB (6,000
+// faults on the trades file against xz's 2,100). Start-up: a Go program
+// that prints a line costs 7.8 ms here, and colfmt's binary (22 MB;
+// arrow, cloud SDKs, grpc) about 20 ms and 700 faults before it reads its
+// input (GODEBUG=inittrace=1 shows no single package init above 1 ms: the
+// cost is the binary's size, not work the at1 path could skip), which is
+// all of a tiny file's cost (Decode itself takes 0.3-40 us on the shared
+// vectors).
+//
+// colfmt cat now streams (Reader.WriteTo: rows written in 256 KiB
+// chunks; INT and DEC columns formatted from their deltas as the rows are
+// written, so a columnar file's numbers are never held as text, and TEXT
+// lines read in place without an offsets array; NUMEXC
+// column text sized exactly instead of grown by doubling): the peak heap
+// on the trades file went from 19 MB to under 8 MB. CPU (user+system of
+// the child, getrusage) of colfmt cat over that of xz -dc (5.4.1, a
+// liblzma -6 file of the same original), CGO_ENABLED=0 builds, medians of
+// 7 interleaved runs of before, after and xz -dc, on the loaded shared
+// machine (xz -dc itself took 136-209 ms on the trades file across the
+// rounds). Three rounds, each running "before" against one build: "mid"
+// (rounds 1 and 2) chunks the rows and sizes NUMEXC exactly but still
+// holds numbers as text (qjson streamed from round 2), "now" (round 3)
+// is this version. Minor page faults of round 3 in the last column:
+//
+//	file (at1 codec)                  before (r1, r2, r3)  mid (r1, r2)  now (r3)  faults before/now/xz
+//	trades CSV, 6.9 MB (columnar)     1.99, 1.53, 1.47     1.26, 1.16    1.04      6,000 / 3,440 / 2,090
+//	PyPI TSV, 8.0 MB (columnar)       1.80, 1.67, 1.45     1.43, 1.31    1.23      5,960 / 4,050 / 2,370
+//	PyPI JSON Lines, 7.3 MB (qjson)   1.42, 1.49, 1.59     1.55, 1.23    1.13      4,320 / 2,630 / 2,200
+//	nuget.tsv, 0.5 MB (columnar)      1.76, 1.65, 1.65     1.75, 1.60    1.65      1,100 / 1,150 / 540
+//	dbtext email, 2.2 MB (columnar)   1.88, 1.64, 1.77     1.67, 1.52    1.57      2,720 / 2,230 / 960
+//	9-byte CSV                        1.61, 1.77, 1.59     1.70, 1.62    1.55      680 / 710 / 410
+//
+// A last change, after round 3, walks TEXT columns' lines in order
+// instead of building their offsets array (4 bytes a value): in a
+// 5-run check it cut faults on the PyPI TSV from 4,060 to 3,790 and on
+// the email file from 2,220 to 2,120, at the same CPU time. What is
+// left: the decoded streams and the file are held whole (a whole-file
+// container is one unit), qjson2 and RAW build their output before
+// writing it, and the shared binary's start-up (about 20 ms and 700
+// faults) is most of the difference to xz -dc on files under 1 MB and
+// all of it on a tiny one.
 //
 // # Security
 //

@@ -303,7 +303,7 @@ func (f *File) Validate() error {
 	h := sha256.New()
 	var buf []byte
 	for i, fr := range f.Frames {
-		out, err := c.decodeFrame(buf[:0], f.src, f.Codec, fr, i, c.maxDecoded)
+		out, err := c.decodeFrame(buf[:0], f.src, f.Codec, fr, i, c.maxDecoded, nil)
 		if err != nil {
 			return err
 		}

@@ -95,6 +95,17 @@ func FuzzDiffDecode(f *testing.F) {
 		if err1 == nil && err != nil && !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("Decode ok, NewReader: %v", err)
 		}
+		// DecodeTo streams in chunks: the same bytes when Decode
+		// succeeds, an error when it fails.
+		var out bytes.Buffer
+		n, err4 := DecodeTo(&out, src, fuzzOpts...)
+		checkErr(t, err4)
+		if n != int64(out.Len()) {
+			t.Fatalf("DecodeTo reports %d bytes, wrote %d", n, out.Len())
+		}
+		if (err1 == nil) != (err4 == nil) || (err1 == nil && !bytes.Equal(out.Bytes(), serial)) {
+			t.Fatalf("Decode %v / DecodeTo %v disagree", err1, err4)
+		}
 	})
 }
 

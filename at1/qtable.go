@@ -298,8 +298,10 @@ func (c *config) loadQTable(codec Codec, ss *streamSet, prefix string) (*qTable,
 	return t, blocks, boff, nil
 }
 
-// decodeQuery fully reconstructs a qcolumnar or qjson stream set.
-func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64) ([]byte, error) {
+// decodeQuery fully reconstructs a qcolumnar or qjson stream set onto
+// dst, or, when cw is not nil, writes its lines to cw in chunks (dst is
+// then returned as it is).
+func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
 	t, blocks, boff, err := c.loadQTable(codec, ss, "")
 	if err != nil {
 		return nil, err
@@ -310,6 +312,9 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 	w, est, err := c.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)))
 	if err != nil {
 		return nil, err
+	}
+	if cw != nil {
+		return dst, streamLines(cw, t, w, limit, c.maxDecoded)
 	}
 	dst = reserve(dst, est, limit)
 	// Lines are written in parts, in parallel, each part from the row
@@ -481,4 +486,39 @@ func (w *qWriter) line(dst []byte, p *qPos) ([]byte, error) {
 		}
 	}
 	return t.appendRow(dst, cols, r), nil
+}
+
+// streamLines writes every line of t to cw, passing the buffer on at
+// about streamChunk bytes. A block found damaged part way has its error
+// returned after the lines before it were written.
+func streamLines(cw *chunkWriter, t *qTable, w *qWriter, limit, maxDecoded int64) error {
+	start := cw.n + int64(len(cw.buf))
+	tooLarge := func(i int) error {
+		return errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", maxDecoded)
+	}
+	pos := t.posAt(0)
+	for i := 0; i < t.nlines; i++ {
+		if i > 0 {
+			cw.buf = append(cw.buf, '\n')
+		}
+		var err error
+		if cw.buf, err = w.line(cw.buf, &pos); err != nil {
+			return err
+		}
+		if len(cw.buf) >= streamChunk {
+			if cw.n+int64(len(cw.buf))-start > limit {
+				return tooLarge(i)
+			}
+			if err := cw.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if t.trailing {
+		cw.buf = append(cw.buf, '\n')
+	}
+	if cw.n+int64(len(cw.buf))-start > limit {
+		return tooLarge(t.nlines)
+	}
+	return nil
 }

@@ -30,6 +30,10 @@ type Reader struct {
 	buf    []byte // the last frame's output buffer, reused for the next
 	sum    hash.Hash
 	err    error
+	// A whole-file container, parsed by NewReader and decoded by the
+	// first Read (whole, verified) or WriteTo (streamed in chunks).
+	whole    *plan
+	wholeSrc *source
 }
 
 // NewReader reads the header of r and returns a Reader of the original.
@@ -63,10 +67,11 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 		if int64(len(src)) > c.maxDecoded+c.maxStream+TrailerSize {
 			return nil, errs.At(ErrTooLarge, int64(len(src)), "file", "whole-file container larger than the limits allow")
 		}
-		if z.out, err = c.decode(nil, src); err != nil {
+		s := memSource(src, 0)
+		if z.whole, err = c.parse(s); err != nil {
 			return nil, err
 		}
-		z.err = io.EOF
+		z.wholeSrc = s
 		return z, nil
 	}
 	br.Discard(5)
@@ -143,39 +148,68 @@ func (z *Reader) Read(p []byte) (int, error) {
 		// Drop the spent frame before decoding the next, so only one
 		// frame's output is alive at a time.
 		z.out = nil
-		z.err = z.nextFrame()
+		z.err = z.nextFrame(nil)
 	}
 	n := copy(p, z.out)
 	z.out = z.out[n:]
 	return n, nil
 }
 
-// WriteTo implements io.WriterTo, writing frame by frame.
+// WriteTo implements io.WriterTo, writing frame by frame; columnar rows
+// are written in chunks as they are assembled (see DecodeTo), so the
+// integrity trailer is checked after the bytes it covers were written:
+// on a mismatch WriteTo returns ErrChecksum, w having received them.
 func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 	var total int64
-	for {
-		if len(z.out) > 0 {
-			n, err := w.Write(z.out)
-			total += int64(n)
-			z.out = z.out[n:]
-			if err != nil {
-				return total, err
-			}
+	if len(z.out) > 0 {
+		n, err := w.Write(z.out)
+		total += int64(n)
+		z.out = z.out[n:]
+		if err != nil {
+			return total, err
 		}
-		if z.err != nil {
-			if z.err == io.EOF {
-				return total, nil
-			}
-			return total, z.err
-		}
-		z.out = nil
-		z.err = z.nextFrame()
 	}
+	z.out = nil
+	if z.err == nil {
+		cw := newChunkWriter(w, z.sum, 0)
+		for z.err == nil {
+			cw.limit = cw.n + z.cfg.maxDecoded
+			z.err = z.nextFrame(cw)
+		}
+		total += cw.n
+		cw.release()
+	}
+	if z.err == io.EOF {
+		return total, nil
+	}
+	return total, z.err
 }
 
-// nextFrame decodes the next frame into z.out, or checks the trailer and
-// returns io.EOF at the end.
-func (z *Reader) nextFrame() error {
+// nextFrame decodes the next frame into z.out (or, when cw is not nil,
+// writes it to cw), or checks the trailer and returns io.EOF at the end.
+func (z *Reader) nextFrame(cw *chunkWriter) error {
+	if z.whole != nil {
+		p, src := z.whole, z.wholeSrc
+		z.whole, z.wholeSrc = nil, nil
+		if cw != nil {
+			if err := z.cfg.decodePlanTo(cw, src, p); err != nil {
+				return err
+			}
+			return io.EOF
+		}
+		out, err := z.cfg.decodePlan(nil, src, p)
+		if err != nil {
+			return err
+		}
+		z.out = out
+		if len(out) == 0 {
+			return io.EOF
+		}
+		return nil
+	}
+	if z.wholeSrc == nil && !z.framed {
+		return io.EOF
+	}
 	tail, err := z.br.Peek(TrailerSize + 1)
 	if len(tail) == 0 {
 		return err // io.EOF at the end, or the source's error
@@ -224,7 +258,13 @@ func (z *Reader) nextFrame() error {
 	z.frame++
 	// The previous frame's output has been consumed: decode into its
 	// buffer, so streaming holds one frame's output, not two.
-	out, err := z.cfg.decodeFrame(z.buf[:0], memSource(payload, fr.Offset), z.codec, fr, z.frame-1, z.cfg.maxDecoded)
+	if cw != nil {
+		if _, err := z.cfg.decodeFrame(nil, memSource(payload, fr.Offset), z.codec, fr, z.frame-1, z.cfg.maxDecoded, cw); err != nil {
+			return err
+		}
+		return cw.flush() // the trailer check needs the frame's bytes hashed
+	}
+	out, err := z.cfg.decodeFrame(z.buf[:0], memSource(payload, fr.Offset), z.codec, fr, z.frame-1, z.cfg.maxDecoded, nil)
 	if err != nil {
 		return err
 	}

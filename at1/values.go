@@ -5,19 +5,97 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+
+	"github.com/colfmt/colfmt/internal/varint"
 )
 
 // colVals holds one column's values as text. Each entry is followed by a
 // '\n' in buf (or by the end of buf), so a TEXT chunk is used in place:
 // entry j is buf[offs[j] : offs[j+1]-1]. If idx is set (DICT, DERIVED)
 // value i is entry idx[i]; otherwise value i is entry i.
+//
+// A lazy column (num or text set; only on the serial streaming path)
+// keeps an INT or DEC chunk's deltas and formats value i when it is asked
+// for, instead of holding the column's text, or walks a TEXT chunk's
+// lines without an offsets array.
 type colVals struct {
 	buf  []byte
 	offs []uint32
 	idx  []uint32
+	num  *lazyNums
+	text *lazyText
+}
+
+// lazyNums formats a validated svarint delta chunk value by value. It is
+// fast when values are asked for in order (as row writing and planRows
+// do), each once or twice in a row; going back restarts from value 0.
+type lazyNums struct {
+	deltas    []byte
+	dec, n    int
+	textLen   int64 // the values' text, without separators
+	pos, next int   // byte offset and index of the next delta
+	acc       int64
+	text      [48]byte // value next-1, formatted
+	tlen      int
+}
+
+func (l *lazyNums) at(i int) []byte {
+	if i != l.next-1 {
+		if i < l.next {
+			l.pos, l.next, l.acc = 0, 0, 0
+		}
+		for l.next <= i {
+			z, k := varint.Consume(l.deltas[l.pos:])
+			l.pos += k
+			l.acc += varint.DecodeZigzag(z)
+			l.next++
+		}
+		l.tlen = numLen(l.acc, l.dec)
+		putNum(l.text[:l.tlen], l.acc, l.dec)
+	}
+	return l.text[:l.tlen]
+}
+
+// lazyText walks a TEXT chunk's lines in order instead of indexing them
+// (no offsets array); like lazyNums, going back restarts from line 0.
+type lazyText struct {
+	b         []byte
+	n         int // lines: newlines + 1
+	pos, next int // byte offset and index of the next line
+	cur       []byte
+}
+
+func lazyLines(b []byte) *lazyText {
+	return &lazyText{b: b, n: bytes.Count(b, []byte{'\n'}) + 1}
+}
+
+func (l *lazyText) at(i int) []byte {
+	if i == l.next-1 {
+		return l.cur
+	}
+	if i < l.next {
+		l.pos, l.next = 0, 0
+	}
+	for l.next <= i {
+		rest := l.b[min(l.pos, len(l.b)):]
+		j := bytes.IndexByte(rest, '\n')
+		if j < 0 {
+			j = len(rest)
+		}
+		l.cur = rest[:j]
+		l.pos += j + 1
+		l.next++
+	}
+	return l.cur
 }
 
 func (v *colVals) count() int {
+	if v.num != nil {
+		return v.num.n
+	}
+	if v.text != nil {
+		return v.text.n
+	}
 	if v.idx != nil {
 		return len(v.idx)
 	}
@@ -28,6 +106,12 @@ func (v *colVals) entry(j int) []byte { return v.buf[v.offs[j] : v.offs[j+1]-1] 
 
 // at returns value i; callers check i < count().
 func (v *colVals) at(i int) []byte {
+	if v.num != nil {
+		return v.num.at(i)
+	}
+	if v.text != nil {
+		return v.text.at(i)
+	}
 	if v.idx != nil {
 		return v.entry(int(v.idx[i]))
 	}

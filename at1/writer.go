@@ -90,7 +90,7 @@ func (z *Writer) writeFrame(chunk []byte) error {
 	if z.cfg.enc.verify {
 		v := z.cfg.verifier(int64(len(chunk)))
 		fr := FrameInfo{Offset: 0, Size: int64(len(f)), Method: f[0]}
-		got, err := v.decodeFrame(nil, memSource(f, 0), z.codec, fr, 0, v.maxDecoded)
+		got, err := v.decodeFrame(nil, memSource(f, 0), z.codec, fr, 0, v.maxDecoded, nil)
 		if err != nil || !bytes.Equal(got, chunk) {
 			return fmt.Errorf("at1: encoder self-check failed on a frame (%v)", err)
 		}
