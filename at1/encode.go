@@ -91,7 +91,7 @@ func (c *config) verifier(n int64) *config {
 // encoding when it is smaller than RAW, else RAW.
 func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 	codec := c.chooseCodec(src)
-	structured, body, err := c.encodeUnit(src, codec)
+	structured, codec, body, err := c.encodeUnit(src, codec)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,10 @@ func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 // structured encoding does not beat plain zstd and stored
 // (WithXZBaseline(false)), or, by default, unless a sampled estimate of
 // it says the structured encoding is well below it (xzBaselineNeeded).
-func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, body []byte, err error) {
+//
+// codec may be codecJSONAuto (whole files only): the codec of the
+// structured encoding is returned.
+func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body []byte, err error) {
 	var raw, s []byte
 	always := codec == CodecRaw || c.enc.xzBaseline && (c.enc.xzBaselineSet || len(src) <= xzSampleMin)
 	est := -1 // estimated plain xz size; -1: none (WithXZBaseline(false))
@@ -123,27 +126,27 @@ func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, body []by
 				est, err = c.xzEstimate(src)
 			}
 		} else if codec != CodecRaw {
-			s, err = c.structuredBody(src, codec)
+			s, codec, err = c.structuredBody(src, codec)
 		}
 		return err
 	})
 	if err != nil {
-		return false, nil, err
+		return false, codec, nil, err
 	}
 	if s != nil && (len(s) < len(raw) || c.enc.force) {
 		if always || est >= 0 && float64(len(s)) < xzSkipRatio*float64(est) {
-			return true, s, nil
+			return true, codec, s, nil
 		}
 	}
 	if !always {
 		if raw, err = c.rawBody(src, true); err != nil {
-			return false, nil, err
+			return false, codec, nil, err
 		}
 		if s != nil && (len(s) < len(raw) || c.enc.force) {
-			return true, s, nil
+			return true, codec, s, nil
 		}
 	}
-	return false, raw, nil
+	return false, codec, raw, nil
 }
 
 // The sampled plain-xz estimate: inputs above xzSampleMin bytes are
@@ -190,30 +193,104 @@ func (c *config) rawBody(src []byte, withXZ bool) ([]byte, error) {
 	return append([]byte{p.backend}, p.data...), nil
 }
 
+// codecJSONAuto is chooseCodec's answer for JSON Lines under CodecAuto:
+// the smaller of qjson and columnar token tables (never on the wire).
+const codecJSONAuto Codec = 253
+
 // structuredBody is the packed stream set of src under codec (nil when
-// the codec does not apply to src).
-func (c *config) structuredBody(src []byte, codec Codec) ([]byte, error) {
-	var streams []namedStream
+// the codec does not apply to src) and the codec it is in: the smallest
+// of the candidate layouts. Columnar tries the table as split and its
+// token table (see tokenTable), or for JSON Lines the token table of
+// the line shape; codecJSONAuto tries qjson and the columnar ones.
+func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
+	type layout struct {
+		codec Codec
+		make  func() []namedStream
+	}
+	var layouts []layout
+	columnar := func() {
+		if isJSONLines(sampleLines(src)) {
+			layouts = append(layouts, layout{CodecColumnar, func() []namedStream {
+				if t := jsonTokenTable(src, c.concurrency); t != nil {
+					return c.columnarStreamsOf(t)
+				}
+				return nil
+			}})
+		}
+		var t *table
+		tableOf := func() *table {
+			if t == nil {
+				t = c.tableOf(src)
+			}
+			return t
+		}
+		layouts = append(layouts, layout{CodecColumnar, func() []namedStream {
+			if t := tableOf(); len(t.cols) <= maxEncodeColumns {
+				return c.columnarStreamsOf(t)
+			}
+			return nil // not a table: a line of many delimiters
+		}}, layout{CodecColumnar, func() []namedStream {
+			if t := tableOf(); len(t.cols) <= maxEncodeColumns/4 {
+				if tt := tokenTable(t, c.concurrency); tt != nil && len(tt.cols) <= maxEncodeColumns {
+					return c.columnarStreamsOf(tt)
+				}
+			}
+			return nil
+		}})
+	}
 	switch codec {
-	case CodecColumnar, CodecQColumnar:
-		t := c.tableOf(src)
-		if len(t.cols) > maxEncodeColumns {
-			return nil, nil // not a table: a line of many delimiters
+	case CodecColumnar:
+		columnar()
+	case CodecQColumnar:
+		layouts = append(layouts, layout{CodecQColumnar, func() []namedStream {
+			if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
+				return c.qcolStreamsOf(t)
+			}
+			return nil
+		}})
+	case CodecQJSON, codecJSONAuto:
+		layouts = append(layouts, layout{CodecQJSON, func() []namedStream { return c.qjsonStreamsOf(src) }})
+		if codec == codecJSONAuto {
+			columnar()
 		}
-		if codec == CodecColumnar {
-			streams = c.columnarStreamsOf(t)
-		} else {
-			streams = c.qcolStreamsOf(t)
-		}
-	case CodecQJSON:
-		streams = c.qjsonStreamsOf(src)
 	default:
-		return nil, nil
+		return nil, codec, nil
 	}
-	if streams == nil {
-		return nil, nil
+	var best []byte
+	bestCodec := codec
+	for _, l := range layouts {
+		streams := l.make()
+		if streams == nil {
+			continue
+		}
+		b, err := c.packStreams(nil, streams)
+		if err != nil {
+			return nil, codec, err
+		}
+		if best == nil || len(b) < len(best) {
+			best, bestCodec = b, l.codec
+		}
 	}
-	return c.packStreams(nil, streams)
+	return best, bestCodec, nil
+}
+
+// resolveCodec settles codecJSONAuto for a framed file, whose frames
+// share one codec: the one that wins on the first MiB of lines.
+func (c *config) resolveCodec(codec Codec, first []byte) (Codec, error) {
+	if codec != codecJSONAuto {
+		return codec, nil
+	}
+	sample := first[:min(len(first), 1<<20)]
+	if len(sample) < len(first) {
+		if i := bytes.LastIndexByte(sample, '\n'); i > 0 {
+			sample = sample[:i+1]
+		}
+	}
+	b, got, err := c.structuredBody(sample, codec)
+	if err != nil || b == nil {
+		return CodecQJSON, err
+	}
+	return got, nil
 }
 
 // tableOf splits delimited text (the delimiter and header detected from
@@ -272,7 +349,7 @@ func (c *config) chooseCodec(src []byte) Codec {
 	}
 	sample := sampleLines(src)
 	if isJSONLines(sample) {
-		return CodecQJSON
+		return codecJSONAuto
 	}
 	return CodecColumnar
 }
@@ -344,13 +421,16 @@ func chunks(src []byte, size int64) [][]byte {
 // smaller. Frames are encoded in parallel.
 func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
 	parts := chunks(src, c.enc.chunkSize)
-	codec := c.chooseCodec(parts[0])
+	codec, err := c.resolveCodec(c.chooseCodec(parts[0]), parts[0])
+	if err != nil {
+		return nil, err
+	}
 	inner := *c
 	inner.concurrency = 1
 	frames := make([][]byte, len(parts))
 	var done atomic.Int64
 	var mu sync.Mutex
-	err := parallel(c.concurrency, len(parts), func(i int) error {
+	err = parallel(c.concurrency, len(parts), func(i int) error {
 		f, err := inner.frame(parts[i], codec)
 		frames[i] = f
 		if c.enc.progress != nil {
@@ -387,7 +467,7 @@ func frameCodec(codec Codec, frames [][]byte) Codec {
 // frame encodes one chunk as a frame payload: method 0 and a stream set,
 // or method 1, a backend byte and data, whichever is smaller.
 func (c *config) frame(chunk []byte, codec Codec) ([]byte, error) {
-	structured, body, err := c.encodeUnit(chunk, codec)
+	structured, _, body, err := c.encodeUnit(chunk, codec)
 	if err != nil {
 		return nil, err
 	}

@@ -313,7 +313,12 @@ func pickChunk(cands []candidate) candidate {
 func (c *config) columnarStreamsOf(t *table) []namedStream {
 	ncols := len(t.cols)
 	meta := varint.Append(nil, uint64(len(t.rowModes)))
-	meta = append(meta, b2u(t.trailing), b2u(t.hasHeader), 1, t.delim)
+	meta = append(meta, b2u(t.trailing), b2u(t.hasHeader))
+	if t.noDelim {
+		meta = append(meta, 0)
+	} else {
+		meta = append(meta, 1, t.delim)
+	}
 	meta = varint.Append(meta, uint64(ncols))
 	var fieldcounts []byte
 	for _, n := range t.counts {
