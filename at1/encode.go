@@ -209,6 +209,17 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 	}
 	var layouts []layout
 	columnar := func() {
+		if c.enc.noTokens {
+			if codec == CodecColumnar {
+				layouts = append(layouts, layout{CodecColumnar, func() []namedStream {
+					if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
+						return c.columnarStreamsOf(t)
+					}
+					return nil
+				}})
+			}
+			return
+		}
 		if isJSONLines(sampleLines(src)) {
 			layouts = append(layouts, layout{CodecColumnar, func() []namedStream {
 				if t := jsonTokenTable(src, c.concurrency); t != nil {
@@ -256,11 +267,26 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 	default:
 		return nil, codec, nil
 	}
+	// The columnar layouts' streams are estimated with fast zstd; only
+	// those within layoutMargin of the best estimate are packed in full
+	// (qjson's blocks are compressed already: it is always packed).
+	sets := make([][]namedStream, len(layouts))
+	est := make([]int, len(layouts))
+	bestEst := -1
+	for i, l := range layouts {
+		if sets[i] = l.make(); sets[i] == nil || l.codec != CodecColumnar {
+			continue
+		}
+		est[i] = estimateStreams(sets[i], c.concurrency)
+		if bestEst < 0 || est[i] < bestEst {
+			bestEst = est[i]
+		}
+	}
 	var best []byte
 	bestCodec := codec
-	for _, l := range layouts {
-		streams := l.make()
-		if streams == nil {
+	for i, l := range layouts {
+		streams := sets[i]
+		if streams == nil || l.codec == CodecColumnar && float64(est[i]) > layoutMargin*float64(bestEst) {
 			continue
 		}
 		b, err := c.packStreams(nil, streams)
@@ -272,6 +298,29 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 		}
 	}
 	return best, bestCodec, nil
+}
+
+// layoutMargin: a layout whose zstd estimate is more than this times the
+// best one is not packed in full (xz and zstd rank tables alike within
+// a few percent).
+const layoutMargin = 1.08
+
+// estimateStreams is the size of streams under fast zstd.
+func estimateStreams(streams []namedStream, concurrency int) int {
+	sizes := make([]int, len(streams))
+	parallel(concurrency, len(streams), func(i int) error {
+		s := streams[i]
+		sizes[i] = len(s.data)
+		if len(s.data) >= 64 {
+			sizes[i] = min(sizes[i], len(zstdCompress(nil, s.data, 3)))
+		}
+		return nil
+	})
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	return total
 }
 
 // resolveCodec settles codecJSONAuto for a framed file, whose frames

@@ -154,3 +154,19 @@ func TestCutColumnRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// WithTokenTables(false) keeps the detected delimiter, and JSON Lines in
+// qjson.
+func TestEncodeNoTokenTables(t *testing.T) {
+	enc := roundTrip(t, "prices", pricesCSV(500), WithTokenTables(false))
+	if delim, _ := tokenMeta(t, enc); string(delim) != "," {
+		t.Errorf("delimiter %q, want \",\"", delim)
+	}
+	var jl strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&jl, `{"id":%d,"v":"x%d"}`+"\n", i, i%7)
+	}
+	if enc := roundTrip(t, "json", []byte(jl.String()), WithTokenTables(false)); codecOf(enc) != CodecQJSON {
+		t.Errorf("JSON Lines without token tables: codec %v, want qjson", codecOf(enc))
+	}
+}
