@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"slices"
 	"crypto/sha256"
 	"fmt"
 	"sync"
@@ -205,13 +206,14 @@ const codecJSONAuto Codec = 253
 func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
 	type layout struct {
 		codec Codec
+		name  string // for tests: encConfig.layout keeps one
 		make  func() []namedStream
 	}
 	var layouts []layout
 	columnar := func() {
 		if c.enc.noTokens {
 			if codec == CodecColumnar {
-				layouts = append(layouts, layout{CodecColumnar, func() []namedStream {
+				layouts = append(layouts, layout{CodecColumnar, "split", func() []namedStream {
 					if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
 						return c.columnarStreamsOf(t)
 					}
@@ -221,7 +223,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 			return
 		}
 		if isJSONLines(sampleLines(src)) {
-			layouts = append(layouts, layout{CodecColumnar, func() []namedStream {
+			layouts = append(layouts, layout{CodecColumnar, "jsontokens", func() []namedStream {
 				if t := jsonTokenTable(src, c.concurrency); t != nil {
 					return c.columnarStreamsOf(t)
 				}
@@ -235,12 +237,12 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 			}
 			return t
 		}
-		layouts = append(layouts, layout{CodecColumnar, func() []namedStream {
+		layouts = append(layouts, layout{CodecColumnar, "split", func() []namedStream {
 			if t := tableOf(); len(t.cols) <= maxEncodeColumns {
 				return c.columnarStreamsOf(t)
 			}
 			return nil // not a table: a line of many delimiters
-		}}, layout{CodecColumnar, func() []namedStream {
+		}}, layout{CodecColumnar, "tokens", func() []namedStream {
 			if t := tableOf(); len(t.cols) <= maxEncodeColumns/4 {
 				if tt := tokenTable(t, c.concurrency); tt != nil && len(tt.cols) <= maxEncodeColumns {
 					return c.columnarStreamsOf(tt)
@@ -253,19 +255,22 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 	case CodecColumnar:
 		columnar()
 	case CodecQColumnar:
-		layouts = append(layouts, layout{CodecQColumnar, func() []namedStream {
+		layouts = append(layouts, layout{CodecQColumnar, "qcolumnar", func() []namedStream {
 			if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
 				return c.qcolStreamsOf(t)
 			}
 			return nil
 		}})
 	case CodecQJSON, codecJSONAuto:
-		layouts = append(layouts, layout{CodecQJSON, func() []namedStream { return c.qjsonStreamsOf(src) }})
+		layouts = append(layouts, layout{CodecQJSON, "qjson", func() []namedStream { return c.qjsonStreamsOf(src) }})
 		if codec == codecJSONAuto {
 			columnar()
 		}
 	default:
 		return nil, codec, nil
+	}
+	if c.enc.layout != "" {
+		layouts = slices.DeleteFunc(layouts, func(l layout) bool { return l.name != c.enc.layout })
 	}
 	// The columnar layouts' streams are estimated with fast zstd; only
 	// those within layoutMargin of the best estimate are packed in full

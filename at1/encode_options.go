@@ -38,6 +38,9 @@ type encConfig struct {
 	progress      func(done, total int64)
 	// noTokens: columnar never uses token tables (WithTokenTables).
 	noTokens bool
+	// layout, when set (tests only), keeps only the structured layout of
+	// that name ("split", "tokens", "jsontokens", "qjson", "qcolumnar").
+	layout string
 	// force keeps the structured encoding even when RAW is smaller
 	// (tests use it to exercise the codecs on any input).
 	force bool
