@@ -2,9 +2,9 @@ package at1
 
 import (
 	"bytes"
-	"slices"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
