@@ -118,6 +118,10 @@ func zstdCompress(dst, src []byte, level int) []byte {
 // chunk): when another backend already fits in it, xz cannot win.
 const xzMinSize = 56
 
+// zstdBestMax is the largest input smallest also compresses with zstd's
+// best level below level 7.
+const zstdBestMax = 64 << 10
+
 // packed is data under one backend.
 type packed struct {
 	backend byte
@@ -137,6 +141,13 @@ func smallest(src []byte, level int, extreme bool) (packed, error) {
 	}
 	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
 		best = packed{BackendZstd, z}
+	}
+	if level < 7 && len(src) <= zstdBestMax {
+		// Small inputs also try zstd's best level: cheap there, and
+		// on a few KB it often beats xz, whose framing takes 60 bytes.
+		if z := zstdCompress(nil, src, 9); len(z) < len(best.data) {
+			best = packed{BackendZstd, z}
+		}
 	}
 	if !withXZ || len(src) < 48 || len(best.data) <= xzMinSize {
 		return best, nil

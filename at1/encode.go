@@ -441,8 +441,19 @@ func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	dst = varint.Append(dst, uint64(len(streams)))
+	// An empty stream is left out: a missing stream reads as empty (the
+	// reference's rule too), and each entry costs its name and 2 bytes.
+	n := 0
+	for _, s := range streams {
+		if len(s.data) > 0 {
+			n++
+		}
+	}
+	dst = varint.Append(dst, uint64(n))
 	for i, s := range streams {
+		if len(s.data) == 0 {
+			continue
+		}
 		dst = varint.Append(dst, uint64(len(s.name)))
 		dst = append(dst, s.name...)
 		dst = append(dst, out[i].backend)
