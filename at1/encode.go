@@ -210,7 +210,10 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 		make  func() []namedStream
 	}
 	var layouts []layout
-	columnar := func() {
+	// columnar adds the columnar layouts (for JSON Lines under
+	// codecJSONAuto only the line-shape token table: cutting JSON at a
+	// comma never wins against it).
+	columnar := func(jsonOnly bool) {
 		if c.enc.noTokens {
 			if codec == CodecColumnar {
 				layouts = append(layouts, layout{CodecColumnar, "split", func() []namedStream {
@@ -229,6 +232,9 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 				}
 				return nil
 			}})
+			if jsonOnly {
+				return
+			}
 		}
 		var t *table
 		tableOf := func() *table {
@@ -253,7 +259,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 	}
 	switch codec {
 	case CodecColumnar:
-		columnar()
+		columnar(false)
 	case CodecQColumnar:
 		layouts = append(layouts, layout{CodecQColumnar, "qcolumnar", func() []namedStream {
 			if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
@@ -264,7 +270,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 	case CodecQJSON, codecJSONAuto:
 		layouts = append(layouts, layout{CodecQJSON, "qjson", func() []namedStream { return c.qjsonStreamsOf(src) }})
 		if codec == codecJSONAuto {
-			columnar()
+			columnar(true)
 		}
 	default:
 		return nil, codec, nil
