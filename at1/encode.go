@@ -210,10 +210,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 		make  func() []namedStream
 	}
 	var layouts []layout
-	// columnar adds the columnar layouts (for JSON Lines under
-	// codecJSONAuto only the line-shape token table: cutting JSON at a
-	// comma never wins against it).
-	columnar := func(jsonOnly bool) {
+	columnar := func() {
 		if c.enc.noTokens {
 			if codec == CodecColumnar {
 				layouts = append(layouts, layout{CodecColumnar, "split", func() []namedStream {
@@ -232,9 +229,6 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 				}
 				return nil
 			}})
-			if jsonOnly {
-				return
-			}
 		}
 		var t *table
 		tableOf := func() *table {
@@ -259,7 +253,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 	}
 	switch codec {
 	case CodecColumnar:
-		columnar(false)
+		columnar()
 	case CodecQColumnar:
 		layouts = append(layouts, layout{CodecQColumnar, "qcolumnar", func() []namedStream {
 			if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
@@ -270,7 +264,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 	case CodecQJSON, codecJSONAuto:
 		layouts = append(layouts, layout{CodecQJSON, "qjson", func() []namedStream { return c.qjsonStreamsOf(src) }})
 		if codec == codecJSONAuto {
-			columnar(true)
+			columnar()
 		}
 	default:
 		return nil, codec, nil
