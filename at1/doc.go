@@ -95,8 +95,9 @@
 //
 // The encoder (encode*.go, beside the decoders they mirror) follows the
 // notes' policy. It detects the input: JSON Lines (nine in ten sample
-// lines are objects) go to qjson; anything else is read as delimited
-// text (comma, tab, semicolon or pipe, the one that splits the sample
+// lines are objects) go to the smaller of qjson and columnar token
+// tables (below; WithCodec(CodecQJSON) keeps them queryable); anything
+// else is read as delimited text (comma, tab, semicolon or pipe, the one that splits the sample
 // most consistently; a header when the first line has no number while a
 // column below it is mostly numeric) and goes to columnar. Text with none
 // of those is split on '#', '@', ':' or '=' when nine lines in ten have
@@ -128,8 +129,33 @@
 // qcolumnar) lines whose count differs or the header, are verbatim
 // rows; a quoted field spanning lines splits into plain fields.
 //
+// Columnar is written in up to three layouts and the smallest is kept:
+// the table split at its delimiter, and two token tables, which use an
+// empty delimiter (delim_len 0). The decoders join a row's fields with
+// the delimiter, and the spec defines that join for any delimiter bytes
+// (delim.join), none included: with none, the fields are concatenated,
+// so the encoder may cut a line wherever it likes as long as every row's
+// pieces fall in the same columns. The token table of delimited text has
+// each field as a column and each delimiter as a constant column between
+// them, and cuts a field further into its runs of digits and of other
+// bytes when every value of the column has the same run pattern and the
+// pieces are estimated smaller: "1438.359985" becomes "1438" (INT, small
+// deltas), "." and "359985" (DICT: a float32 price printed with six
+// decimals has few distinct fractions), "2000-01-03" five pieces. The token table of JSON Lines has the literal segments of
+// the most common line shape ({"job": ,"sex": ...) as constant columns
+// and the values between them as typed columns (strings without a quote
+// inside unquoted, so their quote bit restores them): numbers get INT,
+// DEC, NUMEXC or SHUF and null sits in NUMEXC's exceptions, where
+// qjson's blocks hold raw text; lines of another shape are verbatim rows.
+// A constant column is mostly DERIVED from an earlier one carried by the
+// same rows (a chunk of a few bytes), else a one-entry DICT. Layouts are ranked by fast zstd of their streams and only those
+// within 8% of the best are packed in full. The reference decoder was not
+// run on an empty delimiter here (the shared vectors all have one byte);
+// WithTokenTables(false) writes the split table only, and JSON Lines
+// then go to qjson.
+//
 // Columnar column types are tried per column and the one whose chunk
-// compresses smallest (estimated with fast zstd) is kept: INT and DEC
+// compresses smallest (estimated with zstd at its best level) is kept: INT and DEC
 // (every value canonical: format(parse(v)) == v, no "-0", no overflowing
 // delta chain), NUMEXC (at least half numeric of one kind, the rest as
 // exceptions), SHUF (INT range in at most 7 bytes), DICT (few distinct
@@ -144,7 +170,10 @@
 // spacing) as its template and the keys as paths; other lines are
 // verbatim (qjson2's several templates are not written).
 //
-// Every stream gets the smallest of xz, zstd and stored; zstd frames are
+// Every stream gets the smallest of xz, zstd and stored (zstd also at its
+// best level for streams up to 64 KiB), and empty streams are left out (a
+// missing stream reads as empty, for the reference too: 15 bytes or more
+// each on small files); zstd frames are
 // single-segment, so they always declare their content size, and xz
 // streams use CRC64, as the reference decoder requires. xz runs at the
 // level's extreme variant for levels 6..9 (the default is 6e: 1-2%

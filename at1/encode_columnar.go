@@ -293,13 +293,13 @@ func quoteMode(vals []field) (byte, []byte) {
 }
 
 // pickChunk chooses the candidate that compresses smallest, estimated with
-// fast zstd (the values stream is compressed as a whole later).
+// zstd at estLevel (the values stream is compressed as a whole later).
 func pickChunk(cands []candidate) candidate {
 	best, bestSize := cands[0], -1
 	for _, c := range cands {
 		size := len(c.chunk)
 		if size >= 48 {
-			size = len(zstdCompress(nil, c.chunk, 3))
+			size = len(zstdCompress(nil, c.chunk, estLevel))
 		}
 		if bestSize < 0 || size < bestSize {
 			best, bestSize = c, size
@@ -409,3 +409,10 @@ func derivedChunk(cols [][]field, k int) ([]byte, bool) {
 	}
 	return best, best != nil
 }
+
+// estLevel is the zstd level that estimates a column candidate's size:
+// the best level ranks candidates more as xz will code them than a fast
+// one (which favours SHUF planes and cut digit runs over DICT): on the
+// vega-datasets tables 1-10% smaller (flights-airport.csv 0.708 to
+// 0.641 x xz -9e), a few bytes larger on two.
+const estLevel = 9

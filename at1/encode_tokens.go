@@ -259,7 +259,7 @@ func bestCandidate(vals []field) (candidate, int) {
 	c := pickChunk(colCandidates(vals))
 	size := len(c.chunk)
 	if size >= 48 {
-		size = len(zstdCompress(nil, c.chunk, 3))
+		size = len(zstdCompress(nil, c.chunk, estLevel))
 	}
 	return c, size
 }
