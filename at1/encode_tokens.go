@@ -26,7 +26,8 @@ import (
 
 // tokenTable is t (delimited text) with every field a column of its own
 // and the delimiters as constant columns between them; fields are cut
-// into digit runs where that is estimated smaller.
+// into digit runs where that is estimated smaller. nil when that would be
+// t itself (one column, not cut).
 func tokenTable(t *table, concurrency int) *table {
 	ncols := len(t.cols)
 	if ncols == 0 {
@@ -38,6 +39,9 @@ func tokenTable(t *table, concurrency int) *table {
 		cuts[k] = cutColumn(t.cols[k])
 		return nil
 	})
+	if ncols == 1 && len(cuts[0]) == 1 {
+		return nil // the same table as t: nothing to cut, no delimiter
+	}
 	nt := &table{src: t.src, trailing: t.trailing, hasHeader: t.hasHeader, header: t.header,
 		rowModes: t.rowModes, verbatim: t.verbatim, noDelim: true}
 	end := make([]int, ncols) // columns a row with k+1 fields fills
