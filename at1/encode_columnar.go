@@ -295,6 +295,9 @@ func quoteMode(vals []field) (byte, []byte) {
 // pickChunk chooses the candidate that compresses smallest, estimated with
 // zstd at estLevel (the values stream is compressed as a whole later).
 func pickChunk(cands []candidate) candidate {
+	if len(cands) == 1 {
+		return cands[0] // TEXT alone: nothing to compare
+	}
 	best, bestSize := cands[0], -1
 	for _, c := range cands {
 		size := len(c.chunk)
