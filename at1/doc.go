@@ -285,15 +285,23 @@
 // xz is written by internal/xz, a pure-Go encoder whose output is within
 // 0.2% of liblzma's at the same preset. Speed, by CPU time against
 // xz -9e -T1 on the same input in the same run (BenchmarkEncodeFile; the
-// 2 cores are shared, so CPU time is steadier than wall time): 11x less
-// CPU on the generated trades CSV and events JSON Lines (the structure
-// wins by far, so the sampled estimate skips the plain xz), 1.5-2.1x
-// less on lance21 strings (two runs), 1.26x less on zip_sums.csv; on
-// nuget.tsv 1.27x more CPU than xz -9e (0.84 s against 0.66 s), where
-// plain xz must be made because the structure wins by only 2.5%, and
-// both it and the values stream try three literal models. In wall time
-// on the loaded machine that is 0.1-0.6 MB/s; xz -9e -T1 had the same
-// load.
+// 2 cores are shared, so CPU time is steadier than wall time). Token
+// tables cost CPU: a table is laid out two or three ways, each column's
+// candidates are ranked with zstd's best level, and every layout within
+// 8% of the best estimate is packed in full. In the runs of the tables
+// above: 3.0x less CPU than xz -9e on the generated trades CSV, 4.8x
+// less on the events JSON Lines and 1.6x less on flights-200k.jsonl
+// (the structure wins by far, so the sampled estimate skips the plain
+// xz); about the same on lance21 primitives and 1.13x more on
+// zip_sums.csv; 1.2-1.6x more on movies.jsonl and nuget.tsv, 2.0-3.5x
+// more on lance21 strings, zipcodes.csv, sp500-2000.csv and the PyPI TSV
+// (11.8 s against 3.4 s: plain xz must be made as the structure wins by
+// only 6%, and the split and token layouts tie within 8%, so the 4 MB
+// are coded by xz three times), and up to 4-7x on files of 20-300 KB,
+// where the fixed trials weigh most (seattle-weather.csv 0.18 s against
+// 0.03 s). Earlier runs, before token tables: 11x less on trades and
+// events, 1.27x more on nuget.tsv. In wall time on the loaded machine
+// that is 0.1-1.8 MB/s; xz -9e -T1 had the same load.
 // WithXZBaseline(false) (pack --no-xz-baseline) and WithLevel(1) trade
 // the bound and size for speed.
 //
