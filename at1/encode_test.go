@@ -356,11 +356,16 @@ func TestQueryFramed(t *testing.T) {
 // Files written by this encoder and checked in: they must keep decoding
 // to their originals (whatever later encoders write).
 func TestEncodedVectors(t *testing.T) {
-	for _, name := range []string{"enc_columnar_types", "enc_qjson", "enc_framed_qcol"} {
+	for _, name := range []string{"enc_columnar_types", "enc_qjson", "enc_framed_qcol", "enc_tokens_csv", "enc_tokens_jsonl"} {
 		src, want := readVector(t, name+".at1"), readVector(t, name+".expected")
 		got, err := Decode(src, WithStrict())
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: Decode: %v", name, err)
+		}
+		if strings.HasPrefix(name, "enc_tokens") {
+			if delim, _ := tokenMeta(t, src); len(delim) != 0 {
+				t.Fatalf("%s: delimiter %q, want a token table", name, delim)
+			}
 		}
 		z, err := NewReader(bytes.NewReader(src), WithStrict())
 		if err != nil {
