@@ -224,7 +224,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 		}
 		if isJSONLines(sampleLines(src)) {
 			layouts = append(layouts, layout{CodecColumnar, "jsontokens", func() []namedStream {
-				if t := jsonTokenTable(src, c.concurrency); t != nil {
+				if t := jsonTokenTable(src, c.concurrency); t != nil && len(t.cols) <= maxEncodeColumns {
 					return c.columnarStreamsOf(t)
 				}
 				return nil
