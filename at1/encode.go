@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -91,7 +92,7 @@ func (c *config) verifier(n int64) *config {
 // encoding when it is smaller than RAW, else RAW.
 func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 	codec := c.chooseCodec(src)
-	structured, body, err := c.encodeUnit(src, codec)
+	structured, codec, body, err := c.encodeUnit(src, codec)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,10 @@ func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 // structured encoding does not beat plain zstd and stored
 // (WithXZBaseline(false)), or, by default, unless a sampled estimate of
 // it says the structured encoding is well below it (xzBaselineNeeded).
-func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, body []byte, err error) {
+//
+// codec may be codecJSONAuto (whole files only): the codec of the
+// structured encoding is returned.
+func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body []byte, err error) {
 	var raw, s []byte
 	always := codec == CodecRaw || c.enc.xzBaseline && (c.enc.xzBaselineSet || len(src) <= xzSampleMin)
 	est := -1 // estimated plain xz size; -1: none (WithXZBaseline(false))
@@ -123,27 +127,27 @@ func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, body []by
 				est, err = c.xzEstimate(src)
 			}
 		} else if codec != CodecRaw {
-			s, err = c.structuredBody(src, codec)
+			s, codec, err = c.structuredBody(src, codec)
 		}
 		return err
 	})
 	if err != nil {
-		return false, nil, err
+		return false, codec, nil, err
 	}
 	if s != nil && (len(s) < len(raw) || c.enc.force) {
 		if always || est >= 0 && float64(len(s)) < xzSkipRatio*float64(est) {
-			return true, s, nil
+			return true, codec, s, nil
 		}
 	}
 	if !always {
 		if raw, err = c.rawBody(src, true); err != nil {
-			return false, nil, err
+			return false, codec, nil, err
 		}
 		if s != nil && (len(s) < len(raw) || c.enc.force) {
-			return true, s, nil
+			return true, codec, s, nil
 		}
 	}
-	return false, raw, nil
+	return false, codec, raw, nil
 }
 
 // The sampled plain-xz estimate: inputs above xzSampleMin bytes are
@@ -190,30 +194,157 @@ func (c *config) rawBody(src []byte, withXZ bool) ([]byte, error) {
 	return append([]byte{p.backend}, p.data...), nil
 }
 
+// codecJSONAuto is chooseCodec's answer for JSON Lines under CodecAuto:
+// the smaller of qjson and columnar token tables (never on the wire).
+const codecJSONAuto Codec = 253
+
 // structuredBody is the packed stream set of src under codec (nil when
-// the codec does not apply to src).
-func (c *config) structuredBody(src []byte, codec Codec) ([]byte, error) {
-	var streams []namedStream
+// the codec does not apply to src) and the codec it is in: the smallest
+// of the candidate layouts. Columnar tries the table as split and its
+// token table (see tokenTable), or for JSON Lines the token table of
+// the line shape; codecJSONAuto tries qjson and the columnar ones.
+func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
+	type layout struct {
+		codec Codec
+		name  string // for tests: encConfig.layout keeps one
+		make  func() []namedStream
+	}
+	var layouts []layout
+	columnar := func() {
+		if c.enc.noTokens {
+			if codec == CodecColumnar {
+				layouts = append(layouts, layout{CodecColumnar, "split", func() []namedStream {
+					if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
+						return c.columnarStreamsOf(t)
+					}
+					return nil
+				}})
+			}
+			return
+		}
+		if isJSONLines(sampleLines(src)) {
+			layouts = append(layouts, layout{CodecColumnar, "jsontokens", func() []namedStream {
+				if t := jsonTokenTable(src, c.concurrency); t != nil && len(t.cols) <= maxEncodeColumns {
+					return c.columnarStreamsOf(t)
+				}
+				return nil
+			}})
+		}
+		var t *table
+		tableOf := func() *table {
+			if t == nil {
+				t = c.tableOf(src)
+			}
+			return t
+		}
+		layouts = append(layouts, layout{CodecColumnar, "split", func() []namedStream {
+			if t := tableOf(); len(t.cols) <= maxEncodeColumns {
+				return c.columnarStreamsOf(t)
+			}
+			return nil // not a table: a line of many delimiters
+		}}, layout{CodecColumnar, "tokens", func() []namedStream {
+			if t := tableOf(); len(t.cols) <= maxEncodeColumns/4 {
+				if tt := tokenTable(t, c.concurrency); tt != nil && len(tt.cols) <= maxEncodeColumns {
+					return c.columnarStreamsOf(tt)
+				}
+			}
+			return nil
+		}})
+	}
 	switch codec {
-	case CodecColumnar, CodecQColumnar:
-		t := c.tableOf(src)
-		if len(t.cols) > maxEncodeColumns {
-			return nil, nil // not a table: a line of many delimiters
+	case CodecColumnar:
+		columnar()
+	case CodecQColumnar:
+		layouts = append(layouts, layout{CodecQColumnar, "qcolumnar", func() []namedStream {
+			if t := c.tableOf(src); len(t.cols) <= maxEncodeColumns {
+				return c.qcolStreamsOf(t)
+			}
+			return nil
+		}})
+	case CodecQJSON, codecJSONAuto:
+		layouts = append(layouts, layout{CodecQJSON, "qjson", func() []namedStream { return c.qjsonStreamsOf(src) }})
+		if codec == codecJSONAuto {
+			columnar()
 		}
-		if codec == CodecColumnar {
-			streams = c.columnarStreamsOf(t)
-		} else {
-			streams = c.qcolStreamsOf(t)
-		}
-	case CodecQJSON:
-		streams = c.qjsonStreamsOf(src)
 	default:
-		return nil, nil
+		return nil, codec, nil
 	}
-	if streams == nil {
-		return nil, nil
+	if c.enc.layout != "" {
+		layouts = slices.DeleteFunc(layouts, func(l layout) bool { return l.name != c.enc.layout })
 	}
-	return c.packStreams(nil, streams)
+	// The columnar layouts' streams are estimated with fast zstd; only
+	// those within layoutMargin of the best estimate are packed in full
+	// (qjson's blocks are compressed already: it is always packed).
+	sets := make([][]namedStream, len(layouts))
+	est := make([]int, len(layouts))
+	bestEst := -1
+	for i, l := range layouts {
+		if sets[i] = l.make(); sets[i] == nil || l.codec != CodecColumnar {
+			continue
+		}
+		est[i] = estimateStreams(sets[i], c.concurrency)
+		if bestEst < 0 || est[i] < bestEst {
+			bestEst = est[i]
+		}
+	}
+	var best []byte
+	bestCodec := codec
+	for i, l := range layouts {
+		streams := sets[i]
+		if streams == nil || l.codec == CodecColumnar && float64(est[i]) > layoutMargin*float64(bestEst) {
+			continue
+		}
+		b, err := c.packStreams(nil, streams)
+		if err != nil {
+			return nil, codec, err
+		}
+		if best == nil || len(b) < len(best) {
+			best, bestCodec = b, l.codec
+		}
+	}
+	return best, bestCodec, nil
+}
+
+// layoutMargin: a layout whose zstd estimate is more than this times the
+// best one is not packed in full (xz and zstd rank tables alike within
+// a few percent).
+const layoutMargin = 1.08
+
+// estimateStreams is the size of streams under fast zstd.
+func estimateStreams(streams []namedStream, concurrency int) int {
+	sizes := make([]int, len(streams))
+	parallel(concurrency, len(streams), func(i int) error {
+		s := streams[i]
+		sizes[i] = len(s.data)
+		if len(s.data) >= 64 {
+			sizes[i] = min(sizes[i], len(zstdCompress(nil, s.data, 3)))
+		}
+		return nil
+	})
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	return total
+}
+
+// resolveCodec settles codecJSONAuto for a framed file, whose frames
+// share one codec: the one that wins on the first MiB of lines.
+func (c *config) resolveCodec(codec Codec, first []byte) (Codec, error) {
+	if codec != codecJSONAuto {
+		return codec, nil
+	}
+	sample := first[:min(len(first), 1<<20)]
+	if len(sample) < len(first) {
+		if i := bytes.LastIndexByte(sample, '\n'); i > 0 {
+			sample = sample[:i+1]
+		}
+	}
+	b, got, err := c.structuredBody(sample, codec)
+	if err != nil || b == nil {
+		return CodecQJSON, err
+	}
+	return got, nil
 }
 
 // tableOf splits delimited text (the delimiter and header detected from
@@ -272,7 +403,7 @@ func (c *config) chooseCodec(src []byte) Codec {
 	}
 	sample := sampleLines(src)
 	if isJSONLines(sample) {
-		return CodecQJSON
+		return codecJSONAuto
 	}
 	return CodecColumnar
 }
@@ -310,8 +441,19 @@ func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	dst = varint.Append(dst, uint64(len(streams)))
+	// An empty stream is left out: a missing stream reads as empty (the
+	// reference's rule too), and each entry costs its name and 2 bytes.
+	n := 0
+	for _, s := range streams {
+		if len(s.data) > 0 {
+			n++
+		}
+	}
+	dst = varint.Append(dst, uint64(n))
 	for i, s := range streams {
+		if len(s.data) == 0 {
+			continue
+		}
 		dst = varint.Append(dst, uint64(len(s.name)))
 		dst = append(dst, s.name...)
 		dst = append(dst, out[i].backend)
@@ -344,13 +486,16 @@ func chunks(src []byte, size int64) [][]byte {
 // smaller. Frames are encoded in parallel.
 func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
 	parts := chunks(src, c.enc.chunkSize)
-	codec := c.chooseCodec(parts[0])
+	codec, err := c.resolveCodec(c.chooseCodec(parts[0]), parts[0])
+	if err != nil {
+		return nil, err
+	}
 	inner := *c
 	inner.concurrency = 1
 	frames := make([][]byte, len(parts))
 	var done atomic.Int64
 	var mu sync.Mutex
-	err := parallel(c.concurrency, len(parts), func(i int) error {
+	err = parallel(c.concurrency, len(parts), func(i int) error {
 		f, err := inner.frame(parts[i], codec)
 		frames[i] = f
 		if c.enc.progress != nil {
@@ -387,7 +532,7 @@ func frameCodec(codec Codec, frames [][]byte) Codec {
 // frame encodes one chunk as a frame payload: method 0 and a stream set,
 // or method 1, a backend byte and data, whichever is smaller.
 func (c *config) frame(chunk []byte, codec Codec) ([]byte, error) {
-	structured, body, err := c.encodeUnit(chunk, codec)
+	structured, _, body, err := c.encodeUnit(chunk, codec)
 	if err != nil {
 		return nil, err
 	}

@@ -293,13 +293,16 @@ func quoteMode(vals []field) (byte, []byte) {
 }
 
 // pickChunk chooses the candidate that compresses smallest, estimated with
-// fast zstd (the values stream is compressed as a whole later).
+// zstd at estLevel (the values stream is compressed as a whole later).
 func pickChunk(cands []candidate) candidate {
+	if len(cands) == 1 {
+		return cands[0] // TEXT alone: nothing to compare
+	}
 	best, bestSize := cands[0], -1
 	for _, c := range cands {
 		size := len(c.chunk)
 		if size >= 48 {
-			size = len(zstdCompress(nil, c.chunk, 3))
+			size = len(zstdCompress(nil, c.chunk, estLevel))
 		}
 		if bestSize < 0 || size < bestSize {
 			best, bestSize = c, size
@@ -313,7 +316,12 @@ func pickChunk(cands []candidate) candidate {
 func (c *config) columnarStreamsOf(t *table) []namedStream {
 	ncols := len(t.cols)
 	meta := varint.Append(nil, uint64(len(t.rowModes)))
-	meta = append(meta, b2u(t.trailing), b2u(t.hasHeader), 1, t.delim)
+	meta = append(meta, b2u(t.trailing), b2u(t.hasHeader))
+	if t.noDelim {
+		meta = append(meta, 0)
+	} else {
+		meta = append(meta, 1, t.delim)
+	}
 	meta = varint.Append(meta, uint64(ncols))
 	var fieldcounts []byte
 	for _, n := range t.counts {
@@ -404,3 +412,10 @@ func derivedChunk(cols [][]field, k int) ([]byte, bool) {
 	}
 	return best, best != nil
 }
+
+// estLevel is the zstd level that estimates a column candidate's size:
+// the best level ranks candidates more as xz will code them than a fast
+// one (which favours SHUF planes and cut digit runs over DICT): on the
+// vega-datasets tables 1-10% smaller (flights-airport.csv 0.708 to
+// 0.641 x xz -9e), a few bytes larger on two.
+const estLevel = 9

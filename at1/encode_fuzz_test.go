@@ -125,3 +125,75 @@ func checkFastBaseline(t *testing.T, src []byte) {
 		t.Fatalf("WithXZBaseline(false) gave %d bytes, more than the plain zstd/stored bound %d", len(enc), bound)
 	}
 }
+
+// onlyLayout keeps only the structured layout of that name (and forces
+// it, as forceStructured does).
+func onlyLayout(name string) Option {
+	return func(c *config) error {
+		c.enc.layout, c.enc.force = name, true
+		return nil
+	}
+}
+
+// genJSONL turns fuzz bytes into JSON Lines: a key count, then one value
+// token per byte (quoted or not), some lines of another shape, spacing
+// or nesting.
+func genJSONL(seed []byte) []byte {
+	if len(seed) < 2 {
+		return seed
+	}
+	nkeys := 1 + int(seed[0]%5)
+	var b strings.Builder
+	k := 0
+	for _, s := range seed[1:] {
+		if k == 0 {
+			b.WriteString("{")
+		} else {
+			b.WriteString([]string{",", ", "}[int(s>>7)&int(seed[0]>>7)])
+		}
+		b.WriteString(`"k` + string(rune('a'+k+int(s%29/28))) + `":`)
+		tok := csvTokens[int(s)%len(csvTokens)]
+		switch s % 5 {
+		case 0:
+			tok = `"` + strings.ReplaceAll(tok, `"`, `\"`) + `"`
+		case 1:
+			tok = "null"
+		case 2:
+			if tok == "" {
+				tok = "[1,{\"x\":2}]"
+			}
+		}
+		b.WriteString(tok)
+		k++
+		if k >= nkeys || s%19 == 0 {
+			b.WriteString("}\n")
+			k = 0
+		}
+	}
+	return []byte(b.String())
+}
+
+// FuzzEncodeTokens: token tables (the empty delimiter) round-trip on
+// generated CSV and JSON Lines, whatever the fields hold.
+func FuzzEncodeTokens(f *testing.F) {
+	f.Add([]byte{0, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29})
+	f.Add([]byte{1, 2, 6, 6, 6, 7, 7, 7, 12, 12, 0, 0, 6, 6, 6, 7, 7, 7, 12, 12, 0, 0, 6, 6, 6, 7, 7, 7, 12, 12, 0, 0})
+	f.Add([]byte{130, 5, 18, 19, 20, 21, 22, 23, 24, 25, 26, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70})
+	f.Fuzz(func(t *testing.T, seed []byte) {
+		if len(seed) > 1<<12 {
+			return
+		}
+		for _, src := range [][]byte{genCSV(seed), genJSONL(seed), bytes.Repeat(genCSV(seed), 20), bytes.Repeat(genJSONL(seed), 20)} {
+			for _, l := range []string{"tokens", "jsontokens"} {
+				enc, err := Encode(src, WithCodec(CodecColumnar), WithLevel(1), onlyLayout(l))
+				if err != nil {
+					t.Fatalf("Encode(%s): %v", l, err)
+				}
+				got, err := Decode(enc, WithStrict())
+				if err != nil || !bytes.Equal(got, src) {
+					t.Fatalf("%s: round trip %v: %q, want %q", l, err, got, src)
+				}
+			}
+		}
+	})
+}

@@ -36,6 +36,11 @@ type encConfig struct {
 	xzBaseline    bool
 	xzBaselineSet bool
 	progress      func(done, total int64)
+	// noTokens: columnar never uses token tables (WithTokenTables).
+	noTokens bool
+	// layout, when set (tests only), keeps only the structured layout of
+	// that name ("split", "tokens", "jsontokens", "qjson", "qcolumnar").
+	layout string
 	// force keeps the structured encoding even when RAW is smaller
 	// (tests use it to exercise the codecs on any input).
 	force bool
@@ -153,6 +158,21 @@ func WithProgress(fn func(done, total int64)) Option {
 func WithXZBaseline(on bool) Option {
 	return func(c *config) error {
 		c.enc.xzBaseline, c.enc.xzBaselineSet = on, true
+		return nil
+	}
+}
+
+// WithTokenTables sets whether columnar may use token tables (default
+// on): an empty delimiter (delim_len 0, fields simply concatenated, as
+// the spec's delim.join defines it), so a line is cut into pieces of
+// its own choosing - each field, each delimiter, digit runs inside a
+// field ("1438" "." "359985"), a JSON line's segments and values - and
+// the encoder keeps whichever layout is smaller. Off, columnar splits
+// lines at the detected delimiter only (and JSON Lines go to qjson),
+// for decoders that do not accept an empty delimiter.
+func WithTokenTables(on bool) Option {
+	return func(c *config) error {
+		c.enc.noTokens = !on
 		return nil
 	}
 }

@@ -92,6 +92,7 @@ func quotedField(line []byte, p int, delim byte) (val []byte, end int, ok bool) 
 type table struct {
 	src       []byte
 	delim     byte
+	noDelim   bool // a token table: the delimiter is empty (delim_len 0)
 	trailing  bool
 	hasHeader bool
 	header    []byte

@@ -117,20 +117,20 @@ func TestEncodeColumnarTypes(t *testing.T) {
 	if codecOf(enc) != CodecColumnar {
 		t.Fatalf("codec %v, want columnar", codecOf(enc))
 	}
-	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	// The types of the table as split at its delimiter (the encoder may
+	// keep its token table instead, see TestEncodeTokenTables).
+	c, err := newConfig(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss, err := f.cfg.parseStreamSet(enc[5:len(enc)-TrailerSize], 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ss.load("coltypes"); err != nil {
-		t.Fatal(err)
+	var types []byte
+	for _, st := range c.columnarStreamsOf(c.tableOf(src)) {
+		if st.name == "coltypes" {
+			types = st.data
+		}
 	}
 	// id INT or SHUF, price DEC, name DICT, flag DICT, small INT/SHUF,
 	// num NUMEXC, flagname DERIVED from flag.
-	types := ss.get("coltypes")
 	t.Logf("column types %v", types)
 	if types[1] != colDec || types[5] != colNumExc || types[6] != colDerived || types[2] != colDict {
 		t.Errorf("column types %v, want DEC at 1, DICT at 2, NUMEXC at 5, DERIVED at 6", types)
@@ -280,12 +280,14 @@ func TestEncodeQueryCodecs(t *testing.T) {
 			t.Fatalf("%v: %d rows (want 10), stats %+v", tc.codec, n, st)
 		}
 	}
-	// Auto tries qjson for JSON Lines and keeps it only when it beats RAW.
+	// Auto tries qjson and columnar token tables for JSON Lines and keeps
+	// the smallest of them and RAW.
 	auto := roundTrip(t, "auto json", []byte(jl.String()))
 	raw := roundTrip(t, "raw json", []byte(jl.String()), WithCodec(CodecRaw))
 	q := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), forceStructured())
-	if len(auto) != min(len(raw), len(q)) {
-		t.Errorf("auto on JSON Lines: %d bytes (%v); RAW %d, qjson %d", len(auto), codecOf(auto), len(raw), len(q))
+	col := roundTrip(t, "columnar json", []byte(jl.String()), WithCodec(CodecColumnar), forceStructured())
+	if len(auto) != min(len(raw), len(q), len(col)) {
+		t.Errorf("auto on JSON Lines: %d bytes (%v); RAW %d, qjson %d, columnar %d", len(auto), codecOf(auto), len(raw), len(q), len(col))
 	}
 }
 
@@ -354,11 +356,16 @@ func TestQueryFramed(t *testing.T) {
 // Files written by this encoder and checked in: they must keep decoding
 // to their originals (whatever later encoders write).
 func TestEncodedVectors(t *testing.T) {
-	for _, name := range []string{"enc_columnar_types", "enc_qjson", "enc_framed_qcol"} {
+	for _, name := range []string{"enc_columnar_types", "enc_qjson", "enc_framed_qcol", "enc_tokens_csv", "enc_tokens_jsonl"} {
 		src, want := readVector(t, name+".at1"), readVector(t, name+".expected")
 		got, err := Decode(src, WithStrict())
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: Decode: %v", name, err)
+		}
+		if strings.HasPrefix(name, "enc_tokens") {
+			if delim, _ := tokenMeta(t, src); len(delim) != 0 {
+				t.Fatalf("%s: delimiter %q, want a token table", name, delim)
+			}
 		}
 		z, err := NewReader(bytes.NewReader(src), WithStrict())
 		if err != nil {

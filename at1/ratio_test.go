@@ -105,7 +105,10 @@ func benchmarkEncodeRatio(b *testing.B, fastBaseline bool) {
 }
 
 // BenchmarkEncodeFile encodes the files named in AT1_BENCH_ENCODE_FILES
-// (colon-separated; skipped when unset) with the default options
+// (colon-separated; a directory stands for its *.csv, *.tsv, *.jsonl and
+// *.ndjson files, so the vega-datasets table in doc.go is
+// AT1_BENCH_ENCODE_FILES=vega-datasets/data:jl, see doc.go; skipped when
+// unset) with the default options
 // (AT1_BENCH_ENCODE_FAST=1: WithXZBaseline(false)) and reports, in the
 // same run, the size against xz -9e and zstd -19 and the speed against
 // xz -9e -T1 by CPU time (cpu_x_xz-9e above 1: less CPU than xz; the
@@ -120,7 +123,11 @@ func BenchmarkEncodeFile(b *testing.B) {
 	if os.Getenv("AT1_BENCH_ENCODE_FAST") != "" {
 		opts = append(opts, WithXZBaseline(false))
 	}
-	for _, p := range strings.Split(list, ":") {
+	paths, err := encodeBenchFiles(list)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range paths {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
@@ -168,4 +175,33 @@ func externalCPU(tb testing.TB, src []byte, name string, args ...string) (int, t
 		tb.Fatalf("%s: %v", name, err)
 	}
 	return len(out), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// encodeBenchFiles expands a colon-separated list of files and directories (a
+// directory gives its table files, sorted by name).
+func encodeBenchFiles(list string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(list, ":") {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ents {
+			switch filepath.Ext(e.Name()) {
+			case ".csv", ".tsv", ".jsonl", ".ndjson":
+				if e.Type().IsRegular() {
+					out = append(out, filepath.Join(p, e.Name()))
+				}
+			}
+		}
+	}
+	return out, nil
 }

@@ -68,7 +68,11 @@ func (z *Writer) start(first []byte) error {
 	z.started = true
 	z.codec = CodecRaw
 	if first != nil {
-		z.codec = z.cfg.chooseCodec(first)
+		codec, err := z.cfg.resolveCodec(z.cfg.chooseCodec(first), first)
+		if err != nil {
+			return err
+		}
+		z.codec = codec
 	}
 	hdr := append([]byte{}, MagicFramed...)
 	hdr = append(hdr, byte(z.codec))

@@ -1,0 +1,269 @@
+package at1
+
+import (
+	"bytes"
+)
+
+// Token tables: columnar with an empty delimiter. The decoder joins a
+// row's fields with the delimiter, and the spec defines that join for any
+// delimiter bytes, none included (delim_len 0: the fields are simply
+// concatenated). The encoder is then free to cut a line wherever it
+// likes, as long as every row's pieces land in the same columns:
+//
+//   - a CSV row f0,f1,f2 becomes f0 | "," | f1 | "," | f2, and a field
+//     whose every value has the same shape of digit runs ("1438.359985",
+//     "2000-01-03") may be cut further into its runs ("1438" | "." |
+//     "359985"), so the integer part of a price goes to INT and its
+//     fraction to DICT;
+//   - a JSON Lines row of one shape becomes its literal segments
+//     ({"job": , "sex": ...), each a one-value DICT column, and its
+//     values, which then get INT, DEC, NUMEXC or DICT instead of
+//     qjson's raw text.
+//
+// The constant columns cost a run of zero DICT indices each, which xz
+// codes in a few bytes. Which pieces a column is cut into is chosen per
+// column by the estimated size of the candidates, like column types.
+
+// tokenTable is t (delimited text) with every field a column of its own
+// and the delimiters as constant columns between them; fields are cut
+// into digit runs where that is estimated smaller. nil when that would be
+// t itself (one column, not cut).
+func tokenTable(t *table, concurrency int) *table {
+	ncols := len(t.cols)
+	if ncols == 0 {
+		return nil
+	}
+	sep := []byte{t.delim}
+	cuts := make([][][]field, ncols)
+	parallel(concurrency, ncols, func(k int) error {
+		cuts[k] = cutColumn(t.cols[k])
+		return nil
+	})
+	if ncols == 1 && len(cuts[0]) == 1 {
+		return nil // the same table as t: nothing to cut, no delimiter
+	}
+	nt := &table{src: t.src, trailing: t.trailing, hasHeader: t.hasHeader, header: t.header,
+		rowModes: t.rowModes, verbatim: t.verbatim, noDelim: true}
+	end := make([]int, ncols) // columns a row with k+1 fields fills
+	for k := range cuts {
+		if k > 0 {
+			col := make([]field, len(t.cols[k]))
+			for i := range col {
+				col[i] = field{val: sep}
+			}
+			nt.cols = append(nt.cols, col)
+		}
+		nt.cols = append(nt.cols, cuts[k]...)
+		end[k] = len(nt.cols)
+	}
+	nt.counts = make([]int, len(t.counts))
+	for i, n := range t.counts {
+		if n > 0 {
+			nt.counts[i] = end[n-1]
+		}
+	}
+	return nt
+}
+
+// jsonTokenTable lays out JSON Lines as a token table: the lines of the
+// most common shape are rows of its literal segments and values (string
+// values unquoted when their text holds no quote); other lines are
+// verbatim. nil when no line has a shape.
+func jsonTokenTable(src []byte, concurrency int) *table {
+	ls, trailing := lines(src)
+	best := commonShape(ls)
+	if best == nil || len(best.segs) > maxEncodeColumns/2 {
+		return nil
+	}
+	nv := len(best.segs) - 1
+	t := &table{src: src, trailing: trailing, noDelim: true, rowModes: make([]byte, len(ls))}
+	vcols := make([][]field, nv)
+	n := 0
+	var segs, vals, keys [][]byte
+	for i, l := range ls {
+		var ok bool
+		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
+		if !ok || !sameSegs(segs, best.segs) {
+			t.verbatim = append(t.verbatim, l)
+			continue
+		}
+		t.rowModes[i] = 1
+		n++
+		for k, v := range vals {
+			f := field{val: v}
+			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '"') < 0 {
+				f = field{val: v[1 : len(v)-1], quoted: true}
+			}
+			vcols[k] = append(vcols[k], f)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	cuts := make([][][]field, nv)
+	parallel(concurrency, nv, func(k int) error {
+		cuts[k] = cutColumn(vcols[k])
+		return nil
+	})
+	constCol := func(s []byte) []field {
+		col := make([]field, n)
+		for i := range col {
+			col[i] = field{val: s}
+		}
+		return col
+	}
+	for k := 0; k < nv; k++ {
+		t.cols = append(t.cols, constCol(best.segs[k]))
+		t.cols = append(t.cols, cuts[k]...)
+	}
+	t.cols = append(t.cols, constCol(best.segs[nv]))
+	t.counts = make([]int, n)
+	for i := range t.counts {
+		t.counts[i] = len(t.cols)
+	}
+	return t
+}
+
+// lineShape is one JSON line shape: its literal segments and keys.
+type lineShape struct {
+	segs [][]byte
+	keys [][]byte
+	n    int
+}
+
+// commonShape is the most common shape among the first 4096 lines.
+func commonShape(ls [][]byte) *lineShape {
+	shapes := map[string]*lineShape{}
+	var best *lineShape
+	var segs, vals, keys [][]byte
+	for i, l := range ls {
+		if i >= 4096 {
+			break
+		}
+		var ok bool
+		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
+		if !ok {
+			continue
+		}
+		k := string(bytes.Join(segs, []byte{0}))
+		s := shapes[k]
+		if s == nil {
+			s = &lineShape{segs: cloneAll(segs), keys: cloneAll(keys)}
+			shapes[k] = s
+		}
+		s.n++
+		if best == nil || s.n > best.n {
+			best = s
+		}
+	}
+	return best
+}
+
+// maxRuns is the most pieces cutColumn cuts a value into.
+const maxRuns = 9
+
+// cutColumn returns the column as it is, or cut into its runs when every
+// value (none quoted) has the same run pattern and the pieces are
+// estimated smaller. A run is a maximal run of digits (with a leading
+// '-' when the value starts with one) or of other bytes.
+func cutColumn(vals []field) [][]field {
+	whole := [][]field{vals}
+	if len(vals) < 16 {
+		return whole
+	}
+	var pat []bool // per run: digits?
+	var runs [maxRuns][2]int
+	for i, f := range vals {
+		if f.quoted {
+			return whole
+		}
+		nr, ok := valueRuns(f.val, &runs)
+		if !ok {
+			return whole
+		}
+		if i == 0 {
+			if nr < 2 {
+				return whole
+			}
+			pat = make([]bool, nr)
+			for r := 0; r < nr; r++ {
+				pat[r] = isDigitRun(f.val, runs[r])
+			}
+			continue
+		}
+		if nr != len(pat) {
+			return whole
+		}
+		for r := 0; r < nr; r++ {
+			if isDigitRun(f.val, runs[r]) != pat[r] {
+				return whole
+			}
+		}
+	}
+	parts := make([][]field, len(pat))
+	for r := range parts {
+		parts[r] = make([]field, len(vals))
+	}
+	for i, f := range vals {
+		valueRuns(f.val, &runs)
+		for r := range parts {
+			parts[r][i] = field{val: f.val[runs[r][0]:runs[r][1]]}
+		}
+	}
+	cut := 0
+	for _, p := range parts {
+		_, s := bestCandidate(p)
+		cut += s
+	}
+	if _, s := bestCandidate(vals); s <= cut {
+		return whole
+	}
+	return parts
+}
+
+func isDigitRun(v []byte, r [2]int) bool {
+	c := v[r[1]-1]
+	return c >= '0' && c <= '9'
+}
+
+// valueRuns cuts v into runs of digits and of other bytes (a leading '-'
+// joins the digit run after it); ok is false past maxRuns runs or for an
+// empty value.
+func valueRuns(v []byte, runs *[maxRuns][2]int) (int, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	n, start := 0, 0
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	i := 0
+	if v[0] == '-' && len(v) > 1 && digit(v[1]) {
+		i = 1
+	}
+	cur := digit(v[i])
+	for i++; i <= len(v); i++ {
+		if i < len(v) && digit(v[i]) == cur {
+			continue
+		}
+		if n == maxRuns {
+			return 0, false
+		}
+		runs[n] = [2]int{start, i}
+		n++
+		start = i
+		if i < len(v) {
+			cur = digit(v[i])
+		}
+	}
+	return n, true
+}
+
+// bestCandidate is the column encoding pickChunk keeps and its estimated
+// size.
+func bestCandidate(vals []field) (candidate, int) {
+	c := pickChunk(colCandidates(vals))
+	size := len(c.chunk)
+	if size >= 48 {
+		size = len(zstdCompress(nil, c.chunk, estLevel))
+	}
+	return c, size
+}
