@@ -75,7 +75,7 @@ func (f *File) Query(q Query) (*Rows, error) {
 		return f.queryFrames(q)
 	}
 	if f.t == nil {
-		return nil, errs.Wrap(ErrUnsupported, "query needs a qcolumnar or qjson file (framed: every frame structured), not %s", f.kind())
+		return nil, errs.Wrap(ErrUnsupported, "query needs a qcolumnar or qjson file (framed: every frame structured), not %s; encode with WithCodec(CodecQColumnar) or WithCodec(CodecQJSON) (colfmt pack --codec qcolumnar|qjson) for a queryable file", f.kind())
 	}
 	t := f.t
 	if err := f.checkCounts(); err != nil {

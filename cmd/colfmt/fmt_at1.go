@@ -55,6 +55,7 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	rowGroup := fs.Int("row-group", 0, "qcolumnar/qjson lines per row group (0: automatic)")
 	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed")
 	noVerify := fs.Bool("no-verify", false, "skip decoding the output to check it")
+	tokens := fs.Bool("token-tables", true, "let columnar cut lines into fields, delimiters and digit runs with an empty delimiter (smaller; false: split at the detected delimiter only, JSON Lines go to qjson)")
 	noXZBase := fs.Bool("no-xz-baseline", false, "skip compressing the input plain with xz unless the structure does not pay (faster; output then bounded by plain zstd, not plain xz; by default a sampled estimate decides for inputs over 1 MiB)")
 	return func(w io.Writer, data []byte) error {
 		lv, extreme, err := parseAT1Level(*level)
@@ -81,7 +82,7 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			return usagef("--codec %q: want auto, columnar, qcolumnar, qjson or raw", *codec)
 		}
 		opts := []at1.Option{at1.WithCodec(cd), at1.WithLevel(lv), at1.WithExtreme(extreme), at1.WithRowGroupSize(*rowGroup),
-			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify)}
+			at1.WithChunkSize(*chunk), at1.WithVerify(!*noVerify), at1.WithTokenTables(*tokens)}
 		if *noXZBase {
 			opts = append(opts, at1.WithXZBaseline(false))
 		}

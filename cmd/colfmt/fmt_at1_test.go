@@ -200,3 +200,37 @@ func TestAT1PackRawXZPreset(t *testing.T) {
 	code, _, _ := runCLI(t, "pack", "--format", "at1", "--level", "10", in)
 	require.Equal(t, 2, code)
 }
+
+// TestAT1PackTokenTables checks --token-tables: JSON Lines go to a token
+// table (columnar, not queryable; query says how to get a queryable file)
+// by default, and to qjson (queryable) with --token-tables=false.
+func TestAT1PackTokenTables(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "{\"id\":%d,\"price\":%d.%02d,\"sym\":%q}\n", 1000+i, i%50, i%100, []string{"AAA", "BB", "C"}[i%3])
+	}
+	src := b.String()
+	in := writeTemp(t, "in.jsonl", []byte(src))
+	for _, tc := range []struct {
+		flag, codec string
+		query       bool
+	}{{"--token-tables=true", "codec 4 (columnar)", false}, {"--token-tables=false", "codec 8 (qjson)", true}} {
+		out := filepath.Join(t.TempDir(), "x.at1")
+		code, _, stderr := runCLI(t, "pack", "--format", "at1", tc.flag, "--level", "3", "--out", out, in)
+		require.Equal(t, 0, code, stderr)
+		code, stdout, stderr := runCLI(t, "cat", out)
+		require.Equal(t, 0, code, stderr)
+		require.Equal(t, src, stdout)
+		code, stdout, _ = runCLI(t, "inspect", out)
+		require.Equal(t, 0, code)
+		require.Contains(t, stdout, tc.codec, tc.flag)
+		code, stdout, stderr = runCLI(t, "query", out, "--cols", "sym", "--where", "id=1001")
+		if tc.query {
+			require.Equal(t, 0, code, stderr)
+			require.Equal(t, "\"BB\"\n", stdout)
+		} else {
+			require.Equal(t, 1, code)
+			require.Contains(t, stderr, "--codec qcolumnar|qjson")
+		}
+	}
+}
