@@ -152,7 +152,9 @@
 // within 8% of the best are packed in full. The reference decoder was not
 // run on an empty delimiter here (the shared vectors all have one byte);
 // WithTokenTables(false) writes the split table only, and JSON Lines
-// then go to qjson.
+// then go to qjson (colfmt pack --token-tables=false). Columnar, token
+// tables included, is not what File.Query reads: for a queryable file
+// ask for qcolumnar or qjson (WithCodec, colfmt pack --codec).
 //
 // Columnar column types are tried per column and the one whose chunk
 // compresses smallest (estimated with zstd at its best level) is kept: INT and DEC
