@@ -145,6 +145,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 	idx := &cursor{b: colIndex, path: "stream \"col_index\""}
 	vals := &cursor{path: "stream \"values\""}
 	cols := make([]colVals, ncols)
+	ranks := make(map[uint64]sourceRanks)
 	for k := 0; k < ncols; k++ {
 		clen, err := idx.uv("column " + strconv.Itoa(k) + " length")
 		if err != nil {
@@ -157,7 +158,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 			return nil, err
 		}
 		cc := &cursor{b: chunk, base: int64(start), path: "stream \"values\" column " + strconv.Itoa(k)}
-		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], &budget, lazy)
+		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], ranks, &budget, lazy)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +166,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 	return cols, nil
 }
 
-func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int64, lazy bool) (colVals, error) {
+func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, ranks map[uint64]sourceRanks, budget *int64, lazy bool) (colVals, error) {
 	switch typ {
 	case colText:
 		if lazy {
@@ -186,7 +187,7 @@ func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, budget *int
 	case colNumExc:
 		return c.numExcColumn(cur, budget)
 	case colDerived:
-		return derivedColumn(cur, prev)
+		return c.derivedColumn(cur, prev, ranks)
 	case colDict:
 		return dictColumn(cur)
 	case colShuf:
@@ -363,7 +364,7 @@ func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
 	return v, spend(cur, budget, len(v.buf))
 }
 
-func derivedColumn(cur *cursor, prev []colVals) (colVals, error) {
+func (c *config) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sourceRanks) (colVals, error) {
 	a, err := cur.uv("DERIVED source column")
 	if err != nil {
 		return colVals{}, err
@@ -384,6 +385,22 @@ func derivedColumn(cur *cursor, prev []colVals) (colVals, error) {
 	src := &prev[a]
 	n := src.count()
 	v := entries(list)
+	if src.idx != nil && src.num == nil && src.text == nil && !c.safe {
+		// (config.safe, set by the fuzz targets, keeps the value-hashing
+		// twin below for every source.) A DICT or DERIVED source (constant columns of token tables
+		// derive from one, often the same one): rank its entries, not
+		// its n values, so no value is hashed, once per source column.
+		r, ok := ranks[a]
+		if !ok {
+			r = rankEntries(src)
+			ranks[a] = r
+		}
+		if r.distinct > nmap {
+			return colVals{}, cur.errf("DERIVED map has %d values, source column %d has more distinct values", nmap, a)
+		}
+		v.idx = r.idx // shared, read-only
+		return v, nil
+	}
 	v.idx = make([]uint32, n)
 	seen := make(map[string]uint32)
 	for i := 0; i < n; i++ {
@@ -399,6 +416,47 @@ func derivedColumn(cur *cursor, prev []colVals) (colVals, error) {
 		v.idx[i] = j
 	}
 	return v, nil
+}
+
+// sourceRanks are a DERIVED source column's values as first-appearance
+// ranks among its distinct values, and the number of distinct values.
+type sourceRanks struct {
+	idx      []uint32
+	distinct int
+}
+
+// rankEntries ranks the values of src, a column whose values are indexes
+// into its entries; entries with equal bytes share a rank.
+func rankEntries(src *colVals) sourceRanks {
+	nent := len(src.offs) - 1
+	class := make([]uint32, nent) // entry -> first entry with its bytes
+	first := make(map[string]uint32, nent)
+	for e := 0; e < nent; e++ {
+		b := src.entry(e)
+		c, ok := first[string(b)]
+		if !ok {
+			c = uint32(e)
+			first[string(b)] = c
+		}
+		class[e] = c
+	}
+	const unseen = ^uint32(0)
+	rank := make([]uint32, nent)
+	for i := range rank {
+		rank[i] = unseen
+	}
+	out := sourceRanks{idx: make([]uint32, len(src.idx))}
+	for i, e := range src.idx {
+		c := class[e]
+		r := rank[c]
+		if r == unseen {
+			r = uint32(out.distinct)
+			rank[c] = r
+			out.distinct++
+		}
+		out.idx[i] = r
+	}
+	return out
 }
 
 func dictColumn(cur *cursor) (colVals, error) {

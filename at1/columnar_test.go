@@ -84,6 +84,35 @@ func TestDerivedAndQuotes(t *testing.T) {
 	}
 }
 
+// TestDerivedFromDict checks DERIVED columns over a DICT source, whose
+// ranks come from its entries (equal entries share one) and are shared by
+// every DERIVED column of that source, and the too-small map error.
+func TestDerivedFromDict(t *testing.T) {
+	file := func(dict string) []byte {
+		return colFile(t,
+			"meta", "\x04\x00\x00\x01,\x03",
+			"row_modes", "\x01\x01\x01\x01",
+			"fieldcounts", "\x03\x03\x03\x03",
+			"coltypes", string([]byte{colDict, colDerived, colDerived}),
+			"col_index", uvs(uint64(len(dict)), 6, 6),
+			"values", dict+"\x00\x02\x01X\x01Y"+"\x00\x02\x01P\x01Q",
+			"quotemodes", "\x00\x00\x00")
+	}
+	// Entries a, b, a; values 2, 1, 0, 1: a b a b, ranks 0 1 0 1.
+	got, err := Decode(file("\x04\x03\x01a\x01b\x01a\x02\x01\x00\x01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "a,X,P\nb,Y,Q\na,X,P\nb,Y,Q"; string(got) != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	// Entries a, b, c all used: three distinct values, maps of two.
+	_, err = Decode(file("\x04\x03\x01a\x01b\x01c\x00\x01\x02\x00"))
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "DERIVED map has 2 values, source column 0 has more distinct values") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestRowAssembly(t *testing.T) {
 	base := []string{
 		"meta", "\x04\x00\x01\x02<>\x02",

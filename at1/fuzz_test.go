@@ -335,6 +335,10 @@ func FuzzDiffColumn(f *testing.F) {
 	f.Add(byte(colShuf), []byte("\x03\xc7\x01\x02\x00\x2c\x4c\x00\x01\xfe"), uint8(3), byte(0), []byte(nil))
 	f.Add(byte(colDec), []byte("\x02\x64\x6d\xea\x12"), uint8(3), byte(0), []byte(nil))
 	f.Add(byte(colText), []byte("a\n\"b\"\n"), uint8(3), byte(2), []byte{0x05})
+	// DICT sources with a repeated entry (two entries, one rank) and with
+	// more distinct values than the DERIVED map holds.
+	f.Add(byte(colDict), []byte("\x04\x03\x01x\x01y\x01x\x00\x01\x02\x01"), uint8(4), byte(0), []byte(nil))
+	f.Add(byte(colDict), []byte("\x03\x03\x01x\x01y\x01z\x00\x01\x02"), uint8(3), byte(0), []byte(nil))
 	f.Fuzz(func(t *testing.T, typ byte, chunk []byte, nrows uint8, qmode byte, qbits []byte) {
 		// Column 0 is TEXT (one value per row), column 1 the fuzzed one,
 		// column 2 derives from column 1.
