@@ -185,6 +185,22 @@ func BenchmarkPairedDecode(b *testing.B) {
 				{"all", func() error { buf = bc.col.AppendAll(buf[:0]); return nil }},
 				{"decoder", func() error { _, err := d.DecodeInto(exact, p.Codes); return err }},
 				{"oneshot", func() error { _, err := DecompressInto(exact, p); return err }},
+				// The same two without the vector check pass (maxcode_amd64.s):
+				// the fused per-block check every other build runs.
+				{"decoder-fused", func() error {
+					f := maxCodeFunc
+					maxCodeFunc = nil
+					_, err := d.DecodeInto(exact, p.Codes)
+					maxCodeFunc = f
+					return err
+				}},
+				{"oneshot-fused", func() error {
+					f := maxCodeFunc
+					maxCodeFunc = nil
+					_, err := DecompressInto(exact, p)
+					maxCodeFunc = f
+					return err
+				}},
 				{"decoder-packed", func() error {
 					var err error
 					buf, err = d.AppendDecodePacked(buf[:0], packed, len(p.Codes))

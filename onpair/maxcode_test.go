@@ -1,0 +1,219 @@
+package onpair
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// maxCodeGo is the obvious twin of the vector check pass.
+func maxCodeGo(s []uint16) uint16 {
+	var m uint16
+	for _, c := range s {
+		m = max(m, c)
+	}
+	return m
+}
+
+// TestMaxCodeEveryLengthAndPosition: every vector implementation the CPU
+// runs agrees with the Go twin for every length 0..300 (each loop, the
+// overlapping last load and the scalar path), with the maximum placed at
+// every position, on slices at every alignment, and for a few long slices.
+func TestMaxCodeEveryLengthAndPosition(t *testing.T) {
+	impls := maxCodeImpls()
+	if len(impls) == 0 {
+		require.Nil(t, maxCodeFunc, "no implementation listed, none selected")
+		return
+	}
+	require.NotNil(t, maxCodeFunc)
+	rng := rand.New(rand.NewPCG(1, 2))
+	back := make([]uint16, 2100)
+	for name, f := range impls {
+		for n := 0; n <= 300; n++ {
+			for _, off := range []int{0, 1, 7} {
+				s := back[off : off+n]
+				for i := range s {
+					s[i] = uint16(rng.IntN(1000))
+				}
+				require.Equal(t, maxCodeGo(s), f(s), "%s len %d", name, n)
+				for pos := 0; pos < n; pos++ {
+					for _, big := range []uint16{1000, 0x7FFF, 0x8000, 0xFFFF} {
+						old := s[pos]
+						s[pos] = big
+						require.Equal(t, big, f(s), "%s len %d pos %d", name, n, pos)
+						s[pos] = old
+					}
+				}
+			}
+		}
+		for _, n := range []int{1023, 1024, 1025, 2000} {
+			s := back[:n]
+			for i := range s {
+				s[i] = uint16(rng.Uint32())
+			}
+			require.Equal(t, maxCodeGo(s), f(s), "%s len %d", name, n)
+		}
+		// Elements past the slice are never read into the result.
+		for i := range back {
+			back[i] = 0xFFFF
+		}
+		for n := 0; n <= 100; n++ {
+			s := back[50 : 50+n : 50+n]
+			clear(s)
+			require.Equal(t, uint16(0), f(s), "%s len %d, neighbours 0xFFFF", name, n)
+		}
+	}
+}
+
+// TestDecodeSIMDBadCodeEveryPosition: a single code >= N at any position
+// of streams of 0..600 codes (across the 4096-code chunks too, by a
+// smaller chunk) makes DecodeInto and DecompressInto fail with
+// ErrCodeOutOfRange, whichever check runs; without it both decode
+// exactly, with nothing written past an exact dst.
+func TestDecodeSIMDBadCodeEveryPosition(t *testing.T) {
+	tokens := []string{"a", "bc", "def", "ghij", "klmnopqrstuvwxyz", "0123456"}
+	saved := checkChunk
+	defer func() { checkChunk = saved }()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, chunk := range []int{4096, 64, 17} {
+		checkChunk = chunk
+		for _, n := range []int{0, 1, 15, 16, 17, 31, 32, 33, 100, 600} {
+			codes := make([]uint16, n)
+			for i := range codes {
+				codes[i] = uint16(rng.IntN(len(tokens)))
+			}
+			p := dictOf(tokens, codes)
+			d, err := NewDecoder(p)
+			require.NoError(t, err)
+			want, err := decompressSafe(p)
+			require.NoError(t, err)
+			buf := bytes.Repeat([]byte{0x5A}, len(want)+MaxTokenSize)
+			for f := range decodeVariants() {
+				w, err := d.DecodeInto(buf[:len(want)], codes)
+				require.NoError(t, err)
+				require.Equal(t, want, buf[:w])
+				w, err = DecompressInto(buf[:len(want)], p)
+				require.NoError(t, err)
+				require.Equal(t, want, buf[:w])
+				require.Equal(t, bytes.Repeat([]byte{0x5A}, MaxTokenSize), buf[len(want):], "written past dst (%s)", f)
+			}
+			for pos := 0; pos < n; pos++ {
+				for _, bad := range []uint16{uint16(len(tokens)), 0x8000, 0xFFFF} {
+					old := codes[pos]
+					codes[pos] = bad
+					for f := range decodeVariants() {
+						_, err := d.DecodeInto(make([]byte, 16*n), codes)
+						require.True(t, errors.Is(err, ErrCodeOutOfRange), "%s: chunk %d len %d pos %d: %v", f, chunk, n, pos, err)
+						_, err = DecompressInto(make([]byte, 16*n), p)
+						require.True(t, errors.Is(err, ErrCodeOutOfRange), "%s: one-shot chunk %d len %d pos %d: %v", f, chunk, n, pos, err)
+					}
+					codes[pos] = old
+				}
+			}
+		}
+	}
+}
+
+// decodeVariants runs its caller's loop body once per check the decoders
+// can use on this machine: each vector implementation, then the fused Go
+// check (maxCodeFunc nil), restoring the selection at the end. It yields
+// the names through a range-over-func.
+func decodeVariants() func(func(string) bool) {
+	return func(yield func(string) bool) {
+		saved := maxCodeFunc
+		defer func() { maxCodeFunc = saved }()
+		for name, f := range maxCodeImpls() {
+			maxCodeFunc = f
+			if !yield(name) {
+				return
+			}
+		}
+		maxCodeFunc = nil
+		yield("fused")
+	}
+}
+
+// FuzzDiffCheckPass compares the decoders with the vector check pass
+// (each implementation this CPU runs), with the fused Go check, and with
+// the exact twin, on streams of 0..2000 arbitrary codes (so codes >= N
+// occur at any position, often or never) over a dictionary of 1..300
+// tokens, into an exact dst and a short one.
+func FuzzDiffCheckPass(f *testing.F) {
+	f.Add([]byte{5, 1, 16, 3, 7, 2}, []byte{0, 1, 2, 3, 4, 4, 3, 2, 1, 0}, uint16(40), uint8(0))
+	f.Add([]byte{200}, []byte{1, 0, 9, 0, 255, 255}, uint16(2000), uint8(1))
+	f.Add([]byte{1}, []byte{}, uint16(0), uint8(2))
+	f.Fuzz(func(t *testing.T, dictSpec []byte, codeBytes []byte, m uint16, mode uint8) {
+		if len(dictSpec) < 1 {
+			return
+		}
+		n := int(dictSpec[0]) + int(mode>>4)*16 + 1
+		tokens := make([]string, n)
+		for i := range tokens {
+			l := 1
+			if 1+i < len(dictSpec) {
+				l = int(dictSpec[1+i])%MaxTokenSize + 1
+			}
+			tokens[i] = string(bytes.Repeat([]byte{byte('A' + i%26)}, l))
+		}
+		codes := make([]uint16, int(m)%2001)
+		for i := range codes {
+			var c uint16
+			if len(codeBytes) >= 2 {
+				k := 2 * (i % (len(codeBytes) / 2))
+				c = uint16(codeBytes[k]) | uint16(codeBytes[k+1])<<8
+			}
+			switch mode & 3 {
+			case 0: // all valid
+				c %= uint16(n)
+			case 1: // mostly valid, the code bytes' large values out of range
+				if c < 0x8000 {
+					c %= uint16(n)
+				}
+			}
+			codes[i] = c
+		}
+		p := dictOf(tokens, codes)
+		want, serr := decompressSafe(p)
+		d, err := NewDecoder(p)
+		require.NoError(t, err)
+		size := 16 * len(codes)
+		if serr == nil {
+			size = len(want)
+		}
+		for name := range decodeVariants() {
+			for _, short := range []int{0, 1, 17} {
+				if short > size {
+					continue
+				}
+				buf := bytes.Repeat([]byte{0x5A}, size+MaxTokenSize)
+				dst := buf[:size-short]
+				for who, call := range map[string]func() (int, error){
+					"DecodeInto":     func() (int, error) { return d.DecodeInto(dst, codes) },
+					"DecompressInto": func() (int, error) { return DecompressInto(dst, p) },
+				} {
+					w, err := call()
+					switch {
+					case serr != nil:
+						if !errors.Is(err, ErrCodeOutOfRange) {
+							t.Fatalf("%s/%s: err %v, want ErrCodeOutOfRange", name, who, err)
+						}
+					case short > 0 && len(want) > 0:
+						if !errors.Is(err, ErrInvalidArgument) {
+							t.Fatalf("%s/%s: short dst by %d: err %v", name, who, short, err)
+						}
+					default:
+						if err != nil || !bytes.Equal(buf[:w], want) {
+							t.Fatalf("%s/%s: %q, %v; want %q", name, who, buf[:w], err, want)
+						}
+					}
+					if !bytes.Equal(buf[len(dst):], bytes.Repeat([]byte{0x5A}, len(buf)-len(dst))) {
+						t.Fatalf("%s/%s wrote past dst", name, who)
+					}
+				}
+			}
+		}
+	})
+}
