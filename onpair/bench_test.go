@@ -185,6 +185,13 @@ func BenchmarkPairedDecode(b *testing.B) {
 				{"all", func() error { buf = bc.col.AppendAll(buf[:0]); return nil }},
 				{"decoder", func() error { _, err := d.DecodeInto(exact, p.Codes); return err }},
 				{"oneshot", func() error { _, err := DecompressInto(exact, p); return err }},
+				{"all-go", func() error {
+					old := asmGather
+					asmGather = false
+					buf = bc.col.AppendAll(buf[:0])
+					asmGather = old
+					return nil
+				}},
 				// The same two without the vector check pass (maxcode_amd64.s):
 				// the fused per-block check every other build runs.
 				{"decoder-fused", func() error {

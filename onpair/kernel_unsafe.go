@@ -325,6 +325,10 @@ func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, i
 	cs := unsafe.Pointer(unsafe.SliceData(codes))
 	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
 	lens := t.lens
+	if asmGather && i+16 <= len(codes) && uintptr(o) <= end {
+		e, j := gatherValidAsm(o, end, cs, i, len(codes), rows, lens)
+		return int(e - uintptr(d)), j
+	}
 	for i+16 <= len(codes) && uintptr(o) <= end {
 		w0 := *(*uint64)(unsafe.Add(cs, 2*i))
 		w1 := *(*uint64)(unsafe.Add(cs, 2*i+8))

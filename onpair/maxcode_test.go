@@ -117,21 +117,27 @@ func TestDecodeSIMDBadCodeEveryPosition(t *testing.T) {
 	}
 }
 
-// decodeVariants runs its caller's loop body once per check the decoders
-// can use on this machine: each vector implementation, then the fused Go
-// check (maxCodeFunc nil), restoring the selection at the end. It yields
-// the names through a range-over-func.
+// decodeVariants runs its caller's loop body once per kernel choice the
+// decoders can make on this machine: each vector check implementation
+// with the assembly gather loop where built (asmGather) and with the Go
+// loop, then the fused Go check (maxCodeFunc nil), restoring the
+// selection at the end. It yields the names through a range-over-func.
 func decodeVariants() func(func(string) bool) {
 	return func(yield func(string) bool) {
-		saved := maxCodeFunc
-		defer func() { maxCodeFunc = saved }()
+		saved, savedGather := maxCodeFunc, asmGather
+		defer func() { maxCodeFunc, asmGather = saved, savedGather }()
 		for name, f := range maxCodeImpls() {
 			maxCodeFunc = f
+			asmGather = savedGather
 			if !yield(name) {
 				return
 			}
+			asmGather = false
+			if !yield(name + "/go-loop") {
+				return
+			}
 		}
-		maxCodeFunc = nil
+		maxCodeFunc, asmGather = nil, savedGather
 		yield("fused")
 	}
 }
@@ -216,4 +222,44 @@ func FuzzDiffCheckPass(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGatherAsmMatchesGo: AppendAll (gatherValid) with the assembly loop
+// and with the Go loop give the same bytes on streams of 0..300 codes over
+// dictionaries with tokens of every length, and stop at the same place
+// in an out with little room.
+func TestGatherAsmMatchesGo(t *testing.T) {
+	saved := asmGather
+	defer func() { asmGather = saved }()
+	rng := rand.New(rand.NewPCG(7, 8))
+	tokens := make([]string, 300)
+	for i := range tokens {
+		tokens[i] = string(bytes.Repeat([]byte{byte('a' + i%26)}, i%MaxTokenSize+1))
+	}
+	tab, err := newFatTable(dictOf(tokens, nil))
+	require.NoError(t, err)
+	for n := 0; n <= 300; n++ {
+		codes := make([]uint16, n)
+		for i := range codes {
+			codes[i] = uint16(rng.IntN(len(tokens)))
+		}
+		want, err := decompressSafe(dictOf(tokens, codes))
+		require.NoError(t, err)
+		for _, room := range []int{len(want) + MaxTokenSize, 300, 600} {
+			var res [2][]byte
+			var ws, is [2]int
+			for k, asm := range []bool{false, true} {
+				asmGather = asm
+				out := make([]byte, room)
+				ws[k], is[k] = tab.gatherValid(out, 3, codes, 0)
+				res[k] = out[:ws[k]]
+			}
+			require.Equal(t, ws[0], ws[1], "n %d room %d", n, room)
+			require.Equal(t, is[0], is[1], "n %d room %d", n, room)
+			require.Equal(t, res[0], res[1], "n %d room %d", n, room)
+			if room > len(want)+MaxTokenSize-1 && is[1] > 0 {
+				require.Equal(t, want[:ws[1]-3], res[1][3:])
+			}
+		}
+	}
 }

@@ -1,0 +1,15 @@
+//go:build amd64 && !purego
+
+package onpair
+
+import "unsafe"
+
+// gatherValidAsm is gatherValid's 16-code loop in assembly
+// (gather_amd64.s); gatherValid calls it when asmGather is set.
+//
+//go:noescape
+func gatherValidAsm(o unsafe.Pointer, end uintptr, cs unsafe.Pointer, i, n int, rows unsafe.Pointer, lens *[MaxTokens]uint8) (uintptr, int)
+
+// asmGather selects gatherValidAsm (a variable so the benchmarks can time
+// the Go loop beside it in the same run).
+var asmGather = true
