@@ -141,3 +141,67 @@ scalar:
 done:
 	MOVW AX, ret+24(FP)
 	RET
+
+// func unpackMaxAVX2(dst *uint16, src *byte, groups int, tab *unpackTab) uint16
+//
+// Unpacks groups*16 codes packed at tab's width (8..16 bits) from src
+// into dst and returns their maximum. A group of 16 codes is 2*width bytes
+// and each half (8 codes, width bytes) starts on a byte boundary; the four
+// codes of a 128-bit lane are gathered from one unaligned 16-byte load
+// (the second lane's at byte h = 4*width/8 of the half) by VPSHUFB into
+// dword lanes (the 4 bytes from each code's first byte), shifted by
+// VPSRLVD (the code's bit offset in that byte), masked, packed to words
+// (VPACKUSDW, then VPERMQ to put the halves in order), max-ed (VPMAXUW)
+// and stored, 32 bytes a group. The caller guarantees that every load
+// (up to byte 2*width*groups - width + h + 16 of src) lies within src.
+// tab: ctrl [32]byte at 0, shift [8]uint32 at 32, mask [8]uint32 at 64,
+// h at 96, width at 104.
+TEXT ·unpackMaxAVX2(SB), NOSPLIT, $0-34
+	MOVQ    dst+0(FP), DI
+	MOVQ    src+8(FP), SI
+	MOVQ    groups+16(FP), CX
+	MOVQ    tab+24(FP), AX
+	XORL    R9, R9
+	TESTQ   CX, CX
+	JZ      none
+	VMOVDQU 0(AX), Y4
+	VMOVDQU 32(AX), Y5
+	VMOVDQU 64(AX), Y6
+	MOVQ    96(AX), BX
+	MOVQ    104(AX), DX
+	VPXOR   Y7, Y7, Y7
+
+uloop:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, (SI)(BX*1), Y0, Y0
+	LEAQ        (SI)(DX*1), R8
+	VMOVDQU     (R8), X1
+	VINSERTI128 $1, (R8)(BX*1), Y1, Y1
+	VPSHUFB     Y4, Y0, Y0
+	VPSHUFB     Y4, Y1, Y1
+	VPSRLVD     Y5, Y0, Y0
+	VPSRLVD     Y5, Y1, Y1
+	VPAND       Y6, Y0, Y0
+	VPAND       Y6, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xD8, Y0, Y0
+	VPMAXUW     Y0, Y7, Y7
+	VMOVDQU     Y0, (DI)
+	LEAQ        (R8)(DX*1), SI
+	ADDQ        $32, DI
+	DECQ        CX
+	JNZ         uloop
+
+	VEXTRACTI128 $1, Y7, X1
+	VPMAXUW      X1, X7, X7
+	VPCMPEQW     X1, X1, X1
+	VPXOR        X1, X7, X7
+	VPHMINPOSUW  X7, X7
+	VMOVD        X7, R9
+	NOTL         R9
+	ANDL         $0xffff, R9
+	VZEROUPPER
+
+none:
+	MOVW R9, ret+32(FP)
+	RET
