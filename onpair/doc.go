@@ -214,13 +214,14 @@
 //
 // # Performance
 //
-// Measured on 2026-11-25 with the package benchmarks on the 12 dbtext
-// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 1-5 from
-// other jobs), GOMAXPROCS=1, Go 1.26.8 with the default GOAMD64=v1. The
-// paired benchmarks time by the thread's CPU time over intervals of about
-// 2 MB of output (decode) or 16384 random rows, run every candidate and its
-// baseline in the same rounds, and report the best interval beside the
-// mean. Ratios are medians over the files (range in parentheses).
+// Measured on 2026-11-26 with the package benchmarks on the 12 dbtext
+// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 4-7 from
+// other jobs), GOMAXPROCS=1, Go 1.26.8 with the default GOAMD64=v1 (the
+// AVX2 check pass is chosen at run time). The paired benchmarks time by
+// the thread's CPU time over intervals of about 2 MB of output (decode)
+// or 16384 random rows, run every candidate and its baseline in the same
+// rounds, and report the best interval beside the mean. Ratios are
+// medians over the files (range in parentheses).
 //
 // Against onpair_cpp (the paper authors' C++, g++ 12.2 -O3 -march=native,
 // 12-bit codes, its own trained dictionary; decode_all and row access
@@ -230,48 +231,51 @@
 //
 //   - Full-column decode, Go speed as a fraction of onpair_cpp's
 //     decompress_all (which decodes bit-packed codes and checks nothing),
-//     best intervals (second run of the day, load average 4-8):
-//     Column.AppendAll 1.05x (0.84-1.41), Decoder.DecodeInto 0.89x
-//     (0.71-1.22), one-shot DecompressInto 0.82x (0.68-1.17); from packed
-//     codes Decoder.AppendDecodePacked 0.90x (0.73-1.25) and
-//     AppendDecompressPacked 0.84x (0.70-1.19). Means: 1.03x, 0.87x,
-//     0.82x, 0.88x, 0.86x. (The first run of the day, before the packed
-//     loops' one-OR flag: 1.06x, 0.91x, 0.84x, 0.84x, 0.77x; the
-//     AppendAll/DecodeInto/DecompressInto rows are unchanged code, so
-//     their difference is the run's noise, about 3%.) Only AppendAll,
-//     whose codes were checked when the Column was built, runs the loop
-//     onpair_cpp runs (one 16-byte copy and one add per token); the gap of
-//     the others is their checks, which onpair_cpp does not make:
-//     DecodeInto tests each block of 8 codes (two words, four lanes each)
-//     before copying it, about 14-16% (the same loop without the test is
-//     AppendAll's); the one-shot decoders also validate the dictionary
-//     and fill a pooled table (about 13 us for 4096 tokens, 3% of
-//     l_comment's decode, most of it cache misses writing the 64 KiB
-//     table); the packed loops flag every code with one OR of its length
-//     (the loop without any flag was 1.17x faster than the earlier
-//     two-instruction flag, best intervals; the one-OR flag is 1.09x).
-//     c_name (long tokens, 20 GB/s in C++) is the file furthest behind on
-//     every path (AppendAll 0.84x best, 0.81x mean).
-//     The loop is bound by its instruction count (about six a code: the
-//     lane extract, the length load, the 16-byte load and store, the
-//     add), so a check costs what its instructions cost wherever it runs.
-//     Tried on 2026-11-25 and not kept (same runs, best intervals, median
-//     over the files): a separate branch-free check pass over chunks of
-//     1024 codes (the lane test, 16 codes an iteration) followed by
-//     AppendAll's unchecked loop, 0.97x the speed of the fused check (the
-//     pass alone runs at 4.8x the decode's speed: about 21% of it); the
-//     same pass ORing the codes first (an exact bound only when N is a
-//     power of two; the dbtext dictionaries hold 1385-4096 tokens, only
-//     l_comment's 4096), slower still (0.74x of AppendAll); blocks of 16
-//     codes with a three-instruction lane test (c+0x8000-N per lane, OR-ed
-//     with the codes), 0.98x (the loop then spills registers). Closing
-//     the last 10-15% without a check per code would take 16-lane SIMD
-//     compares, which pure Go does not have.
-//   - Column.AppendRow on random rows: 1.09x (0.91-1.75) the time of
-//     onpair_cpp's row decode (a TokenCursor over the row, 16-byte
-//     copies), and 1.65x (0.92-5.02) the time of appending the same row
-//     from a Go []string (means: 1.04x and 1.60x); onpair_cpp itself takes
-//     1.55x (0.85-7.07) the time of copying from a std::vector<std::string>.
+//     best intervals: Column.AppendAll 1.10x (0.91-1.14),
+//     Decoder.DecodeInto 1.05x (0.88-1.10), one-shot DecompressInto 0.95x
+//     (0.85-1.06); from packed codes Decoder.AppendDecodePacked 0.90x
+//     (0.77-1.01) and AppendDecompressPacked 0.84x (0.74-0.99). Means:
+//     1.09x, 1.02x, 0.98x, 0.88x, 0.87x. (2026-11-25, before the amd64
+//     assembly: 1.05x, 0.89x, 0.82x, 0.90x, 0.84x.) In the same rounds
+//     (BenchmarkPairedDecode's decoder-fused, oneshot-fused and all-go
+//     paths, best intervals): DecodeInto with the vector check pass runs
+//     1.17x (1.13-1.21) as fast as with the fused per-block check it
+//     replaced, DecompressInto 1.16x (1.11-1.18), and AppendAll's assembly
+//     loop 1.03x (1.01-1.04) as fast as its Go loop; DecodeInto is now
+//     0.96x (0.94-0.97) of AppendAll, the check pass costing about 4%
+//     (BenchmarkMaxCode: 0.02-0.05 ns a code with AVX2, 0.04-0.07 with
+//     SSE4.1, on a chunk in L1). The one-shot DecompressInto is behind
+//     DecodeInto by the dictionary check and the pooled table's fill
+//     (about 13 us for 4096 tokens), most on the small files (city 0.92x
+//     against DecodeInto's 1.05x). c_name and ps_comment (long tokens,
+//     19 GB/s in C++) are the files furthest behind on every path
+//     (AppendAll 0.91x and 0.96x).
+//     The packed paths still flag every code with one OR of its length in
+//     the Go loop (kernel_packed_unsafe.go; the loop without any flag runs
+//     for a full dictionary, as l_comment's). Tried on 2026-11-26 and not
+//     kept (same runs, best intervals): unpacking 256 or 1024 codes at a
+//     time with AVX2 (two 16-byte loads a lane, VPSHUFB to each code's
+//     bytes, VPSRLVD, mask, VPACKUSDW, the maximum by VPMAXUW in the same
+//     pass) into an L1 scratch and decoding it with the unchecked
+//     assembly loop: 0.94-1.05x the fused Go loop (the unpack alone ran
+//     at 0.09-0.19 ns a code, as much as the flag it saves); and the
+//     unchecked assembly loop over the spec layout (token starts and ends
+//     from one 8-byte load of the offsets, 16-byte reads from DictBytes,
+//     smaller than the fat table): 0.88x the fat-table loop.
+//     Earlier (2026-11-25, not kept either): a separate branch-free check
+//     pass in Go over chunks of 1024 codes (the lane test, 16 codes an
+//     iteration) followed by the unchecked loop, 0.97x the fused check
+//     (that pass alone took about 21% of the decode; the vector pass
+//     takes about 4%); ORing the codes first, 0.74x of AppendAll; blocks
+//     of 16 codes with a three-instruction lane test, 0.98x.
+//   - Column.AppendRow on random rows (unchanged code; figures of
+//     2026-11-25, the 2026-11-26 run's in brackets): 1.09x (0.91-1.75)
+//     [1.09x (0.79-1.81)] the time of onpair_cpp's row decode (a
+//     TokenCursor over the row, 16-byte copies), and 1.65x (0.92-5.02)
+//     [1.62x (0.79-5.04)] the time of appending the same row from a Go
+//     []string (means: 1.04x and 1.60x [1.10x, 1.41x]); onpair_cpp itself
+//     takes 1.55x (0.85-7.07) [1.62x (0.91-7.00)] the time of copying from
+//     a std::vector<std::string>.
 //     The 1.2x-of-[]string target is met on the files of short rows (city
 //     0.99x, credentials 1.04x, firstname 0.92x, lastname 1.12x, l_comment
 //     1.18x) and not overall: fixed-length values are the []string side's
