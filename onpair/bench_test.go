@@ -218,16 +218,6 @@ func BenchmarkPairedDecode(b *testing.B) {
 					buf, err = AppendDecompressPacked(buf[:0], p, packed, len(p.Codes))
 					return err
 				}},
-				// The packed decoders with the fused Go loop instead of the
-				// AVX2 unpack in the assembly loop (packedSIMD).
-				{"decoder-packed-go", func() error {
-					var err error
-					old := packedSIMD
-					packedSIMD = false
-					buf, err = d.AppendDecodePacked(buf[:0], packed, len(p.Codes))
-					packedSIMD = old
-					return err
-				}},
 			}
 			// Each timed interval decodes reps times (at least about 2 MB
 			// of output), so reading the thread clock (a syscall, about

@@ -284,15 +284,9 @@ func (t *fatTable) appendPacked(dst []byte, packed []byte, width uint, m int) ([
 		}
 		dst = grow(dst, min((m-i)*perCode, (m-i)*MaxTokenSize)+packedRoom)
 		l := len(dst)
-		var w, j int
-		var b uint8
-		if packedSIMD {
-			w, j, b = t.gatherPackedSIMD(dst[l:cap(dst)], 0, packed, width, m, i)
-		} else {
-			w, j, b = t.gatherFatPacked(dst[l:cap(dst)], 0, packed, width, m, i)
-		}
+		w, j, b := t.gatherFatPacked(dst[l:cap(dst)], 0, packed, width, m, i)
 		dst, i, bad = dst[:l+w], j, bad|b
-		if cap(dst)-len(dst) >= packedRoom || bad >= 0x80 {
+		if cap(dst)-len(dst) >= packedRoom {
 			break // the kernel stopped short of the end of the codes, not of room
 		}
 	}
