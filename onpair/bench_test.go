@@ -218,6 +218,14 @@ func BenchmarkPairedDecode(b *testing.B) {
 					buf, err = AppendDecompressPacked(buf[:0], p, packed, len(p.Codes))
 					return err
 				}},
+				{"decoder-packed-go", func() error {
+					var err error
+					old := packedAsmOn
+					packedAsmOn = false
+					buf, err = d.AppendDecodePacked(buf[:0], packed, len(p.Codes))
+					packedAsmOn = old
+					return err
+				}},
 			}
 			// Each timed interval decodes reps times (at least about 2 MB
 			// of output), so reading the thread clock (a syscall, about

@@ -4,3 +4,6 @@ package onpair
 
 // asmGather is false: gatherValid runs its Go loop on this build.
 var asmGather = false
+
+// packedAsmOn is false: the packed decoders run their Go loops.
+var packedAsmOn = false

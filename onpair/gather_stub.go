@@ -9,3 +9,8 @@ import "unsafe"
 func gatherValidAsm(o unsafe.Pointer, end uintptr, cs unsafe.Pointer, i, n int, rows unsafe.Pointer, lens *[MaxTokens]uint8) (uintptr, int) {
 	return uintptr(o), i
 }
+
+// packedAsm returns nil on this build: gatherFatPacked runs the Go loops.
+func packedAsm(width uint, full bool) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
+	return nil
+}

@@ -5,6 +5,7 @@ package onpair
 import "unsafe"
 
 //go:generate go run gen_packed.go
+//go:generate go run gen_packed_asm.go
 
 // The architecture list of the build line is internal/le's (le_unsafe.go),
 // the one source of truth for where unchecked wide loads are built: the
@@ -162,6 +163,10 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 	p0 := unsafe.Pointer(unsafe.SliceData(packed))
 	q := base
 	lens := unsafe.Pointer(unsafe.SliceData(t.plens))
+	if f := packedAsm(width, t.n == 1<<width); f != nil {
+		o, q, bad := f(o, end, rows, p0, q, last, lens)
+		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad
+	}
 	if f := packedWidth(width, t.n == 1<<width); f != nil {
 		o, q, bad := f(o, end, rows, p0, q, last, lens)
 		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad

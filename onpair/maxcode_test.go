@@ -287,3 +287,18 @@ func BenchmarkMaxCode(b *testing.B) {
 }
 
 var sink16 uint16
+
+// TestPackedLoopsAsmAndGo runs the packed decoders' width tests (every
+// width 8..16, out-of-range codes anywhere and in whole blocks, full
+// dictionaries) with the assembly loops (packed_asm_amd64.s, where built)
+// and with the Go loops.
+func TestPackedLoopsAsmAndGo(t *testing.T) {
+	saved := packedAsmOn
+	defer func() { packedAsmOn = saved }()
+	for _, on := range []bool{saved, false} {
+		packedAsmOn = on
+		TestPackedEveryWidthFullRange(t)
+		TestDecodePackedFullDictionary(t)
+		TestDecompressPacked(t)
+	}
+}
