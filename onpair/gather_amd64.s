@@ -6,11 +6,13 @@
 //
 // gatherValid's loop (kernel_unsafe.go) for codes (cs is &codes[0]) that
 // are all < N: codes i.. decoded 16 at a time while i+16 <= n and o <=
-// end, each by a 2-byte code load, its length load, one 16-byte load from
-// rows and one store at o, and o += length: six instructions a code where
-// the compiled Go takes ten (a shift and a zero-extension to extract each
-// code from a word, and register copies). SSE2 only: every amd64 runs it.
-// The caller guarantees i+16 <= n. It returns the final o and i.
+// end. Four codes come in one 8-byte load and are taken from its low 16
+// bits and shifted out; each then costs its length load, one 16-byte load
+// from rows and one store at o, and o += length: seven instructions and
+// two and a quarter loads a code, where the compiled Go takes ten (and
+// the same loop with a 2-byte load per code ran 1.04-1.07x slower). SSE2
+// only: every amd64 runs it. The caller guarantees i+16 <= n. It returns
+// the final o and i.
 TEXT ·gatherValidAsm(SB), NOSPLIT, $0-72
 	MOVQ o+0(FP), DI
 	MOVQ end+8(FP), R8
@@ -27,101 +29,113 @@ loop:
 	JHI  done
 	CMPQ DI, R8
 	JHI  done
-	MOVWLZX 0(SI), AX
+	MOVQ    0(SI), R12
+	MOVWLZX R12, AX
+	SHRQ    $16, R12
 	MOVBLZX (R10)(AX*1), BX
 	SHLQ    $4, AX
 	MOVOU   (R9)(AX*1), X0
 	MOVOU   X0, (DI)
 	ADDQ    BX, DI
-	MOVWLZX 2(SI), R11
-	MOVBLZX (R10)(R11*1), R12
-	SHLQ    $4, R11
-	MOVOU   (R9)(R11*1), X1
-	MOVOU   X1, (DI)
-	ADDQ    R12, DI
-	MOVWLZX 4(SI), R13
-	MOVBLZX (R10)(R13*1), DX
-	SHLQ    $4, R13
-	MOVOU   (R9)(R13*1), X2
-	MOVOU   X2, (DI)
-	ADDQ    DX, DI
-	MOVWLZX 6(SI), AX
-	MOVBLZX (R10)(AX*1), BX
-	SHLQ    $4, AX
-	MOVOU   (R9)(AX*1), X3
-	MOVOU   X3, (DI)
-	ADDQ    BX, DI
-	MOVWLZX 8(SI), AX
+	MOVWLZX R12, AX
+	SHRQ    $16, R12
 	MOVBLZX (R10)(AX*1), BX
 	SHLQ    $4, AX
 	MOVOU   (R9)(AX*1), X0
 	MOVOU   X0, (DI)
 	ADDQ    BX, DI
-	MOVWLZX 10(SI), R11
-	MOVBLZX (R10)(R11*1), R12
-	SHLQ    $4, R11
-	MOVOU   (R9)(R11*1), X1
-	MOVOU   X1, (DI)
-	ADDQ    R12, DI
-	MOVWLZX 12(SI), R13
-	MOVBLZX (R10)(R13*1), DX
-	SHLQ    $4, R13
-	MOVOU   (R9)(R13*1), X2
-	MOVOU   X2, (DI)
-	ADDQ    DX, DI
-	MOVWLZX 14(SI), AX
-	MOVBLZX (R10)(AX*1), BX
-	SHLQ    $4, AX
-	MOVOU   (R9)(AX*1), X3
-	MOVOU   X3, (DI)
-	ADDQ    BX, DI
-	MOVWLZX 16(SI), AX
+	MOVWLZX R12, AX
+	SHRQ    $16, R12
 	MOVBLZX (R10)(AX*1), BX
 	SHLQ    $4, AX
 	MOVOU   (R9)(AX*1), X0
 	MOVOU   X0, (DI)
 	ADDQ    BX, DI
-	MOVWLZX 18(SI), R11
-	MOVBLZX (R10)(R11*1), R12
-	SHLQ    $4, R11
-	MOVOU   (R9)(R11*1), X1
-	MOVOU   X1, (DI)
-	ADDQ    R12, DI
-	MOVWLZX 20(SI), R13
-	MOVBLZX (R10)(R13*1), DX
-	SHLQ    $4, R13
-	MOVOU   (R9)(R13*1), X2
-	MOVOU   X2, (DI)
-	ADDQ    DX, DI
-	MOVWLZX 22(SI), AX
-	MOVBLZX (R10)(AX*1), BX
-	SHLQ    $4, AX
-	MOVOU   (R9)(AX*1), X3
-	MOVOU   X3, (DI)
+	MOVBLZX (R10)(R12*1), BX
+	SHLQ    $4, R12
+	MOVOU   (R9)(R12*1), X0
+	MOVOU   X0, (DI)
 	ADDQ    BX, DI
-	MOVWLZX 24(SI), AX
+	MOVQ    8(SI), R13
+	MOVWLZX R13, AX
+	SHRQ    $16, R13
 	MOVBLZX (R10)(AX*1), BX
 	SHLQ    $4, AX
 	MOVOU   (R9)(AX*1), X0
 	MOVOU   X0, (DI)
 	ADDQ    BX, DI
-	MOVWLZX 26(SI), R11
-	MOVBLZX (R10)(R11*1), R12
-	SHLQ    $4, R11
-	MOVOU   (R9)(R11*1), X1
-	MOVOU   X1, (DI)
-	ADDQ    R12, DI
-	MOVWLZX 28(SI), R13
-	MOVBLZX (R10)(R13*1), DX
-	SHLQ    $4, R13
-	MOVOU   (R9)(R13*1), X2
-	MOVOU   X2, (DI)
-	ADDQ    DX, DI
-	MOVWLZX 30(SI), AX
+	MOVWLZX R13, AX
+	SHRQ    $16, R13
 	MOVBLZX (R10)(AX*1), BX
 	SHLQ    $4, AX
-	MOVOU   (R9)(AX*1), X3
-	MOVOU   X3, (DI)
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVWLZX R13, AX
+	SHRQ    $16, R13
+	MOVBLZX (R10)(AX*1), BX
+	SHLQ    $4, AX
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVBLZX (R10)(R13*1), BX
+	SHLQ    $4, R13
+	MOVOU   (R9)(R13*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVQ    16(SI), R12
+	MOVWLZX R12, AX
+	SHRQ    $16, R12
+	MOVBLZX (R10)(AX*1), BX
+	SHLQ    $4, AX
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVWLZX R12, AX
+	SHRQ    $16, R12
+	MOVBLZX (R10)(AX*1), BX
+	SHLQ    $4, AX
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVWLZX R12, AX
+	SHRQ    $16, R12
+	MOVBLZX (R10)(AX*1), BX
+	SHLQ    $4, AX
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVBLZX (R10)(R12*1), BX
+	SHLQ    $4, R12
+	MOVOU   (R9)(R12*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVQ    24(SI), R13
+	MOVWLZX R13, AX
+	SHRQ    $16, R13
+	MOVBLZX (R10)(AX*1), BX
+	SHLQ    $4, AX
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVWLZX R13, AX
+	SHRQ    $16, R13
+	MOVBLZX (R10)(AX*1), BX
+	SHLQ    $4, AX
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVWLZX R13, AX
+	SHRQ    $16, R13
+	MOVBLZX (R10)(AX*1), BX
+	SHLQ    $4, AX
+	MOVOU   (R9)(AX*1), X0
+	MOVOU   X0, (DI)
+	ADDQ    BX, DI
+	MOVBLZX (R10)(R13*1), BX
+	SHLQ    $4, R13
+	MOVOU   (R9)(R13*1), X0
+	MOVOU   X0, (DI)
 	ADDQ    BX, DI
 	ADDQ $32, SI
 	JMP  loop
