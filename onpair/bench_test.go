@@ -399,3 +399,40 @@ func BenchmarkPairedSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPairedRowLoops times AppendRow with the assembly loop for rows
+// of more than eight codes (rowAsm) against the Go loop, alternating in
+// the same rounds on the same random rows.
+func BenchmarkPairedRowLoops(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			pool := make([]int, 1<<20)
+			r := rand.New(rand.NewPCG(1, 1))
+			for i := range pool {
+				pool[i] = r.IntN(len(bc.values))
+			}
+			round := 0
+			buf := make([]byte, 0, 64<<10)
+			defer lockThread()()
+			saved := rowAsm
+			defer func() { rowAsm = saved }()
+			var best [2]time.Duration
+			for b.Loop() {
+				idx := pool[round%64<<14:][:1<<14]
+				round++
+				for k, on := range []bool{saved, false} {
+					rowAsm = on
+					t0 := threadCPU()
+					buf = rowLoop(bc.col, idx, buf)
+					if d := threadCPU() - t0; best[k] == 0 || d < best[k] {
+						best[k] = d
+					}
+				}
+			}
+			b.ReportMetric(float64(best[0].Nanoseconds())/float64(1<<14), "best-ns/row")
+			b.ReportMetric(float64(best[1].Nanoseconds())/float64(1<<14), "go-best-ns/row")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

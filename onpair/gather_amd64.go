@@ -13,3 +13,10 @@ func gatherValidAsm(o unsafe.Pointer, end uintptr, cs unsafe.Pointer, i, n int, 
 // asmGather selects gatherValidAsm (a variable so the benchmarks can time
 // the Go loop beside it in the same run).
 var asmGather = true
+
+//go:noescape
+func gatherRowAsm(o unsafe.Pointer, cs unsafe.Pointer, k int, pad uint64, rows unsafe.Pointer, lens *[MaxTokens]uint8) uintptr
+
+// rowAsm selects gatherRowAsm for rows of more than eight codes (a
+// variable so the benchmarks can time the Go loop beside it).
+var rowAsm = true

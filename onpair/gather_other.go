@@ -7,3 +7,6 @@ var asmGather = false
 
 // packedAsmOn is false: the packed decoders run their Go loops.
 var packedAsmOn = false
+
+// rowAsm is false: long rows go through gatherRoomy's Go loop.
+var rowAsm = false

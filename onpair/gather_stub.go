@@ -14,3 +14,8 @@ func gatherValidAsm(o unsafe.Pointer, end uintptr, cs unsafe.Pointer, i, n int, 
 func packedAsm(width uint, full bool) func(o unsafe.Pointer, end uintptr, rows, p0 unsafe.Pointer, q, last int, plens unsafe.Pointer) (unsafe.Pointer, int, uint8) {
 	return nil
 }
+
+// gatherRowAsm is never called on this build (rowAsm is false).
+func gatherRowAsm(o unsafe.Pointer, cs unsafe.Pointer, k int, pad uint64, rows unsafe.Pointer, lens *[MaxTokens]uint8) uintptr {
+	return uintptr(o)
+}

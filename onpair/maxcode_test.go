@@ -302,3 +302,49 @@ func TestPackedLoopsAsmAndGo(t *testing.T) {
 		TestDecompressPacked(t)
 	}
 }
+
+// TestAppendRowLongLoops: AppendRow with the assembly loop for rows of
+// more than eight codes (rowAsm, where built) and with the Go loop, on
+// rows of 0..20 codes (TestAppendRowEveryLength) and of 9..40 codes whose
+// last group runs past the row (padded) or would run past the codes (the
+// last row, 9..40 codes: the Go path then), into a reused buffer, a
+// short one and one holding a prefix.
+func TestAppendRowLongLoops(t *testing.T) {
+	saved := rowAsm
+	defer func() { rowAsm = saved }()
+	for _, on := range []bool{saved, false} {
+		rowAsm = on
+		TestAppendRowEveryLength(t)
+		toks := []string{"a", "bb", "ccc", "dddddddddddddddd", "0123456789abcde", "xyz"}
+		for last := 9; last <= 40; last++ {
+			var codes []uint16
+			offs := []uint32{0}
+			var want [][]byte
+			for r := 0; r < 40; r++ {
+				k := 9 + r%32
+				if r == 39 {
+					k = last
+				}
+				var row []byte
+				for j := 0; j < k; j++ {
+					c := uint16((r*7 + j*5) % len(toks))
+					codes = append(codes, c)
+					row = append(row, toks[c]...)
+				}
+				offs = append(offs, uint32(len(codes)))
+				want = append(want, row)
+			}
+			col, err := NewColumn(dictOf(toks, codes), offs)
+			require.NoError(t, err)
+			var reused []byte
+			for r := range want {
+				reused, err = col.AppendRow(reused[:0], r)
+				require.NoError(t, err)
+				require.Equal(t, want[r], reused, "asm %v last %d row %d", on, last, r)
+				got, err := col.AppendRow([]byte("pre"), r)
+				require.NoError(t, err)
+				require.Equal(t, append([]byte("pre"), want[r]...), got)
+			}
+		}
+	}
+}
