@@ -135,24 +135,40 @@
 // intervals). Column.AppendAll, whose codes were
 // validated when the Column was built, uses a variant without any check.
 //
-// On amd64 (not under -tags purego) two loops are assembly, in the manner
-// of klauspost/compress (a .s file per loop, a Go prototype, the portable
-// loop kept for every other build): the vector check pass
-// (maxcode_amd64.s: the maximum of a []uint16 by VPMAXUW, 64 codes an
-// iteration, about 0.02-0.05 ns a code; SSE4.1 PMAXUW, 32 codes an
-// iteration, when the CPU lacks AVX2; chosen at start-up with
-// golang.org/x/sys/cpu, and without either the fused check runs), and the
-// unchecked 16-code loop of AppendAll (gather_amd64.s, SSE2, so every
-// amd64 runs it: six instructions a code against the compiled Go's ten).
-// Decoder.DecodeInto and the one-shot DecompressInto (on its pooled-table
-// path) then check each chunk of 4096 codes with the vector pass just
-// before decoding it with the unchecked loop, instead of testing each
-// block in the loop; a chunk holding a code >= N stops the decode and the
-// code is located as before. FuzzDiffCheckPass compares every choice the
-// machine can make (each vector pass, assembly or Go loop, the fused
-// check) with the exact twin, on 0..2000 arbitrary codes; the tests check
-// the vector pass at every length 0..300 with the maximum at every
-// position, and a code >= N at every position of the decoders' input.
+// On amd64 (not under -tags purego) the hot loops are assembly, in the
+// manner of klauspost/compress (a .s file per family, Go prototypes
+// checked by go vet's asmdecl, the portable loop kept for every other
+// build and selectable at run time for the tests and benchmarks):
+//
+//   - the vector check pass (maxcode_amd64.s): the maximum of a []uint16
+//     by VPMAXUW, 64 codes an iteration, about 0.02-0.05 ns a code; SSE4.1
+//     PMAXUW, 32 codes an iteration, when the CPU lacks AVX2; chosen at
+//     start-up with golang.org/x/sys/cpu (without either, the fused check
+//     runs). Decoder.DecodeInto and the one-shot DecompressInto (on its
+//     pooled-table path) check each chunk of 4096 codes with it just
+//     before decoding the chunk with the unchecked loop, instead of
+//     testing each block in the loop; a chunk holding a code >= N stops
+//     the decode and the code is located as before;
+//   - the unchecked 16-code loop of AppendAll, DecodeInto and AppendDecode
+//     (gather_amd64.s): four codes an 8-byte load, then per code the
+//     length load, the 16-byte copy and the add (seven instructions where
+//     the compiled Go takes ten);
+//   - the packed loops of every width 8..16, flagged and full
+//     (packed_asm_amd64.s, written by gen_packed_asm.go): the compiled Go
+//     extracts each code twice (scaled for the row, plain for the
+//     length), the assembly once;
+//   - AppendRow's rows of more than eight codes (gather_amd64.s): four
+//     codes a load and a last group padded with the length-0 code N, so
+//     a row costs one loop exit instead of two loops'.
+//
+// All but the check pass are SSE2, which every amd64 has. FuzzDiffCheckPass
+// compares every choice the machine can make (each vector pass, the
+// assembly or Go loop, the fused check) with the exact twin on 0..2000
+// arbitrary codes, FuzzDiffDecoder the packed assembly with the Go loops;
+// the tests check the vector pass at every length 0..300 with the maximum
+// at every position, a code >= N at every position of the decoders'
+// input, every packed width with and without the assembly, and rows of
+// 0..40 codes with and without it.
 // The table has one slot more than the codes can name: code N (when
 // N < 65536) has length 0, which the row decoder uses as padding.
 //
@@ -215,7 +231,7 @@
 // # Performance
 //
 // Measured on 2026-11-26 with the package benchmarks on the 12 dbtext
-// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 4-7 from
+// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 2-7 from
 // other jobs), GOMAXPROCS=1, Go 1.26.8 with the default GOAMD64=v1 (the
 // AVX2 check pass is chosen at run time). The paired benchmarks time by
 // the thread's CPU time over intervals of about 2 MB of output (decode)
@@ -231,51 +247,66 @@
 //
 //   - Full-column decode, Go speed as a fraction of onpair_cpp's
 //     decompress_all (which decodes bit-packed codes and checks nothing),
-//     best intervals: Column.AppendAll 1.10x (0.91-1.14),
-//     Decoder.DecodeInto 1.05x (0.88-1.10), one-shot DecompressInto 0.95x
-//     (0.85-1.06); from packed codes Decoder.AppendDecodePacked 0.90x
-//     (0.77-1.01) and AppendDecompressPacked 0.84x (0.74-0.99). Means:
-//     1.09x, 1.02x, 0.98x, 0.88x, 0.87x. (2026-11-25, before the amd64
-//     assembly: 1.05x, 0.89x, 0.82x, 0.90x, 0.84x.) In the same rounds
-//     (BenchmarkPairedDecode's decoder-fused, oneshot-fused and all-go
-//     paths, best intervals): DecodeInto with the vector check pass runs
-//     1.17x (1.13-1.21) as fast as with the fused per-block check it
-//     replaced, DecompressInto 1.16x (1.11-1.18), and AppendAll's assembly
-//     loop 1.03x (1.01-1.04) as fast as its Go loop; DecodeInto is now
-//     0.96x (0.94-0.97) of AppendAll, the check pass costing about 4%
-//     (BenchmarkMaxCode: 0.02-0.05 ns a code with AVX2, 0.04-0.07 with
-//     SSE4.1, on a chunk in L1). The one-shot DecompressInto is behind
-//     DecodeInto by the dictionary check and the pooled table's fill
-//     (about 13 us for 4096 tokens), most on the small files (city 0.92x
-//     against DecodeInto's 1.05x). c_name and ps_comment (long tokens,
-//     19 GB/s in C++) are the files furthest behind on every path
-//     (AppendAll 0.91x and 0.96x).
-//     The packed paths still flag every code with one OR of its length in
-//     the Go loop (kernel_packed_unsafe.go; the loop without any flag runs
-//     for a full dictionary, as l_comment's). Tried on 2026-11-26 and not
-//     kept (same runs, best intervals): unpacking 256 or 1024 codes at a
-//     time with AVX2 (two 16-byte loads a lane, VPSHUFB to each code's
-//     bytes, VPSRLVD, mask, VPACKUSDW, the maximum by VPMAXUW in the same
-//     pass) into an L1 scratch and decoding it with the unchecked
-//     assembly loop: 0.94-1.05x the fused Go loop (the unpack alone ran
-//     at 0.09-0.19 ns a code, as much as the flag it saves); and the
-//     unchecked assembly loop over the spec layout (token starts and ends
-//     from one 8-byte load of the offsets, 16-byte reads from DictBytes,
-//     smaller than the fat table): 0.88x the fat-table loop.
-//     Earlier (2026-11-25, not kept either): a separate branch-free check
-//     pass in Go over chunks of 1024 codes (the lane test, 16 codes an
-//     iteration) followed by the unchecked loop, 0.97x the fused check
+//     best intervals: Column.AppendAll 1.19x (1.00-1.25),
+//     Decoder.DecodeInto 1.12x (0.95-1.20), one-shot DecompressInto 1.03x
+//     (0.90-1.23); from packed codes Decoder.AppendDecodePacked 1.10x
+//     (0.94-1.18) and AppendDecompressPacked 1.04x (0.88-1.13). Means:
+//     1.16x, 1.09x, 1.04x, 1.02x, 1.04x. (2026-11-25, before the amd64
+//     assembly: 1.05x, 0.89x, 0.82x, 0.90x, 0.84x; onpair_cpp's own best
+//     varies by up to 15% between sessions on this machine, c_name 18.8
+//     and 16.0 GB/s, so compare across runs with care.) In the same
+//     rounds (BenchmarkPairedDecode's decoder-fused, oneshot-fused, all-go
+//     and decoder-packed-go paths, best intervals): DecodeInto with the
+//     vector check pass and the assembly loop runs 1.25x (1.04-1.32) as
+//     fast as with the fused per-block check in Go, DecompressInto 1.23x
+//     (1.14-1.25), AppendAll's assembly loop 1.10x (1.02-1.15, c_name's
+//     best interval excepted: 0.85x, its means 0.92x) its Go loop, and
+//     AppendDecodePacked's assembly loops 1.19x (1.11-1.23) the Go loops.
+//     DecodeInto is 0.95x (0.90-0.99) of AppendAll, the check pass
+//     costing about 5% (BenchmarkMaxCode: 0.02-0.05 ns a code with AVX2,
+//     0.04-0.07 with SSE4.1, on a chunk in L1), and AppendDecodePacked
+//     0.93x (0.89-0.96). The one-shot decoders trail the Decoder by the
+//     dictionary check and the pooled table's fill (about 13 us for 4096
+//     tokens), most on the small files (japanese 0.90x, street 0.93x
+//     against DecodeInto's 1.05x and 1.10x). ps_comment and c_name (long
+//     tokens, 16-20 GB/s in C++) are the files furthest behind (AppendAll
+//     1.00x and 1.18x, DecodeInto 0.95x and 1.13x).
+//     The first assembly gather loop loaded each code with a 2-byte load
+//     (six instructions a code, three loads): 1.01-1.04x the Go loop; the
+//     8-byte load of four codes (seven instructions, two and a quarter
+//     loads) 1.04-1.10x in the run that replaced it, so the loop is bound
+//     by its loads more than by its instruction count. Tried on
+//     2026-11-26 and not kept (same runs, best intervals): unpacking 256
+//     or 1024 packed codes at a time with AVX2 (two 16-byte loads a lane,
+//     VPSHUFB to each code's bytes, VPSRLVD, mask, VPACKUSDW, the maximum
+//     by VPMAXUW in the same pass) into an L1 scratch, then the unchecked
+//     assembly loop: 0.94-1.05x the fused Go loop (the unpack alone ran at
+//     0.09-0.19 ns a code); the same unpack inside the assembly decode
+//     loop, 16 codes at a time, taken out of the vector register through a
+//     stack slot (0.75x: the 2-byte loads of a 32-byte store do not
+//     forward) or by VMOVQ/VPEXTRQ (0.76-0.86x); the unchecked assembly
+//     loop over the spec layout (token start and end from one 8-byte load
+//     of the offsets, 16-byte reads from DictBytes, smaller than the fat
+//     table): 0.88x the fat-table loop. Earlier (2026-11-25, not kept
+//     either): a separate branch-free check pass in Go over chunks of
+//     1024 codes followed by the unchecked loop, 0.97x the fused check
 //     (that pass alone took about 21% of the decode; the vector pass
-//     takes about 4%); ORing the codes first, 0.74x of AppendAll; blocks
+//     takes about 5%); ORing the codes first, 0.74x of AppendAll; blocks
 //     of 16 codes with a three-instruction lane test, 0.98x.
-//   - Column.AppendRow on random rows (unchanged code; figures of
-//     2026-11-25, the 2026-11-26 run's in brackets): 1.09x (0.91-1.75)
-//     [1.09x (0.79-1.81)] the time of onpair_cpp's row decode (a
-//     TokenCursor over the row, 16-byte copies), and 1.65x (0.92-5.02)
-//     [1.62x (0.79-5.04)] the time of appending the same row from a Go
-//     []string (means: 1.04x and 1.60x [1.10x, 1.41x]); onpair_cpp itself
-//     takes 1.55x (0.85-7.07) [1.62x (0.91-7.00)] the time of copying from
-//     a std::vector<std::string>.
+//   - Column.AppendRow on random rows: 0.98x (0.70-1.19) the time of
+//     onpair_cpp's row decode (a TokenCursor over the row, 16-byte
+//     copies), and 1.38x (0.71-3.90) the time of appending the same row
+//     from a Go []string (means: 1.06x and 1.45x); onpair_cpp itself takes
+//     1.58x (0.82-7.17) the time of copying from a std::vector<std::string>
+//     (2026-11-25, before the assembly loop for rows of more than eight
+//     codes: 1.09x and 1.65x). That loop runs 1.22-1.27x as fast as the
+//     Go loop on the files of long rows (japanese, ps_comment, urls2;
+//     BenchmarkPairedRowLoops, same rounds, best intervals) and leaves the
+//     others unchanged (their rows take the loop-free path); japanese now
+//     decodes a row in 0.70x onpair_cpp's time.
+//     Figures of 2026-11-25 follow (the ratios to []string of the files of
+//     long rows are now lower: japanese 3.9x, urls2 3.1x, ps_comment
+//     1.5x).
 //     The 1.2x-of-[]string target is met on the files of short rows (city
 //     0.99x, credentials 1.04x, firstname 0.92x, lastname 1.12x, l_comment
 //     1.18x) and not overall: fixed-length values are the []string side's
