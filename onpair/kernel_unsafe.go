@@ -142,7 +142,9 @@ const packedRoom = 8*badLen + 1
 // shift, so no []uint16 is materialised. The table has a slot for every
 // width-bit code (fill's minSlots), so codes index it unmasked. Widths
 // 9..16 run a loop of their own with constant shifts and masks
-// (kernel_packed_unsafe.go, written by gen_packed.go).
+// (kernel_packed_unsafe.go, written by gen_packed.go); on amd64 widths
+// 8..16 run the assembly twins of those loops (packed_asm_amd64.s, written
+// by gen_packed_asm.go) when packedAsmOn is set.
 func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
 	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || int(t.mask) < 1<<width-1 || len(t.plens) < 1<<width || w < 0 || i < 0 || i%8 != 0 || width < 8 || width > 16 {
 		return w, i, 0
@@ -319,7 +321,8 @@ func (t *fatTable) gatherRoomy(out []byte, codes []uint16) int {
 // one 8-byte load (codes are little-endian uint16 in memory on every
 // architecture this file is built for), in blocks of 16 (one loop test
 // per 16 codes ran 3% faster than per 8; the checked kernels gained
-// nothing from it). The caller finishes with tail.
+// nothing from it). The caller finishes with tail. On amd64 the loop is
+// gatherValidAsm (gather_amd64.s) when asmGather is set.
 func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, int) {
 	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || w < 0 || i < 0 || w > len(out)-16*MaxTokenSize-1 { // proof for the reader; the last: no whole block fits
 		return w, i
