@@ -20,3 +20,9 @@ func gatherRowAsm(o unsafe.Pointer, cs unsafe.Pointer, k int, pad uint64, rows u
 // rowAsm selects gatherRowAsm for rows of more than eight codes (a
 // variable so the benchmarks can time the Go loop beside it).
 var rowAsm = true
+
+// asmChunk bounds the codes (or packed bytes) one call of an assembly
+// loop decodes, about 30-100 us: a goroutine inside an assembly function
+// cannot be preempted, so a whole column in one call would hold up the
+// garbage collector's stop-the-world for as long as it takes.
+const asmChunk = 1 << 16

@@ -10,3 +10,6 @@ var packedAsmOn = false
 
 // rowAsm is false: long rows go through gatherRoomy's Go loop.
 var rowAsm = false
+
+// asmChunk is gather_amd64.go's (unused here but by the shared code).
+const asmChunk = 1 << 16

@@ -166,7 +166,17 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 	q := base
 	lens := unsafe.Pointer(unsafe.SliceData(t.plens))
 	if f := packedAsm(width, t.n == 1<<width); f != nil {
-		o, q, bad := f(o, end, rows, p0, q, last, lens)
+		// In calls of at most asmChunk packed bytes (see gatherValid).
+		var bad uint8
+		for q <= last && uintptr(o) <= end {
+			q0 := q
+			var b uint8
+			o, q, b = f(o, end, rows, p0, q, min(last, q+asmChunk), lens)
+			bad |= b
+			if q == q0 {
+				break
+			}
+		}
 		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad
 	}
 	if f := packedWidth(width, t.n == 1<<width); f != nil {
@@ -333,9 +343,18 @@ func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, i
 	cs := unsafe.Pointer(unsafe.SliceData(codes))
 	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
 	lens := t.lens
-	if asmGather && i+16 <= len(codes) && uintptr(o) <= end {
-		e, j := gatherValidAsm(o, end, cs, i, len(codes), rows, lens)
-		return int(e - uintptr(d)), j
+	if asmGather {
+		// In calls of at most asmChunk codes: the goroutine cannot be
+		// preempted inside an assembly function.
+		for i+16 <= len(codes) && uintptr(o) <= end {
+			e, j := gatherValidAsm(o, end, cs, i, min(len(codes), i+asmChunk), rows, lens)
+			o = unsafe.Add(d, int(e-uintptr(d)))
+			if j == i {
+				break
+			}
+			i = j
+		}
+		return int(uintptr(o) - uintptr(d)), i
 	}
 	for i+16 <= len(codes) && uintptr(o) <= end {
 		w0 := *(*uint64)(unsafe.Add(cs, 2*i))

@@ -348,3 +348,44 @@ func TestAppendRowLongLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestAssemblyChunks: streams longer than asmChunk (codes, or packed
+// bytes) decode the same with the assembly loops, which then take several
+// calls, as with the Go loops and the exact twin: AppendDecode, DecodeInto
+// and AppendDecodePacked at widths 9, 12 and 16, on 3*asmChunk+5 codes.
+func TestAssemblyChunks(t *testing.T) {
+	savedG, savedP := asmGather, packedAsmOn
+	defer func() { asmGather, packedAsmOn = savedG, savedP }()
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, width := range []uint32{9, 12, 16} {
+		n := min(1<<width, 3000)
+		toks := make([]string, n)
+		for i := range toks {
+			toks[i] = string(bytes.Repeat([]byte{byte(i), byte(i >> 8)}, 8))[:1+i%16]
+		}
+		codes := make([]uint16, 3*asmChunk+5)
+		for i := range codes {
+			codes[i] = uint16(rng.IntN(n))
+		}
+		p := dictOf(toks, codes)
+		p.Bits = width
+		want, err := decompressSafe(p)
+		require.NoError(t, err)
+		d, err := NewDecoder(p)
+		require.NoError(t, err)
+		packed := PackCodes(codes, width)
+		for _, on := range []bool{savedG, false} {
+			asmGather, packedAsmOn = on, on && savedP
+			got, err := d.AppendDecode(nil, codes)
+			require.NoError(t, err)
+			require.True(t, bytes.Equal(want, got), "AppendDecode width %d asm %v", width, on)
+			buf := make([]byte, len(want))
+			w, err := d.DecodeInto(buf, codes)
+			require.NoError(t, err)
+			require.True(t, bytes.Equal(want, buf[:w]), "DecodeInto width %d asm %v", width, on)
+			got, err = d.AppendDecodePacked(nil, packed, len(codes))
+			require.NoError(t, err)
+			require.True(t, bytes.Equal(want, got), "AppendDecodePacked width %d asm %v", width, on)
+		}
+	}
+}
