@@ -161,7 +161,11 @@
 //     codes a load and a last group padded with the length-0 code N, so
 //     a row costs one loop exit instead of two loops'.
 //
-// All but the check pass are SSE2, which every amd64 has. FuzzDiffCheckPass
+// All but the check pass are SSE2, which every amd64 has. A goroutine
+// cannot be preempted inside an assembly function, so the loops are
+// called on at most 65536 codes (or packed bytes) at a time, tens of
+// microseconds, and a long column does not hold off the garbage
+// collector for its whole decode. FuzzDiffCheckPass
 // compares every choice the machine can make (each vector pass, the
 // assembly or Go loop, the fused check) with the exact twin on 0..2000
 // arbitrary codes, FuzzDiffDecoder the packed assembly with the Go loops;
