@@ -235,7 +235,7 @@
 // # Performance
 //
 // Measured on 2026-11-26 with the package benchmarks on the 12 dbtext
-// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 2-7 from
+// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 1-7 from
 // other jobs), GOMAXPROCS=1, Go 1.26.8 with the default GOAMD64=v1 (the
 // AVX2 check pass is chosen at run time). The paired benchmarks time by
 // the thread's CPU time over intervals of about 2 MB of output (decode)
@@ -251,30 +251,30 @@
 //
 //   - Full-column decode, Go speed as a fraction of onpair_cpp's
 //     decompress_all (which decodes bit-packed codes and checks nothing),
-//     best intervals: Column.AppendAll 1.19x (1.00-1.25),
-//     Decoder.DecodeInto 1.12x (0.95-1.20), one-shot DecompressInto 1.03x
-//     (0.90-1.23); from packed codes Decoder.AppendDecodePacked 1.10x
-//     (0.94-1.18) and AppendDecompressPacked 1.04x (0.88-1.13). Means:
-//     1.16x, 1.09x, 1.04x, 1.02x, 1.04x. (2026-11-25, before the amd64
-//     assembly: 1.05x, 0.89x, 0.82x, 0.90x, 0.84x; onpair_cpp's own best
-//     varies by up to 15% between sessions on this machine, c_name 18.8
-//     and 16.0 GB/s, so compare across runs with care.) In the same
-//     rounds (BenchmarkPairedDecode's decoder-fused, oneshot-fused, all-go
-//     and decoder-packed-go paths, best intervals): DecodeInto with the
-//     vector check pass and the assembly loop runs 1.25x (1.04-1.32) as
-//     fast as with the fused per-block check in Go, DecompressInto 1.23x
-//     (1.14-1.25), AppendAll's assembly loop 1.10x (1.02-1.15, c_name's
-//     best interval excepted: 0.85x, its means 0.92x) its Go loop, and
-//     AppendDecodePacked's assembly loops 1.19x (1.11-1.23) the Go loops.
-//     DecodeInto is 0.95x (0.90-0.99) of AppendAll, the check pass
+//     best intervals: Column.AppendAll 1.17x (1.12-1.22),
+//     Decoder.DecodeInto 1.11x (1.05-1.17), one-shot DecompressInto 1.04x
+//     (0.98-1.08); from packed codes Decoder.AppendDecodePacked 1.09x
+//     (1.04-1.25) and AppendDecompressPacked 1.03x (0.94-1.10). Means:
+//     1.11x, 1.06x, 1.00x, 0.99x, 0.99x. (The previous run of the day,
+//     before the loops were called in chunks: 1.19x, 1.12x, 1.03x, 1.10x,
+//     1.04x.
+//     2026-11-25, before the amd64 assembly: 1.05x, 0.89x, 0.82x, 0.90x,
+//     0.84x; onpair_cpp's own best varies by up to 15% between sessions
+//     on this machine, c_name 18.8 and 16.1 GB/s, so compare across runs
+//     with care.) In the same rounds (BenchmarkPairedDecode's
+//     decoder-fused, oneshot-fused, all-go and decoder-packed-go paths,
+//     best intervals): DecodeInto with the vector check pass and the
+//     assembly loop runs 1.25x (1.18-1.31) as fast as with the fused
+//     per-block check in Go, DecompressInto 1.24x (1.20-1.25), AppendAll's
+//     assembly loop 1.10x (1.08-1.11) its Go loop, and
+//     AppendDecodePacked's assembly loops 1.20x (1.09-1.23) the Go loops.
+//     DecodeInto is 0.95x (0.92-0.96) of AppendAll, the check pass
 //     costing about 5% (BenchmarkMaxCode: 0.02-0.05 ns a code with AVX2,
 //     0.04-0.07 with SSE4.1, on a chunk in L1), and AppendDecodePacked
-//     0.93x (0.89-0.96). The one-shot decoders trail the Decoder by the
+//     0.93x (0.90-1.07). The one-shot decoders trail the Decoder by the
 //     dictionary check and the pooled table's fill (about 13 us for 4096
-//     tokens), most on the small files (japanese 0.90x, street 0.93x
-//     against DecodeInto's 1.05x and 1.10x). ps_comment and c_name (long
-//     tokens, 16-20 GB/s in C++) are the files furthest behind (AppendAll
-//     1.00x and 1.18x, DecodeInto 0.95x and 1.13x).
+//     tokens), most on the small files (japanese 0.98x, street 1.00x
+//     against DecodeInto's 1.13x and 1.17x).
 //     The first assembly gather loop loaded each code with a 2-byte load
 //     (six instructions a code, three loads): 1.01-1.04x the Go loop; the
 //     8-byte load of four codes (seven instructions, two and a quarter
@@ -297,20 +297,20 @@
 //     (that pass alone took about 21% of the decode; the vector pass
 //     takes about 5%); ORing the codes first, 0.74x of AppendAll; blocks
 //     of 16 codes with a three-instruction lane test, 0.98x.
-//   - Column.AppendRow on random rows: 0.98x (0.70-1.19) the time of
+//   - Column.AppendRow on random rows: 0.94x (0.67-1.14) the time of
 //     onpair_cpp's row decode (a TokenCursor over the row, 16-byte
-//     copies), and 1.38x (0.71-3.90) the time of appending the same row
-//     from a Go []string (means: 1.06x and 1.45x); onpair_cpp itself takes
-//     1.58x (0.82-7.17) the time of copying from a std::vector<std::string>
+//     copies), and 1.35x (0.69-3.83) the time of appending the same row
+//     from a Go []string (means: 1.08x and 1.35x); onpair_cpp itself takes
+//     1.55x (0.80-9.33) the time of copying from a std::vector<std::string>
 //     (2026-11-25, before the assembly loop for rows of more than eight
 //     codes: 1.09x and 1.65x). That loop runs 1.22-1.27x as fast as the
 //     Go loop on the files of long rows (japanese, ps_comment, urls2;
 //     BenchmarkPairedRowLoops, same rounds, best intervals) and leaves the
 //     others unchanged (their rows take the loop-free path); japanese now
-//     decodes a row in 0.70x onpair_cpp's time.
+//     decodes a row in 0.67x onpair_cpp's time.
 //     Figures of 2026-11-25 follow (the ratios to []string of the files of
-//     long rows are now lower: japanese 3.9x, urls2 3.1x, ps_comment
-//     1.5x).
+//     long rows are now lower: japanese 3.8x, urls2 2.9x, ps_comment
+//     1.4x).
 //     The 1.2x-of-[]string target is met on the files of short rows (city
 //     0.99x, credentials 1.04x, firstname 0.92x, lastname 1.12x, l_comment
 //     1.18x) and not overall: fixed-length values are the []string side's
