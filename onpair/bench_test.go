@@ -185,6 +185,29 @@ func BenchmarkPairedDecode(b *testing.B) {
 				{"all", func() error { buf = bc.col.AppendAll(buf[:0]); return nil }},
 				{"decoder", func() error { _, err := d.DecodeInto(exact, p.Codes); return err }},
 				{"oneshot", func() error { _, err := DecompressInto(exact, p); return err }},
+				{"all-go", func() error {
+					old := asmGather
+					asmGather = false
+					buf = bc.col.AppendAll(buf[:0])
+					asmGather = old
+					return nil
+				}},
+				// The same two without the vector check pass (maxcode_amd64.s):
+				// the fused per-block check every other build runs.
+				{"decoder-fused", func() error {
+					f := maxCodeFunc
+					maxCodeFunc = nil
+					_, err := d.DecodeInto(exact, p.Codes)
+					maxCodeFunc = f
+					return err
+				}},
+				{"oneshot-fused", func() error {
+					f := maxCodeFunc
+					maxCodeFunc = nil
+					_, err := DecompressInto(exact, p)
+					maxCodeFunc = f
+					return err
+				}},
 				{"decoder-packed", func() error {
 					var err error
 					buf, err = d.AppendDecodePacked(buf[:0], packed, len(p.Codes))
@@ -193,6 +216,14 @@ func BenchmarkPairedDecode(b *testing.B) {
 				{"oneshot-packed", func() error {
 					var err error
 					buf, err = AppendDecompressPacked(buf[:0], p, packed, len(p.Codes))
+					return err
+				}},
+				{"decoder-packed-go", func() error {
+					var err error
+					old := packedAsmOn
+					packedAsmOn = false
+					buf, err = d.AppendDecodePacked(buf[:0], packed, len(p.Codes))
+					packedAsmOn = old
 					return err
 				}},
 			}
@@ -364,6 +395,43 @@ func BenchmarkPairedSearch(b *testing.B) {
 			for k, p := range preds {
 				b.ReportMetric(float64(times[k][1])/float64(times[k][0]), p.name+"-speedup")
 			}
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// BenchmarkPairedRowLoops times AppendRow with the assembly loop for rows
+// of more than eight codes (rowAsm) against the Go loop, alternating in
+// the same rounds on the same random rows.
+func BenchmarkPairedRowLoops(b *testing.B) {
+	for _, name := range dbtextFiles {
+		b.Run(name, func(b *testing.B) {
+			bc := getBenchCol(b, name)
+			pool := make([]int, 1<<20)
+			r := rand.New(rand.NewPCG(1, 1))
+			for i := range pool {
+				pool[i] = r.IntN(len(bc.values))
+			}
+			round := 0
+			buf := make([]byte, 0, 64<<10)
+			defer lockThread()()
+			saved := rowAsm
+			defer func() { rowAsm = saved }()
+			var best [2]time.Duration
+			for b.Loop() {
+				idx := pool[round%64<<14:][:1<<14]
+				round++
+				for k, on := range []bool{saved, false} {
+					rowAsm = on
+					t0 := threadCPU()
+					buf = rowLoop(bc.col, idx, buf)
+					if d := threadCPU() - t0; best[k] == 0 || d < best[k] {
+						best[k] = d
+					}
+				}
+			}
+			b.ReportMetric(float64(best[0].Nanoseconds())/float64(1<<14), "best-ns/row")
+			b.ReportMetric(float64(best[1].Nanoseconds())/float64(1<<14), "go-best-ns/row")
 			b.ReportMetric(0, "ns/op")
 		})
 	}

@@ -134,6 +134,45 @@
 // loop without the flag runs (1.07-1.13x faster on l_comment, best
 // intervals). Column.AppendAll, whose codes were
 // validated when the Column was built, uses a variant without any check.
+//
+// On amd64 (not under -tags purego) the hot loops are assembly, in the
+// manner of klauspost/compress (a .s file per family, Go prototypes
+// checked by go vet's asmdecl, the portable loop kept for every other
+// build and selectable at run time for the tests and benchmarks):
+//
+//   - the vector check pass (maxcode_amd64.s): the maximum of a []uint16
+//     by VPMAXUW, 64 codes an iteration, about 0.02-0.05 ns a code; SSE4.1
+//     PMAXUW, 32 codes an iteration, when the CPU lacks AVX2; chosen at
+//     start-up with golang.org/x/sys/cpu (without either, the fused check
+//     runs). Decoder.DecodeInto and the one-shot DecompressInto (on its
+//     pooled-table path) check each chunk of 4096 codes with it just
+//     before decoding the chunk with the unchecked loop, instead of
+//     testing each block in the loop; a chunk holding a code >= N stops
+//     the decode and the code is located as before;
+//   - the unchecked 16-code loop of AppendAll, DecodeInto and AppendDecode
+//     (gather_amd64.s): four codes an 8-byte load, then per code the
+//     length load, the 16-byte copy and the add (seven instructions where
+//     the compiled Go takes ten);
+//   - the packed loops of every width 8..16, flagged and full
+//     (packed_asm_amd64.s, written by gen_packed_asm.go): the compiled Go
+//     extracts each code twice (scaled for the row, plain for the
+//     length), the assembly once;
+//   - AppendRow's rows of more than eight codes (gather_amd64.s): four
+//     codes a load and a last group padded with the length-0 code N, so
+//     a row costs one loop exit instead of two loops'.
+//
+// All but the check pass are SSE2, which every amd64 has. A goroutine
+// cannot be preempted inside an assembly function, so the loops are
+// called on at most 65536 codes (or packed bytes) at a time, tens of
+// microseconds, and a long column does not hold off the garbage
+// collector for its whole decode. FuzzDiffCheckPass
+// compares every choice the machine can make (each vector pass, the
+// assembly or Go loop, the fused check) with the exact twin on 0..2000
+// arbitrary codes, FuzzDiffDecoder the packed assembly with the Go loops;
+// the tests check the vector pass at every length 0..300 with the maximum
+// at every position, a code >= N at every position of the decoders'
+// input, every packed width with and without the assembly, and rows of
+// 0..40 codes with and without it.
 // The table has one slot more than the codes can name: code N (when
 // N < 65536) has length 0, which the row decoder uses as padding.
 //
@@ -144,7 +183,7 @@
 // codes outnumber the tokens 8 to 1 they use a pooled fat table instead,
 // whose layout is then a small share of the call. decompressSafe
 // (reference_test.go) is the exact twin every fast path is fuzzed against
-// (FuzzDiffFastSafe, FuzzDiffDecoder).
+// (FuzzDiffFastSafe, FuzzDiffDecoder, FuzzDiffCheckPass).
 //
 // Column.AppendRow decodes rows of up to 8 codes without a loop, given 129
 // bytes of dst capacity (reuse one buffer): their codes come in one or two
@@ -195,13 +234,14 @@
 //
 // # Performance
 //
-// Measured on 2026-11-25 with the package benchmarks on the 12 dbtext
-// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 1-5 from
-// other jobs), GOMAXPROCS=1, Go 1.26.8 with the default GOAMD64=v1. The
-// paired benchmarks time by the thread's CPU time over intervals of about
-// 2 MB of output (decode) or 16384 random rows, run every candidate and its
-// baseline in the same rounds, and report the best interval beside the
-// mean. Ratios are medians over the files (range in parentheses).
+// Measured on 2026-11-26 with the package benchmarks on the 12 dbtext
+// files, on a shared 2-vCPU AMD EPYC (Zen 5) VM (load average 1-7 from
+// other jobs), GOMAXPROCS=1, Go 1.26.8 with the default GOAMD64=v1 (the
+// AVX2 check pass is chosen at run time). The paired benchmarks time by
+// the thread's CPU time over intervals of about 2 MB of output (decode)
+// or 16384 random rows, run every candidate and its baseline in the same
+// rounds, and report the best interval beside the mean. Ratios are
+// medians over the files (range in parentheses).
 //
 // Against onpair_cpp (the paper authors' C++, g++ 12.2 -O3 -march=native,
 // 12-bit codes, its own trained dictionary; decode_all and row access
@@ -211,48 +251,66 @@
 //
 //   - Full-column decode, Go speed as a fraction of onpair_cpp's
 //     decompress_all (which decodes bit-packed codes and checks nothing),
-//     best intervals (second run of the day, load average 4-8):
-//     Column.AppendAll 1.05x (0.84-1.41), Decoder.DecodeInto 0.89x
-//     (0.71-1.22), one-shot DecompressInto 0.82x (0.68-1.17); from packed
-//     codes Decoder.AppendDecodePacked 0.90x (0.73-1.25) and
-//     AppendDecompressPacked 0.84x (0.70-1.19). Means: 1.03x, 0.87x,
-//     0.82x, 0.88x, 0.86x. (The first run of the day, before the packed
-//     loops' one-OR flag: 1.06x, 0.91x, 0.84x, 0.84x, 0.77x; the
-//     AppendAll/DecodeInto/DecompressInto rows are unchanged code, so
-//     their difference is the run's noise, about 3%.) Only AppendAll,
-//     whose codes were checked when the Column was built, runs the loop
-//     onpair_cpp runs (one 16-byte copy and one add per token); the gap of
-//     the others is their checks, which onpair_cpp does not make:
-//     DecodeInto tests each block of 8 codes (two words, four lanes each)
-//     before copying it, about 14-16% (the same loop without the test is
-//     AppendAll's); the one-shot decoders also validate the dictionary
-//     and fill a pooled table (about 13 us for 4096 tokens, 3% of
-//     l_comment's decode, most of it cache misses writing the 64 KiB
-//     table); the packed loops flag every code with one OR of its length
-//     (the loop without any flag was 1.17x faster than the earlier
-//     two-instruction flag, best intervals; the one-OR flag is 1.09x).
-//     c_name (long tokens, 20 GB/s in C++) is the file furthest behind on
-//     every path (AppendAll 0.84x best, 0.81x mean).
-//     The loop is bound by its instruction count (about six a code: the
-//     lane extract, the length load, the 16-byte load and store, the
-//     add), so a check costs what its instructions cost wherever it runs.
-//     Tried on 2026-11-25 and not kept (same runs, best intervals, median
-//     over the files): a separate branch-free check pass over chunks of
-//     1024 codes (the lane test, 16 codes an iteration) followed by
-//     AppendAll's unchecked loop, 0.97x the speed of the fused check (the
-//     pass alone runs at 4.8x the decode's speed: about 21% of it); the
-//     same pass ORing the codes first (an exact bound only when N is a
-//     power of two; the dbtext dictionaries hold 1385-4096 tokens, only
-//     l_comment's 4096), slower still (0.74x of AppendAll); blocks of 16
-//     codes with a three-instruction lane test (c+0x8000-N per lane, OR-ed
-//     with the codes), 0.98x (the loop then spills registers). Closing
-//     the last 10-15% without a check per code would take 16-lane SIMD
-//     compares, which pure Go does not have.
-//   - Column.AppendRow on random rows: 1.09x (0.91-1.75) the time of
+//     best intervals: Column.AppendAll 1.17x (1.12-1.22),
+//     Decoder.DecodeInto 1.11x (1.05-1.17), one-shot DecompressInto 1.04x
+//     (0.98-1.08); from packed codes Decoder.AppendDecodePacked 1.09x
+//     (1.04-1.25) and AppendDecompressPacked 1.03x (0.94-1.10). Means:
+//     1.11x, 1.06x, 1.00x, 0.99x, 0.99x. (The previous run of the day,
+//     before the loops were called in chunks: 1.19x, 1.12x, 1.03x, 1.10x,
+//     1.04x.
+//     2026-11-25, before the amd64 assembly: 1.05x, 0.89x, 0.82x, 0.90x,
+//     0.84x; onpair_cpp's own best varies by up to 15% between sessions
+//     on this machine, c_name 18.8 and 16.1 GB/s, so compare across runs
+//     with care.) In the same rounds (BenchmarkPairedDecode's
+//     decoder-fused, oneshot-fused, all-go and decoder-packed-go paths,
+//     best intervals): DecodeInto with the vector check pass and the
+//     assembly loop runs 1.25x (1.18-1.31) as fast as with the fused
+//     per-block check in Go, DecompressInto 1.24x (1.20-1.25), AppendAll's
+//     assembly loop 1.10x (1.08-1.11) its Go loop, and
+//     AppendDecodePacked's assembly loops 1.20x (1.09-1.23) the Go loops.
+//     DecodeInto is 0.95x (0.92-0.96) of AppendAll, the check pass
+//     costing about 5% (BenchmarkMaxCode: 0.02-0.05 ns a code with AVX2,
+//     0.04-0.07 with SSE4.1, on a chunk in L1), and AppendDecodePacked
+//     0.93x (0.90-1.07). The one-shot decoders trail the Decoder by the
+//     dictionary check and the pooled table's fill (about 13 us for 4096
+//     tokens), most on the small files (japanese 0.98x, street 1.00x
+//     against DecodeInto's 1.13x and 1.17x).
+//     The first assembly gather loop loaded each code with a 2-byte load
+//     (six instructions a code, three loads): 1.01-1.04x the Go loop; the
+//     8-byte load of four codes (seven instructions, two and a quarter
+//     loads) 1.04-1.10x in the run that replaced it, so the loop is bound
+//     by its loads more than by its instruction count. Tried on
+//     2026-11-26 and not kept (same runs, best intervals): unpacking 256
+//     or 1024 packed codes at a time with AVX2 (two 16-byte loads a lane,
+//     VPSHUFB to each code's bytes, VPSRLVD, mask, VPACKUSDW, the maximum
+//     by VPMAXUW in the same pass) into an L1 scratch, then the unchecked
+//     assembly loop: 0.94-1.05x the fused Go loop (the unpack alone ran at
+//     0.09-0.19 ns a code); the same unpack inside the assembly decode
+//     loop, 16 codes at a time, taken out of the vector register through a
+//     stack slot (0.75x: the 2-byte loads of a 32-byte store do not
+//     forward) or by VMOVQ/VPEXTRQ (0.76-0.86x); the unchecked assembly
+//     loop over the spec layout (token start and end from one 8-byte load
+//     of the offsets, 16-byte reads from DictBytes, smaller than the fat
+//     table): 0.88x the fat-table loop. Earlier (2026-11-25, not kept
+//     either): a separate branch-free check pass in Go over chunks of
+//     1024 codes followed by the unchecked loop, 0.97x the fused check
+//     (that pass alone took about 21% of the decode; the vector pass
+//     takes about 5%); ORing the codes first, 0.74x of AppendAll; blocks
+//     of 16 codes with a three-instruction lane test, 0.98x.
+//   - Column.AppendRow on random rows: 0.94x (0.67-1.14) the time of
 //     onpair_cpp's row decode (a TokenCursor over the row, 16-byte
-//     copies), and 1.65x (0.92-5.02) the time of appending the same row
-//     from a Go []string (means: 1.04x and 1.60x); onpair_cpp itself takes
-//     1.55x (0.85-7.07) the time of copying from a std::vector<std::string>.
+//     copies), and 1.35x (0.69-3.83) the time of appending the same row
+//     from a Go []string (means: 1.08x and 1.35x); onpair_cpp itself takes
+//     1.55x (0.80-9.33) the time of copying from a std::vector<std::string>
+//     (2026-11-25, before the assembly loop for rows of more than eight
+//     codes: 1.09x and 1.65x). That loop runs 1.22-1.27x as fast as the
+//     Go loop on the files of long rows (japanese, ps_comment, urls2;
+//     BenchmarkPairedRowLoops, same rounds, best intervals) and leaves the
+//     others unchanged (their rows take the loop-free path); japanese now
+//     decodes a row in 0.67x onpair_cpp's time.
+//     Figures of 2026-11-25 follow (the ratios to []string of the files of
+//     long rows are now lower: japanese 3.8x, urls2 2.9x, ps_comment
+//     1.4x).
 //     The 1.2x-of-[]string target is met on the files of short rows (city
 //     0.99x, credentials 1.04x, firstname 0.92x, lastname 1.12x, l_comment
 //     1.18x) and not overall: fixed-length values are the []string side's
@@ -292,7 +350,8 @@
 //
 // Everything read from untrusted input is checked before use, and no
 // decoder panics or reads out of bounds on any input (fuzzed by
-// FuzzDiffDecompress, FuzzDiffFastSafe, FuzzDiffDecoder, FuzzDiffSearch,
+// FuzzDiffDecompress, FuzzDiffFastSafe, FuzzDiffDecoder, FuzzDiffCheckPass,
+// FuzzDiffSearch,
 // FuzzParseColumn, FuzzRoundTrip):
 //
 //   - Parts: Validate/ValidateDictionary run in O(N+M); the decoders check

@@ -303,5 +303,12 @@ func FuzzDiffDecoder(f *testing.F) {
 		check("AppendDecodePacked", got[1:], err)
 		got, err = DecompressPacked(p, packed, len(codes))
 		check("DecompressPacked", got, err)
+		// The Go loops where the assembly ones are built (packedAsmOn).
+		if packedAsmOn {
+			packedAsmOn = false
+			got, err = d.AppendDecodePacked(make([]byte, 1, 3), packed, len(codes))
+			packedAsmOn = true
+			check("AppendDecodePacked (Go loop)", got[1:], err)
+		}
 	})
 }

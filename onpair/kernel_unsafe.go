@@ -5,6 +5,7 @@ package onpair
 import "unsafe"
 
 //go:generate go run gen_packed.go
+//go:generate go run gen_packed_asm.go
 
 // The architecture list of the build line is internal/le's (le_unsafe.go),
 // the one source of truth for where unchecked wide loads are built: the
@@ -141,7 +142,9 @@ const packedRoom = 8*badLen + 1
 // shift, so no []uint16 is materialised. The table has a slot for every
 // width-bit code (fill's minSlots), so codes index it unmasked. Widths
 // 9..16 run a loop of their own with constant shifts and masks
-// (kernel_packed_unsafe.go, written by gen_packed.go).
+// (kernel_packed_unsafe.go, written by gen_packed.go); on amd64 widths
+// 8..16 run the assembly twins of those loops (packed_asm_amd64.s, written
+// by gen_packed_asm.go) when packedAsmOn is set.
 func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint, m int, i int) (int, int, uint8) {
 	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || int(t.mask) < 1<<width-1 || len(t.plens) < 1<<width || w < 0 || i < 0 || i%8 != 0 || width < 8 || width > 16 {
 		return w, i, 0
@@ -162,6 +165,20 @@ func (t *fatTable) gatherFatPacked(out []byte, w int, packed []byte, width uint,
 	p0 := unsafe.Pointer(unsafe.SliceData(packed))
 	q := base
 	lens := unsafe.Pointer(unsafe.SliceData(t.plens))
+	if f := packedAsm(width, t.n == 1<<width); f != nil {
+		// In calls of at most asmChunk packed bytes (see gatherValid).
+		var bad uint8
+		for q <= last && uintptr(o) <= end {
+			q0 := q
+			var b uint8
+			o, q, b = f(o, end, rows, p0, q, min(last, q+asmChunk), lens)
+			bad |= b
+			if q == q0 {
+				break
+			}
+		}
+		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad
+	}
 	if f := packedWidth(width, t.n == 1<<width); f != nil {
 		o, q, bad := f(o, end, rows, p0, q, last, lens)
 		return int(uintptr(o) - uintptr(d)), i + 8*(q-base)/int(width), bad
@@ -314,7 +331,8 @@ func (t *fatTable) gatherRoomy(out []byte, codes []uint16) int {
 // one 8-byte load (codes are little-endian uint16 in memory on every
 // architecture this file is built for), in blocks of 16 (one loop test
 // per 16 codes ran 3% faster than per 8; the checked kernels gained
-// nothing from it). The caller finishes with tail.
+// nothing from it). The caller finishes with tail. On amd64 the loop is
+// gatherValidAsm (gather_amd64.s) when asmGather is set.
 func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, int) {
 	if len(t.rows) < (int(t.mask)+1)*MaxTokenSize || w < 0 || i < 0 || w > len(out)-16*MaxTokenSize-1 { // proof for the reader; the last: no whole block fits
 		return w, i
@@ -325,6 +343,19 @@ func (t *fatTable) gatherValid(out []byte, w int, codes []uint16, i int) (int, i
 	cs := unsafe.Pointer(unsafe.SliceData(codes))
 	rows := unsafe.Pointer(unsafe.SliceData(t.rows))
 	lens := t.lens
+	if asmGather {
+		// In calls of at most asmChunk codes: the goroutine cannot be
+		// preempted inside an assembly function.
+		for i+16 <= len(codes) && uintptr(o) <= end {
+			e, j := gatherValidAsm(o, end, cs, i, min(len(codes), i+asmChunk), rows, lens)
+			o = unsafe.Add(d, int(e-uintptr(d)))
+			if j == i {
+				break
+			}
+			i = j
+		}
+		return int(uintptr(o) - uintptr(d)), i
+	}
 	for i+16 <= len(codes) && uintptr(o) <= end {
 		w0 := *(*uint64)(unsafe.Add(cs, 2*i))
 		w1 := *(*uint64)(unsafe.Add(cs, 2*i+8))

@@ -26,6 +26,13 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 	l := len(dst)
 	codes := c.parts.Codes
 	if k > 8 || a+8 > len(codes) || cap(dst)-l <= 8*MaxTokenSize || !c.padOK {
+		if rowAsm && k > 8 && c.padOK && a+int(k+3)&^3 <= len(codes) {
+			// Long rows: the assembly loop, one loop exit a row.
+			dst = grow(dst, MaxTokenSize*(int(k)+1))
+			d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), l)
+			e := gatherRowAsm(d, unsafe.Pointer(&codes[a]), int(k), c.pad4, unsafe.Pointer(unsafe.SliceData(c.dec.rows)), c.dec.lens)
+			return dst[:l+int(e-uintptr(d))], nil
+		}
 		return c.appendRowLong(dst, codes[a:b]), nil
 	}
 	cs := unsafe.Pointer(unsafe.SliceData(codes))
