@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 3s
 
-.PHONY: all test demo vet fmt-check staticcheck race purego test-386 test-s390x fuzz-short fuzz bench bench-lancedb build generate startup
+.PHONY: all test demo vet generate-check fmt-check staticcheck race purego test-386 test-s390x fuzz-short fuzz bench bench-lancedb build generate startup
 
 all: build
 
@@ -16,9 +16,17 @@ build:
 # memory cap.
 test: vet fmt-check staticcheck race purego test-386 test-s390x fuzz-short
 
-vet:
+vet: generate-check
 	$(GO) vet ./...
 	$(GO) vet -tags colfmt_objstore ./cmd/colfmt
+
+# generate-check fails when a generated file (onpair's unrolled Go and
+# assembly loops) differs from what its generator writes. (The lance
+# protobuf code needs protoc, which CI does not install; it is not
+# checked here.)
+generate-check:
+	$(GO) generate ./onpair/...
+	@git diff --exit-code --stat -- '*.go' '*.s' || { echo "generated files are stale: run make generate and commit"; exit 1; }
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
