@@ -308,34 +308,7 @@ func valueEnd(b []byte, p int) int {
 // (keys, order and spacing) is the template; other lines are verbatim.
 func (c *config) qjsonStreamsOf(src []byte) []namedStream {
 	ls, trailing := lines(src)
-	type shape struct {
-		segs [][]byte
-		keys [][]byte
-		n    int
-	}
-	shapes := map[string]*shape{}
-	var best *shape
-	var segs, vals, keys [][]byte
-	for i, l := range ls {
-		if i >= 4096 {
-			break
-		}
-		var ok bool
-		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
-		if !ok {
-			continue
-		}
-		k := string(bytes.Join(segs, []byte{0}))
-		s := shapes[k]
-		if s == nil {
-			s = &shape{segs: cloneAll(segs), keys: cloneAll(keys)}
-			shapes[k] = s
-		}
-		s.n++
-		if best == nil || s.n > best.n {
-			best = s
-		}
-	}
+	best := commonShape(ls)
 	if best == nil {
 		return nil
 	}
@@ -344,6 +317,7 @@ func (c *config) qjsonStreamsOf(src []byte) []namedStream {
 		return nil
 	}
 	q := &qLines{nlines: len(ls), trailing: trailing, rowModes: make([]byte, len(ls)), cols: make([][][]byte, ncols)}
+	var segs, vals, keys [][]byte
 	for i, l := range ls {
 		var ok bool
 		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
