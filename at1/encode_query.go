@@ -317,19 +317,11 @@ func (c *config) qjsonStreamsOf(src []byte) []namedStream {
 		return nil
 	}
 	q := &qLines{nlines: len(ls), trailing: trailing, rowModes: make([]byte, len(ls)), cols: make([][][]byte, ncols)}
-	var segs, vals, keys [][]byte
-	for i, l := range ls {
-		var ok bool
-		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
-		if !ok || !sameSegs(segs, best.segs) {
-			q.verbatim = append(q.verbatim, l)
-			continue
-		}
-		q.rowModes[i] = 1
+	q.verbatim = best.scan(ls, q.rowModes, func(vals [][]byte) {
 		for k, v := range vals {
 			q.cols[k] = append(q.cols[k], v)
 		}
-	}
+	})
 	if ncols == 0 {
 		return nil
 	}

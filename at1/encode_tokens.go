@@ -79,15 +79,7 @@ func jsonTokenTable(src []byte, concurrency int) *table {
 	t := &table{src: src, trailing: trailing, noDelim: true, rowModes: make([]byte, len(ls))}
 	vcols := make([][]field, nv)
 	n := 0
-	var segs, vals, keys [][]byte
-	for i, l := range ls {
-		var ok bool
-		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
-		if !ok || !sameSegs(segs, best.segs) {
-			t.verbatim = append(t.verbatim, l)
-			continue
-		}
-		t.rowModes[i] = 1
+	t.verbatim = best.scan(ls, t.rowModes, func(vals [][]byte) {
 		n++
 		for k, v := range vals {
 			f := field{val: v}
@@ -96,7 +88,7 @@ func jsonTokenTable(src []byte, concurrency int) *table {
 			}
 			vcols[k] = append(vcols[k], f)
 		}
-	}
+	})
 	if n == 0 {
 		return nil
 	}
@@ -129,6 +121,24 @@ type lineShape struct {
 	segs [][]byte
 	keys [][]byte
 	n    int
+}
+
+// scan matches every line against the shape: a line of the shape gets
+// row mode 1 and its values go to row (the slice is reused for the next
+// line); the others are returned, in order, as verbatim lines.
+func (s *lineShape) scan(ls [][]byte, rowModes []byte, row func(vals [][]byte)) (verbatim [][]byte) {
+	var segs, vals, keys [][]byte
+	for i, l := range ls {
+		var ok bool
+		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
+		if !ok || !sameSegs(segs, s.segs) {
+			verbatim = append(verbatim, l)
+			continue
+		}
+		rowModes[i] = 1
+		row(vals)
+	}
+	return verbatim
 }
 
 // commonShape is the most common shape among the first 4096 lines.
