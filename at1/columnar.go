@@ -820,7 +820,7 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 		size++
 	}
 	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
-	var nfs *idxVec // 1 byte a row for up to 255 columns
+	var nfs *idxVec                  // 1 byte a row for up to 255 columns
 	hist := make([]int, len(cols)+1) // rows by field count
 	vpos := 0
 	for r := 0; r < m.nrows; r++ {
