@@ -376,15 +376,12 @@ func (c *config) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sou
 	if err != nil {
 		return colVals{}, err
 	}
-	list := make([][]byte, nmap)
-	for i := range list {
-		if list[i], err = cur.lstr("DERIVED map value"); err != nil {
-			return colVals{}, err
-		}
+	v, err := readEntries(cur, nmap, "DERIVED map value")
+	if err != nil {
+		return colVals{}, err
 	}
 	src := &prev[a]
 	n := src.count()
-	v := entries(list)
 	if src.idx != nil && src.num == nil && src.text == nil && !c.safe {
 		// (config.safe, set by the fuzz targets, keeps the value-hashing
 		// twin below for every source.) A DICT or DERIVED source (constant columns of token tables
@@ -489,16 +486,13 @@ func dictColumn(cur *cursor) (colVals, error) {
 	if err != nil {
 		return colVals{}, err
 	}
-	list := make([][]byte, ndict)
-	for i := range list {
-		if list[i], err = cur.lstr("DICT entry"); err != nil {
-			return colVals{}, err
-		}
+	v, err := readEntries(cur, ndict, "DICT entry")
+	if err != nil {
+		return colVals{}, err
 	}
 	if nvals > cur.rest() {
 		return colVals{}, cur.errf("DICT value count %d needs more than the %d bytes that remain", nvals, cur.rest())
 	}
-	v := entries(list)
 	v.idx = newIdxVec(nvals, ndict)
 	for i := range nvals {
 		j, err := cur.uv("DICT index")

@@ -214,19 +214,50 @@ func splitLines(b []byte) colVals {
 	return colVals{buf: b, offs: offs}
 }
 
-// entries builds a table of separate byte strings (DICT and DERIVED maps).
-func entries(list [][]byte) colVals {
-	size := 0
-	for _, e := range list {
+// readEntries reads n length-prefixed strings (DICT entries, DERIVED
+// maps) as a table. When every length but the first takes one varint byte
+// (entries under 128 bytes, the usual case), each entry is followed by
+// exactly one byte before the next entry's bytes, so the table is the
+// chunk itself and only the offsets are allocated; otherwise the entries
+// are copied, each followed by a '\n'.
+func readEntries(cur *cursor, n int, what string) (colVals, error) {
+	offs := make([]uint32, n+1) // n <= bytes that remain: checked by count
+	begin, start, inPlace, size := cur.off, 0, true, 0
+	for i := 0; i < n; i++ {
+		e, err := cur.lstr(what)
+		if err != nil {
+			return colVals{}, err
+		}
+		at := cur.off - len(e)
+		if i == 0 {
+			start = at
+		} else if at != int(offs[i]) {
+			inPlace = false
+		}
+		offs[i+1] = uint32(cur.off + 1)
 		size += len(e) + 1
 	}
-	v := colVals{buf: make([]byte, 0, size), offs: make([]uint32, 1, len(list)+1)}
-	for _, e := range list {
+	if n == 0 {
+		return colVals{offs: offs}, nil
+	}
+	if inPlace {
+		for i := range offs[1:] {
+			offs[i+1] -= uint32(start)
+		}
+		// offs[n]-1 is the end of the last entry, inside the chunk.
+		return colVals{buf: cur.b[start:cur.off:cur.off], offs: offs}, nil
+	}
+	// Read them again, copying: every check has passed.
+	again := *cur
+	again.off = begin
+	v := colVals{buf: make([]byte, 0, size), offs: offs}
+	for i := 0; i < n; i++ {
+		e, _ := again.lstr(what)
 		v.buf = append(v.buf, e...)
 		v.buf = append(v.buf, '\n')
-		v.offs = append(v.offs, uint32(len(v.buf)))
+		v.offs[i+1] = uint32(len(v.buf))
 	}
-	return v
+	return v, nil
 }
 
 // appendFixed appends n as a fixed-point decimal with d fractional digits:
