@@ -185,7 +185,7 @@ func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, ranks map[u
 		}
 		return numColumn(cur, d, budget, lazy)
 	case colNumExc:
-		return c.numExcColumn(cur, budget)
+		return c.numExcColumn(cur, budget, lazy)
 	case colDerived:
 		return c.derivedColumn(cur, prev, ranks)
 	case colDict:
@@ -270,7 +270,7 @@ func numColumn(cur *cursor, dec int, budget *int64, lazy bool) (colVals, error) 
 	return v, spend(cur, budget, len(v.buf))
 }
 
-func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
+func (c *config) numExcColumn(cur *cursor, budget *int64, lazy bool) (colVals, error) {
 	sub, err := cur.u8("NUMEXC subtype")
 	if err != nil {
 		return colVals{}, err
@@ -302,19 +302,21 @@ func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
 	if err != nil {
 		return colVals{}, err
 	}
-	exc := make([][]byte, nexc)
-	for i := range exc {
-		if exc[i], err = cur.lstr("NUMEXC exception"); err != nil {
+	// The exceptions are checked here and then walked in order (no list).
+	excStart := cur.off
+	for range nexc {
+		if _, err := cur.lstr("NUMEXC exception"); err != nil {
 			return colVals{}, err
 		}
 	}
+	exc := cur.b[excStart:cur.off]
 	n := int(count)
 	// A first pass checks the deltas and sums the text's exact length
 	// (stopping where it would pass the budget), so the buffer is
 	// allocated once and never grows (each growth a copy into fresh pages).
 	deltas := cur.off
 	var acc, total int64
-	used := 0
+	used, epos := 0, 0
 	for i := 0; i < n; i++ {
 		if bitmap[i>>3]>>(i&7)&1 == 1 {
 			d, err := cur.sv("NUMEXC delta")
@@ -324,43 +326,40 @@ func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
 			acc += d
 			total += int64(numLen(acc, dec)) + 1
 		} else {
-			if used >= len(exc) {
+			if used >= nexc {
 				return colVals{}, cur.errf("NUMEXC exceptions run out at entry %d of %d", i, n)
 			}
-			total += int64(len(exc[used])) + 1
+			total += int64(len(nextLstr(exc, &epos))) + 1
 			used++
 		}
 		if total > *budget {
 			return colVals{}, spend(cur, budget, int(total))
 		}
 	}
+	if c.strict && used != nexc {
+		return colVals{}, cur.errf("NUMEXC has %d exceptions, the bitmap uses %d", nexc, used)
+	}
+	if lazy {
+		// Checked and measured: format the numbers and walk the
+		// exceptions when the rows ask for them.
+		return colVals{num: &lazyNums{bitmap: bitmap, exc: exc, deltas: cur.b[deltas:cur.off], dec: dec, n: n, textLen: total - int64(n)}}, spend(cur, budget, int(total))
+	}
+	end := cur.off
 	cur.off = deltas
 	v := colVals{buf: make([]byte, 0, total), offs: make([]uint32, 1, n+1)}
-	acc, used = 0, 0
+	acc, epos = 0, 0
 	for i := 0; i < n; i++ {
 		if bitmap[i>>3]>>(i&7)&1 == 1 {
-			d, err := cur.sv("NUMEXC delta")
-			if err != nil {
-				return colVals{}, err
-			}
-			acc += d // the accumulator chains across numeric entries only
+			d, _ := cur.sv("NUMEXC delta") // checked by the first pass
+			acc += d                       // the accumulator chains across numeric entries only
 			v.buf = appendNum(v.buf, acc, dec)
 		} else {
-			if used >= len(exc) {
-				return colVals{}, cur.errf("NUMEXC exceptions run out at entry %d of %d", i, n)
-			}
-			v.buf = append(v.buf, exc[used]...)
-			used++
+			v.buf = append(v.buf, nextLstr(exc, &epos)...)
 		}
 		v.buf = append(v.buf, '\n')
 		v.offs = append(v.offs, uint32(len(v.buf)))
-		if int64(len(v.buf)) > *budget {
-			return colVals{}, spend(cur, budget, len(v.buf))
-		}
 	}
-	if c.strict && used != len(exc) {
-		return colVals{}, cur.errf("NUMEXC has %d exceptions, the bitmap uses %d", len(exc), used)
-	}
+	cur.off = end
 	return v, spend(cur, budget, len(v.buf))
 }
 

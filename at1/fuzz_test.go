@@ -384,6 +384,7 @@ func TestDiffColumnSeedsDecode(t *testing.T) {
 	}{
 		{colDict, "\x04\x02\x01x\x01y\x00\x01\x00\x01", 4, "v,x,A,P\nv,y,B,Q\nv,x,A,P\nv,y,B,Q\n"},
 		{colShuf, "\x03\x00\x01\x05\x07\x05", 3, "v,5,A,P\nv,7,B,Q\nv,5,A,P\n"},
+		{colNumExc, "\x00\x04\x05\x02\x03N/A\x03N/A\x14\x00", 4, "v,10,A,P\nv,N/A,B,Q\nv,10,A,P\nv,N/A,B,Q\n"},
 		{colShuf, "\x02\xc7\x01\x02\x2c\x4c\x01\xfe", 2, "v,200,A,P\nv,65000,B,Q\n"},
 		{colDict, "\x04\x03\x01x\x01y\x01x\x00\x01\x02\x01", 4, "v,x,A,P\nv,y,B,Q\nv,x,A,P\nv,y,B,Q\n"},
 	} {

@@ -82,9 +82,15 @@ func (x *idxVec) at(i int) uint32 {
 // lazyNums formats a validated svarint delta chunk value by value. It is
 // fast when values are asked for in order (as row writing and planRows
 // do), each once or twice in a row; going back restarts from value 0.
-// A SHUF chunk (planes set) is read at any value directly.
+// A SHUF chunk (planes set) is read at any value directly; a NUMEXC chunk
+// (bitmap set) takes value i from the deltas or, where the bitmap's bit
+// is 0, from the next of its exceptions.
 type lazyNums struct {
 	deltas    []byte
+	bitmap    []byte // NUMEXC: bit i set if value i is a number
+	exc       []byte // NUMEXC: the exceptions, length-prefixed, in order
+	epos      int    // NUMEXC: offset of the next exception
+	excCur    []byte // NUMEXC: value next-1, when an exception
 	planes    []byte // SHUF: w byte planes of n values, most significant last
 	w         int
 	min       int64
@@ -97,6 +103,9 @@ type lazyNums struct {
 }
 
 func (l *lazyNums) at(i int) []byte {
+	if l.bitmap != nil {
+		return l.numExcAt(i)
+	}
 	if i != l.next-1 {
 		if l.planes != nil {
 			l.acc = shufVal(l.planes, l.n, l.w, l.min, i)
@@ -118,6 +127,46 @@ func (l *lazyNums) at(i int) []byte {
 		putNum(l.text[:l.tlen], l.acc, l.dec)
 	}
 	return l.text[:l.tlen]
+}
+
+// numExcAt is at for a NUMEXC chunk, whose deltas and exceptions were
+// checked when it was measured.
+func (l *lazyNums) numExcAt(i int) []byte {
+	if i == l.next-1 {
+		if l.excCur != nil {
+			return l.excCur
+		}
+		return l.text[:l.tlen]
+	}
+	if i < l.next {
+		l.pos, l.epos, l.next, l.acc = 0, 0, 0, 0
+	}
+	for l.next <= i {
+		if l.bitmap[l.next>>3]>>(l.next&7)&1 == 1 {
+			z, k := varint.Consume(l.deltas[l.pos:])
+			l.pos += k
+			l.acc += varint.DecodeZigzag(z)
+			l.excCur = nil
+		} else {
+			l.excCur = nextLstr(l.exc, &l.epos)
+		}
+		l.next++
+	}
+	if l.excCur != nil {
+		return l.excCur
+	}
+	l.tlen = numLen(l.acc, l.dec)
+	putNum(l.text[:l.tlen], l.acc, l.dec)
+	return l.text[:l.tlen]
+}
+
+// nextLstr returns the length-prefixed string at *pos in b, checked
+// before, and moves *pos past it.
+func nextLstr(b []byte, pos *int) []byte {
+	n, k := varint.Consume(b[*pos:])
+	s := b[*pos+k : *pos+k+int(n)]
+	*pos += k + int(n)
+	return s
 }
 
 // shufVal is value i of a SHUF chunk: w byte planes of n values each,
