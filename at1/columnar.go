@@ -185,13 +185,13 @@ func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, ranks map[u
 		}
 		return numColumn(cur, d, budget, lazy)
 	case colNumExc:
-		return c.numExcColumn(cur, budget)
+		return c.numExcColumn(cur, budget, lazy)
 	case colDerived:
 		return c.derivedColumn(cur, prev, ranks)
 	case colDict:
 		return dictColumn(cur)
 	case colShuf:
-		return shufColumn(cur, budget)
+		return shufColumn(cur, budget, lazy)
 	}
 	return colVals{}, cur.errf("unknown column type %d", typ)
 }
@@ -270,7 +270,7 @@ func numColumn(cur *cursor, dec int, budget *int64, lazy bool) (colVals, error) 
 	return v, spend(cur, budget, len(v.buf))
 }
 
-func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
+func (c *config) numExcColumn(cur *cursor, budget *int64, lazy bool) (colVals, error) {
 	sub, err := cur.u8("NUMEXC subtype")
 	if err != nil {
 		return colVals{}, err
@@ -302,19 +302,21 @@ func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
 	if err != nil {
 		return colVals{}, err
 	}
-	exc := make([][]byte, nexc)
-	for i := range exc {
-		if exc[i], err = cur.lstr("NUMEXC exception"); err != nil {
+	// The exceptions are checked here and then walked in order (no list).
+	excStart := cur.off
+	for range nexc {
+		if _, err := cur.lstr("NUMEXC exception"); err != nil {
 			return colVals{}, err
 		}
 	}
+	exc := cur.b[excStart:cur.off]
 	n := int(count)
 	// A first pass checks the deltas and sums the text's exact length
 	// (stopping where it would pass the budget), so the buffer is
 	// allocated once and never grows (each growth a copy into fresh pages).
 	deltas := cur.off
 	var acc, total int64
-	used := 0
+	used, epos := 0, 0
 	for i := 0; i < n; i++ {
 		if bitmap[i>>3]>>(i&7)&1 == 1 {
 			d, err := cur.sv("NUMEXC delta")
@@ -324,43 +326,40 @@ func (c *config) numExcColumn(cur *cursor, budget *int64) (colVals, error) {
 			acc += d
 			total += int64(numLen(acc, dec)) + 1
 		} else {
-			if used >= len(exc) {
+			if used >= nexc {
 				return colVals{}, cur.errf("NUMEXC exceptions run out at entry %d of %d", i, n)
 			}
-			total += int64(len(exc[used])) + 1
+			total += int64(len(nextLstr(exc, &epos))) + 1
 			used++
 		}
 		if total > *budget {
 			return colVals{}, spend(cur, budget, int(total))
 		}
 	}
+	if c.strict && used != nexc {
+		return colVals{}, cur.errf("NUMEXC has %d exceptions, the bitmap uses %d", nexc, used)
+	}
+	if lazy {
+		// Checked and measured: format the numbers and walk the
+		// exceptions when the rows ask for them.
+		return colVals{num: &lazyNums{bitmap: bitmap, exc: exc, deltas: cur.b[deltas:cur.off], dec: dec, n: n, textLen: total - int64(n)}}, spend(cur, budget, int(total))
+	}
+	end := cur.off
 	cur.off = deltas
 	v := colVals{buf: make([]byte, 0, total), offs: make([]uint32, 1, n+1)}
-	acc, used = 0, 0
+	acc, epos = 0, 0
 	for i := 0; i < n; i++ {
 		if bitmap[i>>3]>>(i&7)&1 == 1 {
-			d, err := cur.sv("NUMEXC delta")
-			if err != nil {
-				return colVals{}, err
-			}
-			acc += d // the accumulator chains across numeric entries only
+			d, _ := cur.sv("NUMEXC delta") // checked by the first pass
+			acc += d                       // the accumulator chains across numeric entries only
 			v.buf = appendNum(v.buf, acc, dec)
 		} else {
-			if used >= len(exc) {
-				return colVals{}, cur.errf("NUMEXC exceptions run out at entry %d of %d", i, n)
-			}
-			v.buf = append(v.buf, exc[used]...)
-			used++
+			v.buf = append(v.buf, nextLstr(exc, &epos)...)
 		}
 		v.buf = append(v.buf, '\n')
 		v.offs = append(v.offs, uint32(len(v.buf)))
-		if int64(len(v.buf)) > *budget {
-			return colVals{}, spend(cur, budget, len(v.buf))
-		}
 	}
-	if c.strict && used != len(exc) {
-		return colVals{}, cur.errf("NUMEXC has %d exceptions, the bitmap uses %d", len(exc), used)
-	}
+	cur.off = end
 	return v, spend(cur, budget, len(v.buf))
 }
 
@@ -376,20 +375,18 @@ func (c *config) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sou
 	if err != nil {
 		return colVals{}, err
 	}
-	list := make([][]byte, nmap)
-	for i := range list {
-		if list[i], err = cur.lstr("DERIVED map value"); err != nil {
-			return colVals{}, err
-		}
+	v, err := readEntries(cur, nmap, "DERIVED map value")
+	if err != nil {
+		return colVals{}, err
 	}
 	src := &prev[a]
 	n := src.count()
-	v := entries(list)
 	if src.idx != nil && src.num == nil && src.text == nil && !c.safe {
 		// (config.safe, set by the fuzz targets, keeps the value-hashing
 		// twin below for every source.) A DICT or DERIVED source (constant columns of token tables
 		// derive from one, often the same one): rank its entries, not
-		// its n values, so no value is hashed, once per source column.
+		// its n values, so no value is hashed, once per source column,
+		// and share its indexes: nothing is stored per value.
 		r, ok := ranks[a]
 		if !ok {
 			r = rankEntries(src)
@@ -398,10 +395,10 @@ func (c *config) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sou
 		if r.distinct > nmap {
 			return colVals{}, cur.errf("DERIVED map has %d values, source column %d has more distinct values", nmap, a)
 		}
-		v.idx = r.idx // shared, read-only
+		v.idx, v.rank = src.idx, r.rank // shared, read-only
 		return v, nil
 	}
-	v.idx = make([]uint32, n)
+	v.idx = newIdxVec(n, nmap)
 	seen := make(map[string]uint32)
 	for i := 0; i < n; i++ {
 		s := src.at(i)
@@ -413,20 +410,23 @@ func (c *config) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sou
 			}
 			seen[string(s)] = j
 		}
-		v.idx[i] = j
+		v.idx.set(i, j)
 	}
 	return v, nil
 }
 
-// sourceRanks are a DERIVED source column's values as first-appearance
-// ranks among its distinct values, and the number of distinct values.
+// sourceRanks map a DERIVED source column's indexes to first-appearance
+// ranks among its distinct values: value i of the source has rank
+// rank[src.idx.at(i)]. distinct is the number of distinct values.
 type sourceRanks struct {
-	idx      []uint32
+	rank     []uint32
 	distinct int
 }
 
 // rankEntries ranks the values of src, a column whose values are indexes
-// into its entries; entries with equal bytes share a rank.
+// into its entries (through src.rank, if set); entries with equal bytes
+// share a rank. It reads src's indexes until every index has been seen,
+// and writes nothing per value.
 func rankEntries(src *colVals) sourceRanks {
 	nent := len(src.offs) - 1
 	class := make([]uint32, nent) // entry -> first entry with its bytes
@@ -441,20 +441,37 @@ func rankEntries(src *colVals) sourceRanks {
 		class[e] = c
 	}
 	const unseen = ^uint32(0)
-	rank := make([]uint32, nent)
+	rank := make([]uint32, nent) // class -> rank
 	for i := range rank {
 		rank[i] = unseen
 	}
-	out := sourceRanks{idx: make([]uint32, len(src.idx))}
-	for i, e := range src.idx {
-		c := class[e]
+	base := nent // the range of src.idx
+	if src.rank != nil {
+		base = len(src.rank)
+	}
+	out := sourceRanks{rank: make([]uint32, base)}
+	for i := range out.rank {
+		out.rank[i] = unseen
+	}
+	left := base
+	for i, n := 0, src.idx.n; i < n && left > 0; i++ {
+		e := src.idx.at(i)
+		if out.rank[e] != unseen {
+			continue
+		}
+		s := e
+		if src.rank != nil {
+			s = src.rank[e]
+		}
+		c := class[s]
 		r := rank[c]
 		if r == unseen {
 			r = uint32(out.distinct)
 			rank[c] = r
 			out.distinct++
 		}
-		out.idx[i] = r
+		out.rank[e] = r
+		left--
 	}
 	return out
 }
@@ -468,18 +485,15 @@ func dictColumn(cur *cursor) (colVals, error) {
 	if err != nil {
 		return colVals{}, err
 	}
-	list := make([][]byte, ndict)
-	for i := range list {
-		if list[i], err = cur.lstr("DICT entry"); err != nil {
-			return colVals{}, err
-		}
+	v, err := readEntries(cur, ndict, "DICT entry")
+	if err != nil {
+		return colVals{}, err
 	}
 	if nvals > cur.rest() {
 		return colVals{}, cur.errf("DICT value count %d needs more than the %d bytes that remain", nvals, cur.rest())
 	}
-	v := entries(list)
-	v.idx = make([]uint32, nvals)
-	for i := range v.idx {
+	v.idx = newIdxVec(nvals, ndict)
+	for i := range nvals {
 		j, err := cur.uv("DICT index")
 		if err != nil {
 			return colVals{}, err
@@ -487,12 +501,12 @@ func dictColumn(cur *cursor) (colVals, error) {
 		if j >= uint64(ndict) {
 			return colVals{}, cur.errf("DICT index %d out of range (%d entries)", j, ndict)
 		}
-		v.idx[i] = uint32(j)
+		v.idx.set(i, uint32(j))
 	}
 	return v, nil
 }
 
-func shufColumn(cur *cursor, budget *int64) (colVals, error) {
+func shufColumn(cur *cursor, budget *int64, lazy bool) (colVals, error) {
 	cnt, err := cur.count("SHUF count", 1)
 	if err != nil {
 		return colVals{}, err
@@ -515,19 +529,18 @@ func shufColumn(cur *cursor, budget *int64) (colVals, error) {
 	}
 	// As numColumn: a first pass sums the text's exact length (stopping
 	// where it would pass the budget), so the buffer never grows.
-	val := func(i int) int64 {
-		var x uint64
-		for j := int(w) - 1; j >= 0; j-- {
-			x = x<<8 | uint64(planes[j*cnt+i])
-		}
-		return int64(x) + mn // wrapping
-	}
+	val := func(i int) int64 { return shufVal(planes, cnt, int(w), mn, i) }
 	var total int64
 	for i := 0; i < cnt; i++ {
 		total += int64(numLen(val(i), -1)) + 1
 		if total > *budget {
 			return colVals{}, spend(cur, budget, int(total))
 		}
+	}
+	if lazy {
+		// As numColumn's lazy case: format each value when the rows ask
+		// for it; the planes stay where they are.
+		return colVals{num: &lazyNums{planes: planes, w: int(w), min: mn, n: cnt, textLen: total - int64(cnt)}}, spend(cur, budget, int(total))
 	}
 	v := colVals{buf: make([]byte, total), offs: make([]uint32, cnt+1)}
 	at := 0
@@ -679,7 +692,7 @@ type columnarRows struct {
 	rowModes, fieldcounts, verbatim, header []byte
 	cols                                    []colVals
 	quotes                                  []quoting
-	nfs                                     []uint32
+	nfs                                     *idxVec
 }
 
 // rowCursor is where row writing resumes: the structured rows before it,
@@ -701,8 +714,8 @@ func (rs *columnarRows) cursorAt(r0 int) rowCursor {
 		}
 	}
 	hist := make([]int, ncols+1)
-	for _, nf := range nfs[:s0] {
-		hist[nf]++
+	for s := 0; s < s0; s++ {
+		hist[nfs.at(s)]++
 	}
 	next := make([]int, ncols)
 	above := 0
@@ -729,7 +742,7 @@ func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
 			}
 			continue
 		}
-		nf := int(nfs[s])
+		nf := int(nfs.at(s))
 		s++
 		if nf > 1 {
 			n += (nf - 1) * len(m.delim)
@@ -762,7 +775,7 @@ func (rs *columnarRows) write(dst []byte, r0, r1 int, at *rowCursor) []byte {
 			}
 			continue
 		}
-		nf := int(nfs[s])
+		nf := int(nfs.at(s))
 		s++
 		for i := 0; i < nf; i++ {
 			if i > 0 {
@@ -800,7 +813,7 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 		size++
 	}
 	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
-	var nfs []uint32
+	var nfs *idxVec                  // 1 byte a row for up to 255 columns
 	hist := make([]int, len(cols)+1) // rows by field count
 	vpos := 0
 	for r := 0; r < m.nrows; r++ {
@@ -820,9 +833,11 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 			return 0, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
 		}
 		if nfs == nil {
-			nfs = make([]uint32, 0, min(m.nrows, len(fieldcounts)))
+			nfs = newIdxVec(min(m.nrows, len(fieldcounts)), len(cols)+1)
+			nfs.n = 0
 		}
-		nfs = append(nfs, uint32(nf))
+		nfs.set(nfs.n, uint32(nf))
+		nfs.n++
 		hist[nf]++
 		if nf > 1 {
 			size += int64(nf-1) * int64(len(m.delim))

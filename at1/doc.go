@@ -393,6 +393,41 @@
 // faults) is most of the difference to xz -dc on files under 1 MB and
 // all of it on a tiny one.
 //
+// Token tables as a fresh process (2026-11-26, later): their DICT
+// columns (and the DERIVED columns over them, one per constant token)
+// held a 4-byte index per value, so colfmt cat of flights-200k.jsonl's
+// file (9.9 MB out, 10 columns of 200,000 values) touched 3,700 pages
+// against xz -dc's 2,150, and a fresh page costs about 15 us here. Now
+// DICT indexes take the narrowest width their entry count allows (none
+// for one entry, else 1, 2 or 4 bytes), a DERIVED column over a DICT or
+// DERIVED source shares the source's indexes through a per-entry rank
+// map (nothing per value), DICT entries and DERIVED maps are used in
+// place in the decoded stream, and when streaming SHUF and NUMEXC
+// columns are formatted as the rows ask (as INT and DEC were), field
+// counts take a byte a row, and qcolumnar/qjson blocks are walked
+// instead of indexed. colfmt cat CPU (user+system, CGO_ENABLED=0)
+// over xz -dc's (liblzma -6 file of the same original), before and
+// after, medians of 11 interleaved rounds on the loaded shared machine
+// (load average 5-6), with minor faults (xz / before / after):
+//
+//	file (at1 codec)                      before  after  faults xz/before/after
+//	flights-200k.jsonl (token table)      1.59    1.22   2,145 / 3,734 / 1,619
+//	flights-200k.jsonl (qjson)            1.21    1.20   2,145 / 2,806 / 2,085
+//	zipcodes.csv (token table)            1.79    1.52   590 / 1,783 / 1,123
+//	zipcodes.csv (qcolumnar)              1.89    1.76   591 / 1,702 / 1,468
+//	dbtext email (token table)            1.87    1.77   640 / 1,862 / 1,604
+//	birdstrikes.csv (token table)         2.92    2.77   396 / 1,129 / 851
+//
+// In a warm process (BenchmarkDecodeFileVsXZ, same session) the after
+// build used less CPU than xz -dc by 1.32x on zipcodes (1.02x before),
+// 1.16x on email (1.07x), 1.11x on flights (1.09x) and 1.42x on
+// movies.jsonl (1.46x). What is left is start-up (colfmt --version:
+// 22 ms and 440 faults, a Go hello world 9 ms and 187) and, in the
+// faults, the decoded values stream and the file, held whole; a build
+// that asks the kernel to map the large buffers in one call
+// (MADV_POPULATE_WRITE) was measured and not kept (no change in the
+// noise).
+//
 // Token tables, in a warm process (BenchmarkDecodeFileVsXZ, default
 // encoding of the vega-datasets files, three runs of 10 iterations on a
 // quiet machine, 2026-11-26; x_xz-dc above 1 is less CPU than xz -dc of

@@ -212,7 +212,7 @@ func decodedRows(t *testing.T, f *File, src, full []byte) *fullRows {
 				if f.blocksOff >= 0 {
 					raw = src[f.blocksOff:]
 				}
-				v, err := f.cfg.decodeBlock(raw[b.Offset:b.Offset+b.Size], 0, g, c, nil)
+				v, err := f.cfg.decodeBlock(raw[b.Offset:b.Offset+b.Size], 0, g, c, nil, false)
 				if err != nil {
 					t.Fatalf("Decode succeeded, block (%d,%d) fails: %v", g, c, err)
 				}
@@ -333,6 +333,7 @@ func FuzzDiffColumn(f *testing.F) {
 	f.Add(byte(colNumExc), []byte("\x00\x06\x0d\x03\x03N/A\x00\x03007\x14\x04\x1d"), uint8(6), byte(2), []byte{0x0c})
 	f.Add(byte(colDict), []byte("\x04\x02\x01x\x01y\x00\x01\x00\x01"), uint8(4), byte(1), []byte(nil))
 	f.Add(byte(colShuf), []byte("\x03\xc7\x01\x02\x00\x2c\x4c\x00\x01\xfe"), uint8(3), byte(0), []byte(nil))
+	f.Add(byte(colShuf), []byte("\x03\x00\x01\x05\x07\x05"), uint8(3), byte(0), []byte(nil))
 	f.Add(byte(colDec), []byte("\x02\x64\x6d\xea\x12"), uint8(3), byte(0), []byte(nil))
 	f.Add(byte(colText), []byte("a\n\"b\"\n"), uint8(3), byte(2), []byte{0x05})
 	// DICT sources with a repeated entry (two entries, one rank) and with
@@ -341,17 +342,19 @@ func FuzzDiffColumn(f *testing.F) {
 	f.Add(byte(colDict), []byte("\x03\x03\x01x\x01y\x01z\x00\x01\x02"), uint8(3), byte(0), []byte(nil))
 	f.Fuzz(func(t *testing.T, typ byte, chunk []byte, nrows uint8, qmode byte, qbits []byte) {
 		// Column 0 is TEXT (one value per row), column 1 the fuzzed one,
-		// column 2 derives from column 1.
+		// column 2 derives from column 1 and column 3 from column 2 (a
+		// DERIVED source: the rank of a rank).
 		text := strings.Repeat("v\n", int(nrows))
-		fc := strings.Repeat("\x03", int(nrows))
+		fc := strings.Repeat("\x04", int(nrows))
+		const derived2, derived3 = "\x01\x02\x01A\x01B", "\x02\x02\x01P\x01Q"
 		src := wholeFile(CodecColumnar, packSet(t, stored(
-			"meta", uvs(uint64(nrows))+"\x01\x00\x01,\x03",
+			"meta", uvs(uint64(nrows))+"\x01\x00\x01,\x04",
 			"row_modes", strings.Repeat("\x01", int(nrows)),
 			"fieldcounts", fc,
-			"coltypes", string([]byte{colText, typ, colDerived}),
-			"col_index", uvs(uint64(len(text)), uint64(len(chunk)), 4),
-			"values", text+string(chunk)+"\x01\x02\x01A\x01B",
-			"quotemodes", string([]byte{0, qmode, 0}),
+			"coltypes", string([]byte{colText, typ, colDerived, colDerived}),
+			"col_index", uvs(uint64(len(text)), uint64(len(chunk)), uint64(len(derived2)), uint64(len(derived3))),
+			"values", text+string(chunk)+derived2+derived3,
+			"quotemodes", string([]byte{0, qmode, 0, 0}),
 			"quotebits", string(qbits))...))
 		fast, err1 := Decode(src, fuzzOpts...)
 		safe, err2 := Decode(src, append(fuzzOpts, withSafe())...)
@@ -359,7 +362,55 @@ func FuzzDiffColumn(f *testing.F) {
 		if (err1 == nil) != (err2 == nil) || !bytes.Equal(fast, safe) {
 			t.Fatalf("fast %q %v / safe %q %v", fast, err1, safe, err2)
 		}
+		// The streaming path formats numbers (INT, DEC, SHUF) and walks
+		// TEXT lazily: the same bytes, or an error where Decode fails.
+		var out bytes.Buffer
+		_, err3 := DecodeTo(&out, src, fuzzOpts...)
+		if (err1 == nil) != (err3 == nil) || (err1 == nil && !bytes.Equal(out.Bytes(), fast)) {
+			t.Fatalf("Decode %q %v / DecodeTo %q %v", fast, err1, out.Bytes(), err3)
+		}
 	})
+}
+
+// TestDiffColumnSeedsDecode keeps FuzzDiffColumn honest: its seeds of
+// each column type decode (a harness whose files never decode would only
+// compare errors).
+func TestDiffColumnSeedsDecode(t *testing.T) {
+	for _, tc := range []struct {
+		typ   byte
+		chunk string
+		nrows int
+		want  string
+	}{
+		{colDict, "\x04\x02\x01x\x01y\x00\x01\x00\x01", 4, "v,x,A,P\nv,y,B,Q\nv,x,A,P\nv,y,B,Q\n"},
+		{colShuf, "\x03\x00\x01\x05\x07\x05", 3, "v,5,A,P\nv,7,B,Q\nv,5,A,P\n"},
+		{colNumExc, "\x00\x04\x05\x02\x03N/A\x03N/A\x14\x00", 4, "v,10,A,P\nv,N/A,B,Q\nv,10,A,P\nv,N/A,B,Q\n"},
+		{colShuf, "\x02\xc7\x01\x02\x2c\x4c\x01\xfe", 2, "v,200,A,P\nv,65000,B,Q\n"},
+		{colDict, "\x04\x03\x01x\x01y\x01x\x00\x01\x02\x01", 4, "v,x,A,P\nv,y,B,Q\nv,x,A,P\nv,y,B,Q\n"},
+	} {
+		text := strings.Repeat("v\n", tc.nrows)
+		const derived2, derived3 = "\x01\x02\x01A\x01B", "\x02\x02\x01P\x01Q"
+		src := wholeFile(CodecColumnar, packSet(t, stored(
+			"meta", uvs(uint64(tc.nrows))+"\x01\x00\x01,\x04",
+			"row_modes", strings.Repeat("\x01", tc.nrows),
+			"fieldcounts", strings.Repeat("\x04", tc.nrows),
+			"coltypes", string([]byte{colText, tc.typ, colDerived, colDerived}),
+			"col_index", uvs(uint64(len(text)), uint64(len(tc.chunk)), uint64(len(derived2)), uint64(len(derived3))),
+			"values", text+tc.chunk+derived2+derived3,
+			"quotemodes", "\x00\x00\x00\x00")...))
+		got, err := Decode(src)
+		if err != nil {
+			t.Fatalf("type %d: %v", tc.typ, err)
+		}
+		var out bytes.Buffer
+		if _, err := DecodeTo(&out, src); err != nil || !bytes.Equal(out.Bytes(), got) {
+			t.Fatalf("type %d: DecodeTo %q %v, Decode %q", tc.typ, out.Bytes(), err, got)
+		}
+		if tc.want != "" && string(got) != tc.want {
+			t.Fatalf("type %d: %q, want %q", tc.typ, got, tc.want)
+		}
+		t.Logf("type %d: %q", tc.typ, got)
+	}
 }
 
 // FuzzDiffAppendFixed checks fixed-point formatting against math/big.

@@ -218,7 +218,7 @@ func (t *qTable) check() error {
 }
 
 // decodeBlock decodes one block ([tag][payload]) into its values.
-func (c *config) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.Int64) (colVals, error) {
+func (c *config) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.Int64, lazy bool) (colVals, error) {
 	path := "block (" + strconv.Itoa(g) + "," + strconv.Itoa(col) + ")"
 	if len(raw) == 0 {
 		return colVals{}, errs.At(ErrCorrupt, off, path, "empty block (no tag)")
@@ -240,6 +240,9 @@ func (c *config) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.I
 	}
 	if budget != nil && budget.Add(-int64(len(d))) < 0 {
 		return colVals{}, errs.At(ErrTooLarge, off, path, "decoded blocks exceed the decoded size limit of %d bytes", c.maxDecoded)
+	}
+	if lazy {
+		return colVals{text: lazyLines(d)}, nil
 	}
 	return splitLines(d), nil
 }
@@ -309,7 +312,7 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 	if len(t.rowModes) < t.nlines {
 		return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 	}
-	w, est, err := c.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)))
+	w, est, err := c.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)), cw != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +369,7 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 // qLines decodes every block (in parallel) and returns a function that
 // appends the next line on each call, following row_modes.
 func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (next func([]byte) ([]byte, error), estimate int64, err error) {
-	w, estimate, err := c.qLineWriter(t, blocks, boff, budget)
+	w, estimate, err := c.qLineWriter(t, blocks, boff, budget, false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -399,8 +402,9 @@ type qWriter struct {
 }
 
 // qLineWriter decodes every block (in parallel) and validates the value
-// counts.
-func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64) (w *qWriter, estimate int64, err error) {
+// counts. lazy (for lines written in order) walks each block's lines
+// instead of indexing them.
+func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64, lazy bool) (w *qWriter, estimate int64, err error) {
 	if c.strict {
 		if err := t.check(); err != nil {
 			return nil, 0, err
@@ -425,7 +429,7 @@ func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64)
 	err = parallel(c.concurrency, len(vals), func(i int) error {
 		g, col := i/t.ncols, i%t.ncols
 		b := t.groups[g][col]
-		v, err := c.decodeBlock(blocks[b.Offset:b.Offset+b.Size], boff+b.Offset, g, col, &bud)
+		v, err := c.decodeBlock(blocks[b.Offset:b.Offset+b.Size], boff+b.Offset, g, col, &bud, lazy)
 		vals[i] = v
 		return err
 	})
@@ -448,6 +452,9 @@ func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64)
 	estimate = int64(len(t.verbatim)) + int64(t.nlines)
 	for i := range vals {
 		estimate += int64(len(vals[i].buf))
+		if vals[i].text != nil {
+			estimate += int64(len(vals[i].text.b))
+		}
 	}
 	sep := int64(len(t.delim)) * int64(max(t.ncols-1, 0))
 	for _, s := range t.segs {

@@ -231,7 +231,7 @@ func (rs *Rows) readBlocks(g int, cols []int, into map[int]*colVals) error {
 	base := max(f.blocksOff, 0)
 	err := parallel(f.cfg.concurrency, len(cols), func(i int) error {
 		b := f.t.groups[g][cols[i]]
-		v, err := f.cfg.decodeBlock(raws[i], base+b.Offset, g, cols[i], nil)
+		v, err := f.cfg.decodeBlock(raws[i], base+b.Offset, g, cols[i], nil, false)
 		out[i] = v
 		return err
 	})

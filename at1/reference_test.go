@@ -18,7 +18,7 @@ func (c *config) assembleRowsSafe(dst []byte, rs *columnarRows, limit int64) ([]
 	for k := range cols {
 		est += int64(len(cols[k].buf))
 		if cols[k].idx != nil && len(cols[k].offs) > 1 {
-			est += int64(len(cols[k].idx)) * int64(len(cols[k].buf)/(len(cols[k].offs)-1))
+			est += int64(cols[k].idx.n) * int64(len(cols[k].buf)/(len(cols[k].offs)-1))
 		}
 	}
 	dst = reserve(dst, est, limit)
