@@ -2,6 +2,7 @@ package onpair
 
 import (
 	"bytes"
+	"encoding/binary"
 	"iter"
 	"math/bits"
 	"sync"
@@ -69,14 +70,30 @@ type search struct {
 	// every needle byte resets the matcher, known without reading it.
 	sigOnce sync.Once
 	sig     []uint64
+	bytes   [4]uint64 // every byte of the dictionary's tokens
+}
+
+// dictHasBytes reports whether every byte of s occurs in some token: if
+// one does not, no row can contain s.
+func (c *Column) dictHasBytes(s []byte) bool {
+	c.tokenSigs()
+	set := &c.search.bytes
+	for _, ch := range s {
+		if set[ch>>6]&(1<<(ch&63)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *Column) tokenSigs() []uint64 {
 	c.search.sigOnce.Do(func() {
 		sig := make([]uint64, max(c.dec.n, 1))
+		set := &c.search.bytes
 		for t := range c.dec.n {
 			for _, ch := range c.token(uint16(t)) {
 				sig[t] |= 1 << (ch & 63)
+				set[ch>>6] |= 1 << (ch & 63)
 			}
 		}
 		c.search.sig = sig
@@ -248,6 +265,12 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // longer than 63 bytes run the matcher on their first 63 bytes and confirm
 // the candidate rows by decoding them.
 func (c *Column) Contains(substr []byte) RowSet {
+	if len(substr) > 0 && !c.dictHasBytes(substr) {
+		return newRowSet(c.Len())
+	}
+	if len(substr) > 0 && len(substr) <= pairMax {
+		return c.containsPairs(substr, pairBlock)
+	}
 	return c.contains(substr, searchChunk, false)
 }
 
@@ -622,4 +645,294 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 	}
 	e.a, e.c, e.h, e.l = p, q|always, h, uint64(len(t))
 	e.s = ^uint64(0)<<(len(t)&63)&p | e.c
+}
+
+// Contains' pair scan, for needles of up to pairMax bytes. A Y byte:
+const (
+	pairMax   = 6    // pair states in bits 0..4: needle length less one
+	pairBlock = 8192 // codes a block: its codes and Y bytes stay in L1
+
+	yPairs  = 0x1f // a match may span the previous token and this one
+	yCurA   = 0x20 // this token may be the middle of a longer span
+	yPrevA  = 0x40 // the previous token may be
+	yWithin = 0x80 // this token holds the needle
+
+	// Bytes of a row's word after yWord.
+	yHit  = 0x8080808080808080
+	yLook = 0x2020202020202020
+)
+
+// pairScratch is containsPairs' per-call scratch, pooled (the table is
+// 128 KiB, of which the column's tokens use the first entries).
+type pairScratch struct {
+	e [MaxTokens]uint16
+	y []uint8
+}
+
+var pairPool sync.Pool
+
+// containsPairs is Contains for needles of 1..pairMax bytes. A match lies
+// within one token, or spans two (its first j bytes end one token, the
+// rest start the next), or spans three or more, whose middle tokens lie
+// strictly inside the needle. So for each token it works out, once per
+// call from the token's bytes (the bitap map of build: its q, p and h),
+// one byte of verdicts for the token before it, sb, and one for itself,
+// hf. Bit j-1 of sb: the token ends with the needle's first j bytes; of
+// hf: it starts with the rest. A token that can be a middle piece
+// ("attention", A: p has a state short of the end) gets all pair bits in
+// sb and, in hf, bit i-1 for each offset i of the needle it can start at,
+// plus its flag; yWithin marks a token holding the needle. One flat
+// branch-free pass over a block of codes writes Y[k] = sb[code k-1] &
+// hf[code k], e[t] = hf | sb<<8 holding both. A row then matches if one
+// of its Y bytes has yWithin, or (past its first code, whose pair bits
+// came from the row before) pair bits with neither token an A: that match
+// spans exactly those two tokens. A match of any other shape sets pair
+// bits next to an A token: such rows, and only they, are checked by
+// running the matcher over their tokens (bitapRow). Rows are read from
+// the Y bytes eight codes at a time: every row where matches are dense,
+// else only the rows holding a nonzero Y byte, found by skipping zero
+// words.
+func (c *Column) containsPairs(needle []byte, block int) RowSet {
+	set := newRowSet(c.Len())
+	var b [256]uint64
+	var nsig uint64
+	for j, ch := range needle {
+		b[ch] |= 1 << j
+		nsig |= 1 << (ch & 63)
+	}
+	m := len(needle)
+	top := uint64(1) << (m - 1)
+	low := top - 1
+	sc, _ := pairPool.Get().(*pairScratch)
+	if sc == nil {
+		sc = new(pairScratch)
+	}
+	defer pairPool.Put(sc)
+	if len(sc.y) < block+16 {
+		sc.y = make([]uint8, block+16)
+	}
+	e, y := &sc.e, sc.y[:block+16]
+	sig := c.tokenSigs()
+	var tb bitapToken
+	var flags, sAny, hAny uint8
+	for t := range c.dec.n {
+		if sig[t]&nsig == 0 { // no needle byte (by its signature)
+			e[t] = yPrevA | (yCurA|yWithin)<<8
+			continue
+		}
+		tb.build(c.token(uint16(t)), &b, top)
+		hf, sb := uint8(tb.h&low)|yPrevA, uint8(tb.c&low)|yCurA|yWithin
+		if tb.h&always != 0 {
+			hf |= yWithin
+		}
+		if mid := tb.a & low; mid != 0 { // a middle piece
+			hf |= uint8(mid>>tb.l) | yCurA
+			sb |= uint8(low) | yPrevA
+		}
+		flags |= hf
+		sAny |= sb
+		hAny |= hf
+		e[t] = uint16(hf) | uint16(sb)<<8
+	}
+	if flags&(yWithin|yCurA) == 0 && sAny&hAny&yPairs == 0 {
+		return set // no token holds the needle or ends a part of it that another starts
+	}
+	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
+	dense := false
+	for r := 0; r < nr; {
+		s0 := int(rows[r])
+		if int(rows[r+1])-s0 > block { // a row longer than a block, alone
+			w := uint64(0)
+			prev := uint16(yCurA | yWithin)
+			rc := codes[s0:rows[r+1]]
+			for i := 0; i < len(rc); i += block {
+				part := rc[i:min(i+block, len(rc))]
+				prev = fillY(e, part, y, prev)
+				clear(y[len(part) : len(part)+8])
+				for j := 0; j < len(part); j += 8 {
+					w |= yWord(le64(y[j:]))
+				}
+			}
+			if w&yHit != 0 || w&yLook != 0 && c.bitapRow(r, &b, top) {
+				set.add(r)
+			}
+			r++
+			continue
+		}
+		// The rows r..r1-1 whose codes fit in a block.
+		lo, hi := r+1, nr
+		for lo < hi {
+			mid := int(uint(lo+hi+1) >> 1)
+			if int(rows[mid])-s0 <= block {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		r1 := lo
+		n := int(rows[r1]) - s0
+		fillY(e, codes[s0:s0+n], y, yCurA|yWithin)
+		clear(y[n : n+16])
+		var looked int
+		if dense {
+			looked = c.pairRowsDense(set.words, y, &b, top, r, r1)
+		} else {
+			looked = c.pairRowsSparse(set.words, y, &b, top, r, n)
+		}
+		dense = looked*pairDense >= r1-r
+		r = r1
+	}
+	return set
+}
+
+// pairDense: a block where at least 1/pairDense of the rows were looked
+// at (sparse) or matched (dense) makes the next one go row by row.
+const pairDense = 4
+
+// fillY writes the Y bytes of codes into y (see containsPairs), prev being
+// the sb byte of the code before, and returns the last code's.
+func fillY(e *[MaxTokens]uint16, codes []uint16, y []uint8, prev uint16) uint16 {
+	y = y[:len(codes)]
+	i := 0
+	for ; i+4 <= len(codes); i += 4 {
+		g := (*[4]uint16)(codes[i : i+4])
+		v0, v1, v2, v3 := e[g[0]], e[g[1]], e[g[2]], e[g[3]]
+		binary.LittleEndian.PutUint32(y[i:], uint32(uint8(prev&v0))|uint32(uint8(v0>>8&v1))<<8|
+			uint32(uint8(v1>>8&v2))<<16|uint32(uint8(v2>>8&v3))<<24)
+		prev = v3 >> 8
+	}
+	for ; i < len(codes); i++ {
+		v := e[codes[i]]
+		y[i] = uint8(prev & v)
+		prev = v >> 8
+	}
+	return prev
+}
+
+// yWord turns eight Y bytes into verdicts: bit 7 of a byte if it settles
+// the row (yWithin, or pair bits with neither token an A), bit 5 if the
+// row needs the matcher (pair bits next to an A).
+func yWord(v uint64) uint64 {
+	const lo5, b5 = 0x1f1f1f1f1f1f1f1f, 0x2020202020202020
+	pairs := (v&lo5 + lo5) & b5 // bit 5: some pair bit
+	a := (v | v>>1) & b5        // bit 5: yCurA or yPrevA
+	return (v|(pairs&^a)<<2)&yHit | pairs&a
+}
+
+func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rowY returns the verdicts (yWord) of a row of n codes at y[s:], ORed,
+// the first code's pair bits left out. Rows of up to 16 codes take no
+// branch.
+func rowY(y []uint8, s, n int) uint64 {
+	k1, k2 := min(n, 8), min(max(n-8, 0), 8)
+	w := yWord(le64(y[s:])&(^uint64(0)>>uint(64-8*k1))&^yPairs) |
+		yWord(le64(y[s+8:])&(^uint64(0)>>uint(64-8*k2)))
+	if n > 16 {
+		w |= rowYTail(y, s, n)
+	}
+	return w
+}
+
+// rowYTail is rowY's part for the codes of a row past its 16th.
+//
+//go:noinline
+func rowYTail(y []uint8, s, n int) uint64 {
+	w := uint64(0)
+	for i := s + 16; i < s+n; i += 8 {
+		v := le64(y[i:])
+		if k := s + n - i; k < 8 {
+			v &= ^uint64(0) >> uint(64-8*k)
+		}
+		w |= yWord(v)
+	}
+	return w
+}
+
+// pairRowsDense decides rows r0..r1-1 from the block's Y bytes, every
+// row, branch-free but for the rows needing the matcher (and those of
+// more than 16 codes). It returns the number of rows matched.
+func (c *Column) pairRowsDense(words []uint64, y []uint8, b *[256]uint64, top uint64, r0, r1 int) int {
+	rows := c.rows[r0 : r1+1]
+	s0 := rows[0]
+	var acc uint64
+	hits := 0
+	for j := 0; j+1 < len(rows); j++ {
+		start, end := rows[j], rows[j+1]
+		w := rowY(y, int(start-s0), int(end-start))
+		hit := b2u(w&yHit != 0)
+		r := r0 + j
+		if w&(yHit|yLook) != 0 && hit == 0 {
+			hit = c.lookRow(r, b, top)
+		}
+		acc |= hit << (r & 63)
+		if r&63 == 63 {
+			words[r>>6] |= acc
+			hits += bits.OnesCount64(acc)
+			acc = 0
+		}
+	}
+	if r1 > r0 {
+		words[(r1-1)>>6] |= acc
+		hits += bits.OnesCount64(acc)
+	}
+	return hits
+}
+
+// lookRow is bitapRow as 0 or 1.
+//
+//go:noinline
+func (c *Column) lookRow(r int, b *[256]uint64, top uint64) uint64 {
+	return b2u(c.bitapRow(r, b, top))
+}
+
+// pairRowsSparse decides the rows from row r0 on whose n codes the block
+// holds, looking only at the rows holding a nonzero Y byte: zero words
+// are skipped eight codes at a time. It returns the number of rows looked
+// at.
+func (c *Column) pairRowsSparse(words []uint64, y []uint8, b *[256]uint64, top uint64, r0, n int) int {
+	rows := c.rows
+	s0 := int(rows[r0])
+	r, looked := r0, 0
+	for k := 0; k < n; {
+		w := yWord(le64(y[k:]))
+		if w == 0 {
+			k += 8
+			continue
+		}
+		k += bits.TrailingZeros64(w) >> 3
+		for pos := uint32(s0 + k); rows[r+1] <= pos; {
+			r++
+		}
+		s, e := int(rows[r])-s0, int(rows[r+1])-s0
+		if w := rowY(y, s, e-s); w&yHit != 0 || w&yLook != 0 && c.bitapRow(r, b, top) {
+			words[r>>6] |= 1 << (r & 63)
+		}
+		looked++
+		k = e
+	}
+	return looked
+}
+
+// bitapRow runs the matcher over row r's tokens from the row's start, each
+// token's map built on the spot: the exact check of the rows where a
+// match may span an A token.
+func (c *Column) bitapRow(r int, b *[256]uint64, top uint64) bool {
+	d := uint64(always)
+	var e bitapToken
+	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
+		e.build(c.token(cd), b, top)
+		if d&e.h != 0 {
+			return true
+		}
+		d = d<<(e.l&63)&e.a | e.c
+	}
+	return false
 }

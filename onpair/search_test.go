@@ -65,12 +65,21 @@ func checkPredicates(t testing.TB, c *Column, needle []byte) {
 	// Contains' two scans (row by row, flat) and its switches between
 	// them, on chunks of 64 rows whatever the column's size.
 	rowsFirst, flatFirst := c.contains(needle, 64, true), c.contains(needle, 64, false)
-	for _, k := range []struct {
+	type result struct {
 		name string
 		got  RowSet
 		want []int
-	}{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub},
-		{"Contains/64 rows first", rowsFirst, wantSub}, {"Contains/64 flat first", flatFirst, wantSub}} {
+	}
+	results := []result{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub},
+		{"Contains/64 rows first", rowsFirst, wantSub}, {"Contains/64 flat first", flatFirst, wantSub}}
+	// The pair scan on blocks of a few codes: rows longer than a block,
+	// and switches between its sparse and dense passes.
+	if len(needle) > 0 && len(needle) <= pairMax {
+		for _, block := range []int{1, 5, 16, 64} {
+			results = append(results, result{fmt.Sprintf("Contains/pairs block %d", block), c.containsPairs(needle, block), wantSub})
+		}
+	}
+	for _, k := range results {
 		got := slices.Collect(k.got.All())
 		if !slices.Equal(got, k.want) || k.got.Count() != len(k.want) {
 			t.Fatalf("%s(%q): rows %v, want %v", k.name, needle, got, k.want)
