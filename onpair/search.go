@@ -66,15 +66,16 @@ type search struct {
 	first []uint16
 
 	// sig[t] has bit ch&63 set for every byte ch of token t (8 bytes a
-	// token, built on the first Contains): a token whose signature misses
-	// every needle byte resets the matcher, known without reading it.
+	// token, built on the first Contains; 0 for the tokens the column
+	// does not use): a token whose signature misses every needle byte
+	// resets the matcher, known without reading it.
 	sigOnce sync.Once
 	sig     []uint64
-	bytes   [4]uint64 // every byte of the dictionary's tokens
+	bytes   [4]uint64 // every byte of the tokens the column uses
 }
 
-// dictHasBytes reports whether every byte of s occurs in some token: if
-// one does not, no row can contain s.
+// dictHasBytes reports whether every byte of s occurs in some token the
+// column uses: if one does not, no row can contain s.
 func (c *Column) dictHasBytes(s []byte) bool {
 	c.tokenSigs()
 	set := &c.search.bytes
@@ -89,8 +90,18 @@ func (c *Column) dictHasBytes(s []byte) bool {
 func (c *Column) tokenSigs() []uint64 {
 	c.search.sigOnce.Do(func() {
 		sig := make([]uint64, max(c.dec.n, 1))
+		// Tokens the codes never use keep an empty signature and add no
+		// byte to the set: a trained dictionary holds every single byte,
+		// whether the column has it or not.
+		used := make([]uint64, (c.dec.n+63)/64)
+		for _, cd := range c.parts.Codes {
+			used[cd>>6] |= 1 << (cd & 63)
+		}
 		set := &c.search.bytes
 		for t := range c.dec.n {
+			if used[t>>6]&(1<<(t&63)) == 0 {
+				continue
+			}
 			for _, ch := range c.token(uint16(t)) {
 				sig[t] |= 1 << (ch & 63)
 				set[ch>>6] |= 1 << (ch & 63)
@@ -656,17 +667,14 @@ const (
 	yCurA   = 0x20 // this token may be the middle of a longer span
 	yPrevA  = 0x40 // the previous token may be
 	yWithin = 0x80 // this token holds the needle
-
-	// Bytes of a row's word after yWord.
-	yHit  = 0x8080808080808080
-	yLook = 0x2020202020202020
 )
 
 // pairScratch is containsPairs' per-call scratch, pooled (the table is
 // 128 KiB, of which the column's tokens use the first entries).
 type pairScratch struct {
-	e [MaxTokens]uint16
-	y []uint8
+	e    [MaxTokens]uint16
+	y    []uint8
+	bits yBits
 }
 
 var pairPool sync.Pool
@@ -708,10 +716,11 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		sc = new(pairScratch)
 	}
 	defer pairPool.Put(sc)
-	if len(sc.y) < block+16 {
-		sc.y = make([]uint8, block+16)
+	block = min(block, pairBlock)
+	if sc.y == nil {
+		sc.y = make([]uint8, pairBlock+16)
 	}
-	e, y := &sc.e, sc.y[:block+16]
+	e, y := &sc.e, sc.y
 	sig := c.tokenSigs()
 	var tb bitapToken
 	var flags, sAny, hAny uint8
@@ -738,22 +747,24 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
 	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
+	pb := &sc.bits
 	dense := false
 	for r := 0; r < nr; {
 		s0 := int(rows[r])
 		if int(rows[r+1])-s0 > block { // a row longer than a block, alone
-			w := uint64(0)
+			hit, look := uint8(0), uint8(0)
 			prev := uint16(yCurA | yWithin)
 			rc := codes[s0:rows[r+1]]
 			for i := 0; i < len(rc); i += block {
 				part := rc[i:min(i+block, len(rc))]
 				prev = fillY(e, part, y, prev)
-				clear(y[len(part) : len(part)+8])
-				for j := 0; j < len(part); j += 8 {
-					w |= yWord(le64(y[j:]))
+				classifyY(y, len(part), pb)
+				for j := 0; j < (len(part)+7)>>3; j++ {
+					hit |= pb.h[j]
+					look |= pb.l[j]
 				}
 			}
-			if w&yHit != 0 || w&yLook != 0 && c.bitapRow(r, &b, top) {
+			if hit != 0 || look != 0 && c.bitapRow(r, &b, top) {
 				set.add(r)
 			}
 			r++
@@ -771,13 +782,12 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		}
 		r1 := lo
 		n := int(rows[r1]) - s0
-		fillY(e, codes[s0:s0+n], y, yCurA|yWithin)
-		clear(y[n : n+16])
+		fillBits(e, codes[s0:s0+n], pb, yCurA|yWithin)
 		var looked int
 		if dense {
-			looked = c.pairRowsDense(set.words, y, &b, top, r, r1)
+			looked = c.pairRowsDense(set.words, pb, &b, top, r, r1)
 		} else {
-			looked = c.pairRowsSparse(set.words, y, &b, top, r, n)
+			looked = c.pairRowsSparse(set.words, pb, &b, top, r, n)
 		}
 		dense = looked*pairDense >= r1-r
 		r = r1
@@ -809,14 +819,68 @@ func fillY(e *[MaxTokens]uint16, codes []uint16, y []uint8, prev uint16) uint16 
 	return prev
 }
 
-// yWord turns eight Y bytes into verdicts: bit 7 of a byte if it settles
-// the row (yWithin, or pair bits with neither token an A), bit 5 if the
-// row needs the matcher (pair bits next to an A).
-func yWord(v uint64) uint64 {
-	const lo5, b5 = 0x1f1f1f1f1f1f1f1f, 0x2020202020202020
-	pairs := (v&lo5 + lo5) & b5 // bit 5: some pair bit
-	a := (v | v>>1) & b5        // bit 5: yCurA or yPrevA
-	return (v|(pairs&^a)<<2)&yHit | pairs&a
+// yBits holds a block's verdicts, one bit a code (code k is bit k&7 of
+// byte k>>3), padded for 8-byte loads: h, the code settles its row
+// (yWithin, or pair bits with neither token an A: exact, but for a row's
+// first code, whose pairs came from the row before); w, yWithin alone;
+// l, the code needs the matcher (pair bits next to an A).
+type yBits struct {
+	h, w, l [pairBlock/8 + 16]uint8
+}
+
+// classifyY turns the n Y bytes of y into bits.
+func classifyY(y []uint8, n int, pb *yBits) {
+	clear(y[n : n+8])
+	nw := (n + 7) >> 3
+	h, w, l := pb.h[:nw], pb.w[:nw], pb.l[:nw]
+	for j := range h {
+		h[j], w[j], l[j] = yClass(le64(y[j*8:]))
+	}
+	clear(pb.h[nw : nw+9])
+	clear(pb.l[nw : nw+9])
+}
+
+// yClass returns the h, w and l bits of eight Y bytes.
+func yClass(v uint64) (h, w, l uint8) {
+	const lo5, b5, b7 = 0x1f1f1f1f1f1f1f1f, 0x2020202020202020, 0x8080808080808080
+	const gather = 0x0002040810204081 // bit 7 of byte j to bit 56+j
+	pairs := (v&lo5 + lo5) & b5       // bit 5: some pair bit
+	a := (v | v>>1) & b5              // bit 5: yCurA or yPrevA
+	h = uint8((v&b7 | (pairs&^a)<<2) * gather >> 56)
+	w = uint8(v & b7 * gather >> 56)
+	l = uint8((pairs & a << 2) * gather >> 56)
+	return
+}
+
+// fillBits is fillY and classifyY in one pass, eight codes at a time,
+// the Y bytes kept in a register.
+func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16) uint16 {
+	nw := len(codes) >> 3
+	h, w, l := pb.h[:nw], pb.w[:nw], pb.l[:nw]
+	p := uint64(prev)
+	for j := range h {
+		g := (*[8]uint16)(codes[j*8 : j*8+8])
+		// The even codes' entries in one word, the odd ones' in another
+		// (16-bit lanes: hf low, sb high): the sb of each code's
+		// predecessor is then one shift away.
+		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+		even := (x1<<8 | p) & x0
+		odd := x0 >> 8 & x1
+		p = x1 >> 56
+		h[j], w[j], l[j] = yClass(even&0x00ff00ff00ff00ff | (odd&0x00ff00ff00ff00ff)<<8)
+	}
+	prev = uint16(p)
+	y := uint64(0)
+	for i, cd := range codes[nw*8:] {
+		v := e[cd]
+		y |= uint64(uint8(prev&v)) << (8 * i)
+		prev = v >> 8
+	}
+	pb.h[nw], pb.w[nw], pb.l[nw] = yClass(y)
+	clear(pb.h[nw+1 : nw+10])
+	clear(pb.l[nw+1 : nw+10])
+	return prev
 }
 
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
@@ -828,48 +892,55 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// rowY returns the verdicts (yWord) of a row of n codes at y[s:], ORed,
-// the first code's pair bits left out. Rows of up to 16 codes take no
-// branch.
-func rowY(y []uint8, s, n int) uint64 {
-	k1, k2 := min(n, 8), min(max(n-8, 0), 8)
-	w := yWord(le64(y[s:])&(^uint64(0)>>uint(64-8*k1))&^yPairs) |
-		yWord(le64(y[s+8:])&(^uint64(0)>>uint(64-8*k2)))
-	if n > 16 {
-		w |= rowYTail(y, s, n)
+// rowBits returns the bits of bm for the n codes from code s, nonzero iff
+// one is set.
+func rowBits(bm []uint8, s, n int) uint64 {
+	if n <= 57 {
+		return le64(bm[s>>3:]) >> (s & 7) & (^uint64(0) >> uint(64-n))
 	}
-	return w
+	return rowBitsLong(bm, s, n)
 }
 
-// rowYTail is rowY's part for the codes of a row past its 16th.
-//
 //go:noinline
-func rowYTail(y []uint8, s, n int) uint64 {
-	w := uint64(0)
-	for i := s + 16; i < s+n; i += 8 {
-		v := le64(y[i:])
-		if k := s + n - i; k < 8 {
-			v &= ^uint64(0) >> uint(64-8*k)
-		}
-		w |= yWord(v)
+func rowBitsLong(bm []uint8, s, n int) uint64 {
+	x := uint64(0)
+	for ; n > 0; s, n = s+56, n-56 {
+		x |= rowBits(bm, s, min(n, 56))
 	}
-	return w
+	return x
 }
 
-// pairRowsDense decides rows r0..r1-1 from the block's Y bytes, every
-// row, branch-free but for the rows needing the matcher (and those of
-// more than 16 codes). It returns the number of rows matched.
-func (c *Column) pairRowsDense(words []uint64, y []uint8, b *[256]uint64, top uint64, r0, r1 int) int {
+// rowVerdict returns whether row [s, s+n) of the block matched (hit)
+// and, if not, whether it needs the matcher (look).
+func rowVerdict(pb *yBits, s, n int) (hit, look uint64) {
+	h := rowBits(pb.h[:], s, n) &^ 1 // the first code's pairs came from the row before
+	h |= uint64(pb.w[s>>3]>>(s&7)) & 1 & b2u(n > 0)
+	l := rowBits(pb.l[:], s, n) &^ 1
+	return b2u(h != 0), l
+}
+
+// pairRowsDense decides rows r0..r1-1 from the block's bits, every row,
+// branch-free but for the rows needing the matcher (and those of more
+// than 57 codes). It returns the number of rows matched.
+func (c *Column) pairRowsDense(words []uint64, pb *yBits, b *[256]uint64, top uint64, r0, r1 int) int {
 	rows := c.rows[r0 : r1+1]
 	s0 := rows[0]
 	var acc uint64
 	hits := 0
 	for j := 0; j+1 < len(rows); j++ {
 		start, end := rows[j], rows[j+1]
-		w := rowY(y, int(start-s0), int(end-start))
-		hit := b2u(w&yHit != 0)
 		r := r0 + j
-		if w&(yHit|yLook) != 0 && hit == 0 {
+		s, n := int(start-s0), int(end-start)
+		var h, l uint64
+		if n <= 57 { // rowVerdict, inlined
+			m, sh := ^uint64(0)>>uint(64-n), uint(s&7)
+			h = le64(pb.h[s>>3:])>>sh&m&^1 | uint64(pb.w[s>>3]>>sh)&m&1
+			l = le64(pb.l[s>>3:]) >> sh & m &^ 1
+		} else {
+			h, l = rowVerdict(pb, s, n)
+		}
+		hit := b2u(h != 0)
+		if hit == 0 && l != 0 {
 			hit = c.lookRow(r, b, top)
 		}
 		acc |= hit << (r & 63)
@@ -894,25 +965,28 @@ func (c *Column) lookRow(r int, b *[256]uint64, top uint64) uint64 {
 }
 
 // pairRowsSparse decides the rows from row r0 on whose n codes the block
-// holds, looking only at the rows holding a nonzero Y byte: zero words
-// are skipped eight codes at a time. It returns the number of rows looked
-// at.
-func (c *Column) pairRowsSparse(words []uint64, y []uint8, b *[256]uint64, top uint64, r0, n int) int {
+// holds, looking only at the rows holding a code with an h or l bit: the
+// others are skipped 56 codes at a time. It returns the number of rows
+// looked at.
+func (c *Column) pairRowsSparse(words []uint64, pb *yBits, b *[256]uint64, top uint64, r0, n int) int {
 	rows := c.rows
 	s0 := int(rows[r0])
 	r, looked := r0, 0
 	for k := 0; k < n; {
-		w := yWord(le64(y[k:]))
-		if w == 0 {
-			k += 8
+		x := (le64(pb.h[k>>3:]) | le64(pb.l[k>>3:])) >> (k & 7)
+		if x == 0 {
+			k += 57 - k&7 // the window held bits k..k+56-k&7
 			continue
 		}
-		k += bits.TrailingZeros64(w) >> 3
+		k += bits.TrailingZeros64(x)
+		if k >= n {
+			break
+		}
 		for pos := uint32(s0 + k); rows[r+1] <= pos; {
 			r++
 		}
 		s, e := int(rows[r])-s0, int(rows[r+1])-s0
-		if w := rowY(y, s, e-s); w&yHit != 0 || w&yLook != 0 && c.bitapRow(r, b, top) {
+		if hit, look := rowVerdict(pb, s, e-s); hit != 0 || look != 0 && c.bitapRow(r, b, top) {
 			words[r>>6] |= 1 << (r & 63)
 		}
 		looked++
