@@ -673,8 +673,8 @@ const (
 // 128 KiB, of which the column's tokens use the first entries).
 type pairScratch struct {
 	e    [MaxTokens]uint16
-	y    []uint8
 	bits yBits
+	tab  []bitapToken // the maps of the tokens with a needle byte (by signature)
 }
 
 var pairPool sync.Pool
@@ -717,18 +717,18 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	}
 	defer pairPool.Put(sc)
 	block = min(block, pairBlock)
-	if sc.y == nil {
-		sc.y = make([]uint8, pairBlock+16)
+	if cap(sc.tab) < c.dec.n {
+		sc.tab = make([]bitapToken, c.dec.n)
 	}
-	e, y := &sc.e, sc.y
-	sig := c.tokenSigs()
-	var tb bitapToken
+	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], sig: c.tokenSigs(), nsig: nsig, words: set.words}
+	e, sig := ps.e, ps.sig
 	var flags, sAny, hAny uint8
 	for t := range c.dec.n {
 		if sig[t]&nsig == 0 { // no needle byte (by its signature)
 			e[t] = yPrevA | (yCurA|yWithin)<<8
 			continue
 		}
+		tb := &ps.tab[t]
 		tb.build(c.token(uint16(t)), &b, top)
 		hf, sb := uint8(tb.h&low)|yPrevA, uint8(tb.c&low)|yCurA|yWithin
 		if tb.h&always != 0 {
@@ -747,8 +747,8 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
 	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
-	pb := &sc.bits
-	dense := false
+	pb := ps.pb
+	dense, first := true, true // the first block tries the first codes
 	for r := 0; r < nr; {
 		s0 := int(rows[r])
 		if int(rows[r+1])-s0 > block { // a row longer than a block, alone
@@ -757,14 +757,13 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 			rc := codes[s0:rows[r+1]]
 			for i := 0; i < len(rc); i += block {
 				part := rc[i:min(i+block, len(rc))]
-				prev = fillY(e, part, y, prev)
-				classifyY(y, len(part), pb)
+				prev, _ = fillBits(e, part, pb, prev, false)
 				for j := 0; j < (len(part)+7)>>3; j++ {
 					hit |= pb.h[j]
 					look |= pb.l[j]
 				}
 			}
-			if hit != 0 || look != 0 && c.bitapRow(r, &b, top) {
+			if hit != 0 || look != 0 && ps.bitapRow(r) {
 				set.add(r)
 			}
 			r++
@@ -782,12 +781,25 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		}
 		r1 := lo
 		n := int(rows[r1]) - s0
-		fillBits(e, codes[s0:s0+n], pb, yCurA|yWithin)
 		var looked int
-		if dense {
-			looked = c.pairRowsDense(set.words, pb, &b, top, r, r1)
-		} else {
-			looked = c.pairRowsSparse(set.words, pb, &b, top, r, n)
+		switch {
+		case !dense:
+			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yCurA|yWithin, true)
+			looked = ps.rowsSparse(r, n)
+		case first:
+			// Rows whose first token holds the needle, from the
+			// first-code table: where they are most rows (c_name),
+			// the block's codes need not be read at all.
+			settled := ps.first(r, r1)
+			first = settled*2 >= r1-r
+			looked = settled
+			if settled == r1-r {
+				break
+			}
+			fallthrough
+		default:
+			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yCurA|yWithin, false)
+			looked = ps.rowsDense(r, r1)
 		}
 		dense = looked*pairDense >= r1-r
 		r = r1
@@ -799,65 +811,37 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 // at (sparse) or matched (dense) makes the next one go row by row.
 const pairDense = 4
 
-// fillY writes the Y bytes of codes into y (see containsPairs), prev being
-// the sb byte of the code before, and returns the last code's.
-func fillY(e *[MaxTokens]uint16, codes []uint16, y []uint8, prev uint16) uint16 {
-	y = y[:len(codes)]
-	i := 0
-	for ; i+4 <= len(codes); i += 4 {
-		g := (*[4]uint16)(codes[i : i+4])
-		v0, v1, v2, v3 := e[g[0]], e[g[1]], e[g[2]], e[g[3]]
-		binary.LittleEndian.PutUint32(y[i:], uint32(uint8(prev&v0))|uint32(uint8(v0>>8&v1))<<8|
-			uint32(uint8(v1>>8&v2))<<16|uint32(uint8(v2>>8&v3))<<24)
-		prev = v3 >> 8
-	}
-	for ; i < len(codes); i++ {
-		v := e[codes[i]]
-		y[i] = uint8(prev & v)
-		prev = v >> 8
-	}
-	return prev
-}
-
 // yBits holds a block's verdicts, one bit a code (code k is bit k&7 of
 // byte k>>3), padded for 8-byte loads: h, the code settles its row
 // (yWithin, or pair bits with neither token an A: exact, but for a row's
-// first code, whose pairs came from the row before); w, yWithin alone;
-// l, the code needs the matcher (pair bits next to an A).
+// first code, whose pairs came from the row before: there only its
+// token's yWithin counts, looked up again); l, the code needs the
+// matcher (pair bits next to an A).
 type yBits struct {
-	h, w, l [pairBlock/8 + 16]uint8
+	h, l [pairBlock/8 + 16]uint8
 }
 
-// classifyY turns the n Y bytes of y into bits.
-func classifyY(y []uint8, n int, pb *yBits) {
-	clear(y[n : n+8])
-	nw := (n + 7) >> 3
-	h, w, l := pb.h[:nw], pb.w[:nw], pb.l[:nw]
-	for j := range h {
-		h[j], w[j], l[j] = yClass(le64(y[j*8:]))
-	}
-	clear(pb.h[nw : nw+9])
-	clear(pb.l[nw : nw+9])
-}
-
-// yClass returns the h, w and l bits of eight Y bytes.
-func yClass(v uint64) (h, w, l uint8) {
+// yClass returns the h and l bits of eight Y bytes.
+func yClass(v uint64) (h, l uint8) {
 	const lo5, b5, b7 = 0x1f1f1f1f1f1f1f1f, 0x2020202020202020, 0x8080808080808080
 	const gather = 0x0002040810204081 // bit 7 of byte j to bit 56+j
 	pairs := (v&lo5 + lo5) & b5       // bit 5: some pair bit
 	a := (v | v>>1) & b5              // bit 5: yCurA or yPrevA
 	h = uint8((v&b7 | (pairs&^a)<<2) * gather >> 56)
-	w = uint8(v & b7 * gather >> 56)
 	l = uint8((pairs & a << 2) * gather >> 56)
 	return
 }
 
-// fillBits is fillY and classifyY in one pass, eight codes at a time,
-// the Y bytes kept in a register.
-func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16) uint16 {
+// fillBits works out the Y bytes of codes (see containsPairs), prev
+// being the sb byte of the code before, and stores their bits in pb; it
+// returns the last code's sb. Eight codes at a time, their Y bytes in a
+// register; sparse skips classifying the groups with no bit to set. It
+// also reports whether some l bit is set.
+func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16, sparse bool) (uint16, bool) {
 	nw := len(codes) >> 3
-	h, w, l := pb.h[:nw], pb.w[:nw], pb.l[:nw]
+	h, l := pb.h[:nw], pb.l[:nw]
 	p := uint64(prev)
+	anyL := uint8(0)
 	for j := range h {
 		g := (*[8]uint16)(codes[j*8 : j*8+8])
 		// The even codes' entries in one word, the odd ones' in another
@@ -868,7 +852,13 @@ func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16) uint
 		even := (x1<<8 | p) & x0
 		odd := x0 >> 8 & x1
 		p = x1 >> 56
-		h[j], w[j], l[j] = yClass(even&0x00ff00ff00ff00ff | (odd&0x00ff00ff00ff00ff)<<8)
+		y := even&0x00ff00ff00ff00ff | (odd&0x00ff00ff00ff00ff)<<8
+		if sparse && y&0x9f9f9f9f9f9f9f9f == 0 { // no yWithin, no pair bit
+			h[j], l[j] = 0, 0
+			continue
+		}
+		h[j], l[j] = yClass(y)
+		anyL |= l[j]
 	}
 	prev = uint16(p)
 	y := uint64(0)
@@ -877,10 +867,11 @@ func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16) uint
 		y |= uint64(uint8(prev&v)) << (8 * i)
 		prev = v >> 8
 	}
-	pb.h[nw], pb.w[nw], pb.l[nw] = yClass(y)
+	pb.h[nw], pb.l[nw] = yClass(y)
+	anyL |= pb.l[nw]
 	clear(pb.h[nw+1 : nw+10])
 	clear(pb.l[nw+1 : nw+10])
-	return prev
+	return prev, anyL != 0
 }
 
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
@@ -910,19 +901,42 @@ func rowBitsLong(bm []uint8, s, n int) uint64 {
 	return x
 }
 
-// rowVerdict returns whether row [s, s+n) of the block matched (hit)
-// and, if not, whether it needs the matcher (look).
+// rowVerdict returns the row [s, s+n)'s h bits (bit 0, its first code's,
+// counts only if that token holds the needle) and l bits (nonzero: it
+// may need the matcher).
 func rowVerdict(pb *yBits, s, n int) (hit, look uint64) {
-	h := rowBits(pb.h[:], s, n) &^ 1 // the first code's pairs came from the row before
-	h |= uint64(pb.w[s>>3]>>(s&7)) & 1 & b2u(n > 0)
-	l := rowBits(pb.l[:], s, n) &^ 1
-	return b2u(h != 0), l
+	return rowBits(pb.h[:], s, n), rowBits(pb.l[:], s, n) &^ 1
+}
+
+// pairFirst sets the rows r0..r1-1 whose first token holds the needle
+// and returns how many there are, branch-free.
+func (ps *pairScan) first(r0, r1 int) int {
+	c, e, words := ps.c, ps.e, ps.words
+	first, rows := c.firstCodes()[r0:r1], c.rows[r0:r1+1]
+	var acc uint64
+	n := 0
+	for j, fc := range first {
+		r := r0 + j
+		// An empty row's first code is 0, whatever e says of it.
+		acc |= uint64(e[fc]>>7) & b2u(rows[j] < rows[j+1]) << (r & 63)
+		if r&63 == 63 {
+			words[r>>6] |= acc
+			n += bits.OnesCount64(acc)
+			acc = 0
+		}
+	}
+	if r1 > r0 {
+		words[(r1-1)>>6] |= acc
+		n += bits.OnesCount64(acc)
+	}
+	return n
 }
 
 // pairRowsDense decides rows r0..r1-1 from the block's bits, every row,
 // branch-free but for the rows needing the matcher (and those of more
 // than 57 codes). It returns the number of rows matched.
-func (c *Column) pairRowsDense(words []uint64, pb *yBits, b *[256]uint64, top uint64, r0, r1 int) int {
+func (ps *pairScan) rowsDense(r0, r1 int) int {
+	c, pb, words := ps.c, ps.pb, ps.words
 	rows := c.rows[r0 : r1+1]
 	s0 := rows[0]
 	var acc uint64
@@ -934,14 +948,19 @@ func (c *Column) pairRowsDense(words []uint64, pb *yBits, b *[256]uint64, top ui
 		var h, l uint64
 		if n <= 57 { // rowVerdict, inlined
 			m, sh := ^uint64(0)>>uint(64-n), uint(s&7)
-			h = le64(pb.h[s>>3:])>>sh&m&^1 | uint64(pb.w[s>>3]>>sh)&m&1
-			l = le64(pb.l[s>>3:]) >> sh & m &^ 1
+			h = le64(pb.h[s>>3:]) >> sh & m
+			if ps.anyL {
+				l = le64(pb.l[s>>3:]) >> sh & m &^ 1
+			}
 		} else {
 			h, l = rowVerdict(pb, s, n)
 		}
-		hit := b2u(h != 0)
-		if hit == 0 && l != 0 {
-			hit = c.lookRow(r, b, top)
+		hit := b2u(h > 1)
+		if h == 1 { // rare: only the first code's bit
+			hit = ps.within(start)
+		}
+		if hit == 0 && l != 0 { // rare
+			hit = ps.lookRow(r)
 		}
 		acc |= hit << (r & 63)
 		if r&63 == 63 {
@@ -960,15 +979,16 @@ func (c *Column) pairRowsDense(words []uint64, pb *yBits, b *[256]uint64, top ui
 // lookRow is bitapRow as 0 or 1.
 //
 //go:noinline
-func (c *Column) lookRow(r int, b *[256]uint64, top uint64) uint64 {
-	return b2u(c.bitapRow(r, b, top))
+func (ps *pairScan) lookRow(r int) uint64 {
+	return b2u(ps.bitapRow(r))
 }
 
 // pairRowsSparse decides the rows from row r0 on whose n codes the block
 // holds, looking only at the rows holding a code with an h or l bit: the
 // others are skipped 56 codes at a time. It returns the number of rows
 // looked at.
-func (c *Column) pairRowsSparse(words []uint64, pb *yBits, b *[256]uint64, top uint64, r0, n int) int {
+func (ps *pairScan) rowsSparse(r0, n int) int {
+	c, pb, words := ps.c, ps.pb, ps.words
 	rows := c.rows
 	s0 := int(rows[r0])
 	r, looked := r0, 0
@@ -982,11 +1002,17 @@ func (c *Column) pairRowsSparse(words []uint64, pb *yBits, b *[256]uint64, top u
 		if k >= n {
 			break
 		}
-		for pos := uint32(s0 + k); rows[r+1] <= pos; {
-			r++
-		}
+		r = rowOf(rows, r, uint32(s0+k))
 		s, e := int(rows[r])-s0, int(rows[r+1])-s0
-		if hit, look := rowVerdict(pb, s, e-s); hit != 0 || look != 0 && c.bitapRow(r, b, top) {
+		var h, l uint64
+		if n := e - s; n <= 57 { // rowVerdict, inlined
+			m, sh := ^uint64(0)>>uint(64-n), uint(s&7)
+			h = le64(pb.h[s>>3:]) >> sh & m
+			l = le64(pb.l[s>>3:]) >> sh & m &^ 1
+		} else {
+			h, l = rowVerdict(pb, s, n)
+		}
+		if h > 1 || h == 1 && ps.within(uint32(s0+s)) != 0 || l != 0 && ps.bitapRow(r) {
 			words[r>>6] |= 1 << (r & 63)
 		}
 		looked++
@@ -995,14 +1021,53 @@ func (c *Column) pairRowsSparse(words []uint64, pb *yBits, b *[256]uint64, top u
 	return looked
 }
 
-// bitapRow runs the matcher over row r's tokens from the row's start, each
-// token's map built on the spot: the exact check of the rows where a
-// match may span an A token.
-func (c *Column) bitapRow(r int, b *[256]uint64, top uint64) bool {
+// pairScan is one containsPairs call's state.
+type pairScan struct {
+	c     *Column
+	e     *[MaxTokens]uint16
+	pb    *yBits
+	tab   []bitapToken
+	sig   []uint64
+	nsig  uint64
+	words []uint64
+	anyL  bool // the block has an l bit
+}
+
+// rowOf returns the row holding code pos, r or a later one: the next eight
+// row ends are compared at once, so a gap of up to seven rows costs no
+// branch.
+func rowOf(rows []uint32, r int, pos uint32) int {
+	for r+9 < len(rows) {
+		q := (*[8]uint32)(rows[r+1 : r+9])
+		k := b2u(q[0] <= pos) + b2u(q[1] <= pos) + b2u(q[2] <= pos) + b2u(q[3] <= pos) +
+			b2u(q[4] <= pos) + b2u(q[5] <= pos) + b2u(q[6] <= pos) + b2u(q[7] <= pos)
+		r += int(k)
+		if k < 8 {
+			return r
+		}
+	}
+	for rows[r+1] <= pos {
+		r++
+	}
+	return r
+}
+
+// within returns 1 if the token of code i holds the needle.
+func (ps *pairScan) within(i uint32) uint64 {
+	return uint64(ps.e[ps.c.parts.Codes[i]] >> 7 & 1)
+}
+
+// bitapRow runs the matcher over row r's tokens from the row's start:
+// the exact check of the rows where a match may span an A token.
+func (ps *pairScan) bitapRow(r int) bool {
+	c := ps.c
 	d := uint64(always)
-	var e bitapToken
 	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
-		e.build(c.token(cd), b, top)
+		if ps.sig[cd]&ps.nsig == 0 { // no needle byte: the matcher resets
+			d = always
+			continue
+		}
+		e := &ps.tab[cd]
 		if d&e.h != 0 {
 			return true
 		}
@@ -1010,3 +1075,5 @@ func (c *Column) bitapRow(r int, b *[256]uint64, top uint64) bool {
 	}
 	return false
 }
+
+var zzVariant int
