@@ -824,13 +824,17 @@ type yBits struct {
 // yClass returns the h and l bits of eight Y bytes.
 func yClass(v uint64) (h, l uint8) {
 	const lo5, b5, b7 = 0x1f1f1f1f1f1f1f1f, 0x2020202020202020, 0x8080808080808080
-	const gather = 0x0002040810204081 // bit 7 of byte j to bit 56+j
-	pairs := (v&lo5 + lo5) & b5       // bit 5: some pair bit
-	a := (v | v>>1) & b5              // bit 5: yCurA or yPrevA
-	h = uint8((v&b7 | (pairs&^a)<<2) * gather >> 56)
-	l = uint8((pairs & a << 2) * gather >> 56)
+	pairs := (v&lo5 + lo5) & b5 // bit 5: some pair bit
+	a := (v | v>>1) & b5        // bit 5: yCurA or yPrevA
+	h = gather7(v&b7 | (pairs&^a)<<2)
+	if la := pairs & a; la != 0 { // rare
+		l = gather7(la << 2)
+	}
 	return
 }
+
+// gather7 returns bit 7 of byte j of x as bit j, x having no other bit.
+func gather7(x uint64) uint8 { return uint8(x * 0x0002040810204081 >> 56) }
 
 // fillBits works out the Y bytes of codes (see containsPairs), prev
 // being the sb byte of the code before, and stores their bits in pb; it
@@ -959,7 +963,7 @@ func (ps *pairScan) rowsDense(r0, r1 int) int {
 		if h == 1 { // rare: only the first code's bit
 			hit = ps.within(start)
 		}
-		if hit == 0 && l != 0 { // rare
+		if l&(hit-1) != 0 { // rare: no hit, and an l bit (one branch)
 			hit = ps.lookRow(r)
 		}
 		acc |= hit << (r & 63)
