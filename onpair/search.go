@@ -945,23 +945,27 @@ func (ps *pairScan) rowsDense(r0, r1 int) int {
 	s0 := rows[0]
 	var acc uint64
 	hits := 0
-	for j := 0; j+1 < len(rows); j++ {
-		start, end := rows[j], rows[j+1]
+	start := s0
+	for j, end := range rows[1:] {
 		r := r0 + j
 		s, n := int(start-s0), int(end-start)
+		start = end
 		var h, l uint64
 		if n <= 57 { // rowVerdict, inlined
-			m, sh := ^uint64(0)>>uint(64-n), uint(s&7)
-			h = le64(pb.h[s>>3:]) >> sh & m
+			// The masks and shifts keep the compiler's checks out: s>>3
+			// is at most pairBlock/8, and only for an empty row at the
+			// block's end, whose mask is 0.
+			m, sh, i := uint64(1)<<(n&63)-1, uint(s&7), s>>3&(pairBlock/8-1)
+			h = le64(pb.h[i:]) >> sh & m
 			if ps.anyL {
-				l = le64(pb.l[s>>3:]) >> sh & m &^ 1
+				l = le64(pb.l[i:]) >> sh & m &^ 1
 			}
 		} else {
 			h, l = rowVerdict(pb, s, n)
 		}
 		hit := b2u(h > 1)
 		if h == 1 { // rare: only the first code's bit
-			hit = ps.within(start)
+			hit = ps.within(uint32(s) + s0)
 		}
 		if l&(hit-1) != 0 { // rare: no hit, and an l bit (one branch)
 			hit = ps.lookRow(r)
@@ -1010,9 +1014,9 @@ func (ps *pairScan) rowsSparse(r0, n int) int {
 		s, e := int(rows[r])-s0, int(rows[r+1])-s0
 		var h, l uint64
 		if n := e - s; n <= 57 { // rowVerdict, inlined
-			m, sh := ^uint64(0)>>uint(64-n), uint(s&7)
-			h = le64(pb.h[s>>3:]) >> sh & m
-			l = le64(pb.l[s>>3:]) >> sh & m &^ 1
+			m, sh, i := uint64(1)<<(n&63)-1, uint(s&7), s>>3&(pairBlock/8-1)
+			h = le64(pb.h[i:]) >> sh & m
+			l = le64(pb.l[i:]) >> sh & m &^ 1
 		} else {
 			h, l = rowVerdict(pb, s, n)
 		}
