@@ -1020,9 +1020,11 @@ func (ps *pairScan) rowsSparse(r0, n int) int {
 		} else {
 			h, l = rowVerdict(pb, s, n)
 		}
-		if h > 1 || h == 1 && ps.within(uint32(s0+s)) != 0 || l != 0 && ps.bitapRow(r) {
-			words[r>>6] |= 1 << (r & 63)
+		hit := b2u(h > 1) | b2u(h == 1)&ps.within(uint32(s0+s))
+		if l&(hit-1) != 0 { // rare: no hit, and an l bit
+			hit = ps.lookRow(r)
 		}
+		words[r>>6] |= hit << (r & 63)
 		looked++
 		k = e
 	}
