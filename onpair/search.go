@@ -838,31 +838,17 @@ func gather7(x uint64) uint8 { return uint8(x * 0x0002040810204081 >> 56) }
 
 // fillBits works out the Y bytes of codes (see containsPairs), prev
 // being the sb byte of the code before, and stores their bits in pb; it
-// returns the last code's sb. Eight codes at a time, their Y bytes in a
-// register; sparse skips classifying the groups with no bit to set. It
-// also reports whether some l bit is set.
+// returns the last code's sb and whether some l bit is set. Eight codes
+// at a time, their Y bytes in a register; sparse skips classifying the
+// groups with no bit to set.
 func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16, sparse bool) (uint16, bool) {
 	nw := len(codes) >> 3
-	h, l := pb.h[:nw], pb.l[:nw]
-	p := uint64(prev)
-	anyL := uint8(0)
-	for j := range h {
-		g := (*[8]uint16)(codes[j*8 : j*8+8])
-		// The even codes' entries in one word, the odd ones' in another
-		// (16-bit lanes: hf low, sb high): the sb of each code's
-		// predecessor is then one shift away.
-		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
-		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
-		even := (x1<<8 | p) & x0
-		odd := x0 >> 8 & x1
-		p = x1 >> 56
-		y := even&0x00ff00ff00ff00ff | (odd&0x00ff00ff00ff00ff)<<8
-		if sparse && y&0x9f9f9f9f9f9f9f9f == 0 { // no yWithin, no pair bit
-			h[j], l[j] = 0, 0
-			continue
-		}
-		h[j], l[j] = yClass(y)
-		anyL |= l[j]
+	var p uint64
+	var anyL uint8
+	if sparse {
+		p, anyL = fillSparse(e, codes[:nw*8], pb, uint64(prev))
+	} else {
+		p, anyL = fillDense(e, codes[:nw*8], pb, uint64(prev))
 	}
 	prev = uint16(p)
 	y := uint64(0)
@@ -876,6 +862,48 @@ func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16, spar
 	clear(pb.h[nw+1 : nw+10])
 	clear(pb.l[nw+1 : nw+10])
 	return prev, anyL != 0
+}
+
+// pairY returns the Y bytes of the eight codes of g, p being the sb byte
+// of the code before, and the last one's sb. The even codes' entries go
+// in one word, the odd ones' in another, in 16-bit lanes (hf low, sb
+// high): shifted a byte, the odd word puts each code's predecessor's sb
+// over the code's hf in the even word, and each even code's sb over the
+// next code's hf, so one AND gives the eight bytes in order.
+func pairY(e *[MaxTokens]uint16, g *[8]uint16, p uint64) (y, sb uint64) {
+	x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+	x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+	return (x1<<8 | p) & x0, x1 >> 56
+}
+
+func fillDense(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint64, uint8) {
+	nw := len(codes) >> 3
+	h, l := pb.h[:nw], pb.l[:nw]
+	anyL := uint8(0)
+	for j := range h {
+		var y uint64
+		y, p = pairY(e, (*[8]uint16)(codes[j*8:j*8+8]), p)
+		h[j], l[j] = yClass(y)
+		anyL |= l[j]
+	}
+	return p, anyL
+}
+
+func fillSparse(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint64, uint8) {
+	nw := len(codes) >> 3
+	h, l := pb.h[:nw], pb.l[:nw]
+	anyL := uint8(0)
+	for j := range h {
+		var y uint64
+		y, p = pairY(e, (*[8]uint16)(codes[j*8:j*8+8]), p)
+		if y&0x9f9f9f9f9f9f9f9f == 0 { // no yWithin, no pair bit
+			h[j], l[j] = 0, 0
+			continue
+		}
+		h[j], l[j] = yClass(y)
+		anyL |= l[j]
+	}
+	return p, anyL
 }
 
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
