@@ -864,25 +864,22 @@ func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16, spar
 	return prev, anyL != 0
 }
 
-// pairY returns the Y bytes of the eight codes of g, p being the sb byte
-// of the code before, and the last one's sb. The even codes' entries go
-// in one word, the odd ones' in another, in 16-bit lanes (hf low, sb
-// high): shifted a byte, the odd word puts each code's predecessor's sb
-// over the code's hf in the even word, and each even code's sb over the
-// next code's hf, so one AND gives the eight bytes in order.
-func pairY(e *[MaxTokens]uint16, g *[8]uint16, p uint64) (y, sb uint64) {
-	x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
-	x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
-	return (x1<<8 | p) & x0, x1 >> 56
-}
-
+// fillDense and fillSparse work out eight Y bytes at a time (pairY): the
+// even codes' entries go in one word, the odd ones' in another, in 16-bit
+// lanes (hf low, sb high). Shifted a byte, the odd word puts each even
+// code's predecessor's sb over the code's hf in the even word, and the
+// even word's own sb bytes lie over the next (odd) codes' hf: one AND
+// gives the eight bytes in order.
 func fillDense(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint64, uint8) {
 	nw := len(codes) >> 3
 	h, l := pb.h[:nw], pb.l[:nw]
 	anyL := uint8(0)
 	for j := range h {
-		var y uint64
-		y, p = pairY(e, (*[8]uint16)(codes[j*8:j*8+8]), p)
+		g := (*[8]uint16)(codes[j*8 : j*8+8]) // pairY, inlined
+		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+		y := (x1<<8 | p) & x0
+		p = x1 >> 56
 		h[j], l[j] = yClass(y)
 		anyL |= l[j]
 	}
@@ -894,8 +891,11 @@ func fillSparse(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint
 	h, l := pb.h[:nw], pb.l[:nw]
 	anyL := uint8(0)
 	for j := range h {
-		var y uint64
-		y, p = pairY(e, (*[8]uint16)(codes[j*8:j*8+8]), p)
+		g := (*[8]uint16)(codes[j*8 : j*8+8]) // pairY, inlined
+		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+		y := (x1<<8 | p) & x0
+		p = x1 >> 56
 		if y&0x9f9f9f9f9f9f9f9f == 0 { // no yWithin, no pair bit
 			h[j], l[j] = 0, 0
 			continue
