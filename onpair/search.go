@@ -65,8 +65,8 @@ type search struct {
 	once  sync.Once
 	first []uint16
 
-	// sig[t] has bit ch&63 set for every byte ch of token t (8 bytes a
-	// token, built on the first Contains; 0 for the tokens the column
+	// sig[t] has bit sigBit[ch] set for every byte ch of token t (8 bytes
+	// a token, built on the first Contains; 0 for the tokens the column
 	// does not use): a token whose signature misses every needle byte
 	// resets the matcher, known without reading it.
 	sigOnce sync.Once
@@ -87,6 +87,29 @@ func (c *Column) dictHasBytes(s []byte) bool {
 	return true
 }
 
+// sigBit maps a byte to its bit of a token signature: letters (either
+// case) to bits 0..25 and digits to 26..35, each apart, other ASCII bytes
+// to 36..51 and the rest to 52..63, shared. (ch&63 put '/' on 'o', digits
+// on letters' neighbours and UTF-8 continuation bytes on ASCII, so a
+// needle like "org" met most URL tokens.)
+var sigBit = func() (m [256]uint8) {
+	for ch := range 256 {
+		switch {
+		case 'a' <= ch && ch <= 'z':
+			m[ch] = uint8(ch - 'a')
+		case 'A' <= ch && ch <= 'Z':
+			m[ch] = uint8(ch - 'A')
+		case '0' <= ch && ch <= '9':
+			m[ch] = uint8(26 + ch - '0')
+		case ch < 0x80:
+			m[ch] = uint8(36 + ch%16)
+		default:
+			m[ch] = uint8(52 + ch%12)
+		}
+	}
+	return m
+}()
+
 func (c *Column) tokenSigs() []uint64 {
 	c.search.sigOnce.Do(func() {
 		sig := make([]uint64, max(c.dec.n, 1))
@@ -103,7 +126,7 @@ func (c *Column) tokenSigs() []uint64 {
 				continue
 			}
 			for _, ch := range c.token(uint16(t)) {
-				sig[t] |= 1 << (ch & 63)
+				sig[t] |= 1 << sigBit[ch]
 				set[ch>>6] |= 1 << (ch & 63)
 			}
 		}
@@ -301,7 +324,7 @@ func (c *Column) contains(substr []byte, chunk int, dense bool) RowSet {
 	var nsig uint64
 	for j, ch := range needle {
 		b[ch] |= 1 << j
-		nsig |= 1 << (ch & 63)
+		nsig |= 1 << sigBit[ch]
 	}
 	c.tokenSigs()
 	top := uint64(1) << (len(needle) - 1)
@@ -706,7 +729,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	var nsig uint64
 	for j, ch := range needle {
 		b[ch] |= 1 << j
-		nsig |= 1 << (ch & 63)
+		nsig |= 1 << sigBit[ch]
 	}
 	m := len(needle)
 	top := uint64(1) << (m - 1)
