@@ -683,13 +683,13 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 
 // Contains' pair scan, for needles of up to pairMax bytes. A Y byte:
 const (
-	pairMax   = 6    // pair states in bits 0..4: needle length less one
-	pairBlock = 8192 // codes a block: its codes and Y bytes stay in L1
+	pairMax   = 4    // pair states in 3 bits: needle length less one
+	pairBlock = 8192 // codes a block: its codes and bits stay in L1
 
-	yPairs  = 0x1f // a match may span the previous token and this one
-	yCurA   = 0x20 // this token may be the middle of a longer span
-	yPrevA  = 0x40 // the previous token may be
+	yExact  = 0x07 // a match spans the previous token and this one
+	yAny    = 0x38 // one may, or a longer one may pass through them
 	yWithin = 0x80 // this token holds the needle
+	yUsed   = yExact | yAny | yWithin
 )
 
 // pairScratch is containsPairs' per-call scratch, pooled (the table is
@@ -705,24 +705,28 @@ var pairPool sync.Pool
 // containsPairs is Contains for needles of 1..pairMax bytes. A match lies
 // within one token, or spans two (its first j bytes end one token, the
 // rest start the next), or spans three or more, whose middle tokens lie
-// strictly inside the needle. So for each token it works out, once per
-// call from the token's bytes (the bitap map of build: its q, p and h),
-// one byte of verdicts for the token before it, sb, and one for itself,
-// hf. Bit j-1 of sb: the token ends with the needle's first j bytes; of
-// hf: it starts with the rest. A token that can be a middle piece
-// ("attention", A: p has a state short of the end) gets all pair bits in
-// sb and, in hf, bit i-1 for each offset i of the needle it can start at,
-// plus its flag; yWithin marks a token holding the needle. One flat
-// branch-free pass over a block of codes writes Y[k] = sb[code k-1] &
-// hf[code k], e[t] = hf | sb<<8 holding both. A row then matches if one
-// of its Y bytes has yWithin, or (past its first code, whose pair bits
-// came from the row before) pair bits with neither token an A: that match
-// spans exactly those two tokens. A match of any other shape sets pair
-// bits next to an A token: such rows, and only they, are checked by
-// running the matcher over their tokens (bitapRow). Rows are read from
-// the Y bytes eight codes at a time: every row where matches are dense,
-// else only the rows holding a nonzero Y byte, found by skipping zero
-// words.
+// strictly inside the needle ("middle pieces", A). So for each token it
+// works out, once per call from the token's bytes (the bitap map of
+// build: its q, p and h), one byte for the token after it, sb, and one
+// for the token before it, hf: bit j-1 of sb if the token ends with the
+// needle's first j bytes, of hf if it starts with the rest, in two
+// fields, yExact and yAny (the same bits shifted); a token that can be a
+// middle piece also has, in hf's yAny field, bit i-1 for each offset i of
+// the needle it can start at (p's states short of the end). yWithin
+// marks a token holding the needle (in hf; always set in sb). One flat
+// branch-free pass over a block of codes works out Y[k] = sb[code k-1] &
+// hf[code k] (e[t] = hf | sb<<8 holds both), eight codes at a time, and
+// keeps two bits a code: h if Y has yWithin or a yExact bit, l if it has
+// a yAny bit. A row matches if it has an h bit (past its first code,
+// whose Y came from the row before: there only the token's yWithin
+// counts), exactly: that match lies within one token or spans exactly
+// those two. A match of any other shape has a first token t1 and a middle
+// piece after it at the offset where t1 ends, which sets a yAny bit: the
+// rows with l bits but no h bit, and only they, are checked by running the
+// matcher over their tokens (bitapRow). Rows are
+// then read from the bits: every row where matches are dense (with the
+// first-code table first, when it settles most rows), else only the rows
+// holding a set bit, found 57 codes at a time.
 func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	set := newRowSet(c.Len())
 	var b [256]uint64
@@ -748,25 +752,23 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	var flags, sAny, hAny uint8
 	for t := range c.dec.n {
 		if sig[t]&nsig == 0 { // no needle byte (by its signature)
-			e[t] = yPrevA | (yCurA|yWithin)<<8
+			e[t] = yWithin << 8
 			continue
 		}
 		tb := &ps.tab[t]
 		tb.build(c.token(uint16(t)), &b, top)
-		hf, sb := uint8(tb.h&low)|yPrevA, uint8(tb.c&low)|yCurA|yWithin
+		h, q := uint8(tb.h&low), uint8(tb.c&low)
+		mid := uint8(tb.a & low >> tb.l) // the offsets it can start at as a middle piece
+		hf, sb := h|(h|mid)<<3, q|q<<3|yWithin
 		if tb.h&always != 0 {
 			hf |= yWithin
-		}
-		if mid := tb.a & low; mid != 0 { // a middle piece
-			hf |= uint8(mid>>tb.l) | yCurA
-			sb |= uint8(low) | yPrevA
 		}
 		flags |= hf
 		sAny |= sb
 		hAny |= hf
 		e[t] = uint16(hf) | uint16(sb)<<8
 	}
-	if flags&(yWithin|yCurA) == 0 && sAny&hAny&yPairs == 0 {
+	if flags&yWithin == 0 && sAny&hAny&yAny == 0 {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
 	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
@@ -776,7 +778,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		s0 := int(rows[r])
 		if int(rows[r+1])-s0 > block { // a row longer than a block, alone
 			hit, look := uint8(0), uint8(0)
-			prev := uint16(yCurA | yWithin)
+			prev := uint16(yWithin)
 			rc := codes[s0:rows[r+1]]
 			for i := 0; i < len(rc); i += block {
 				part := rc[i:min(i+block, len(rc))]
@@ -807,7 +809,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		var looked int
 		switch {
 		case !dense:
-			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yCurA|yWithin, true)
+			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yWithin, true)
 			looked = ps.rowsSparse(r, n)
 		case first:
 			// Rows whose first token holds the needle, from the
@@ -821,7 +823,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 			}
 			fallthrough
 		default:
-			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yCurA|yWithin, false)
+			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yWithin, false)
 			looked = ps.rowsDense(r, r1)
 		}
 		dense = looked*pairDense >= r1-r
@@ -836,22 +838,20 @@ const pairDense = 4
 
 // yBits holds a block's verdicts, one bit a code (code k is bit k&7 of
 // byte k>>3), padded for 8-byte loads: h, the code settles its row
-// (yWithin, or pair bits with neither token an A: exact, but for a row's
-// first code, whose pairs came from the row before: there only its
-// token's yWithin counts, looked up again); l, the code needs the
-// matcher (pair bits next to an A).
+// (exactly, but for a row's first code, whose Y came from the row before:
+// there only its token's yWithin counts, looked up again); l, the row may
+// need the matcher.
 type yBits struct {
 	h, l [pairBlock/8 + 16]uint8
 }
 
 // yClass returns the h and l bits of eight Y bytes.
 func yClass(v uint64) (h, l uint8) {
-	const lo5, b5, b7 = 0x1f1f1f1f1f1f1f1f, 0x2020202020202020, 0x8080808080808080
-	pairs := (v&lo5 + lo5) & b5 // bit 5: some pair bit
-	a := (v | v>>1) & b5        // bit 5: yCurA or yPrevA
-	h = gather7(v&b7 | (pairs&^a)<<2)
-	if la := pairs & a; la != 0 { // rare
-		l = gather7(la << 2)
+	const exact, c7f, b7 = 0x0707070707070707, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	const anyF, b6 = 0x3838383838383838, 0x4040404040404040
+	h = gather7((v&exact + c7f | v) & b7)    // bit 7: yWithin or a yExact bit
+	if la := (v&anyF + anyF) & b6; la != 0 { // bit 6: a yAny bit
+		l = gather7(la << 1)
 	}
 	return
 }
@@ -919,7 +919,7 @@ func fillSparse(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint
 		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
 		y := (x1<<8 | p) & x0
 		p = x1 >> 56
-		if y&0x9f9f9f9f9f9f9f9f == 0 { // no yWithin, no pair bit
+		if y&(yUsed*0x0101010101010101) == 0 { // no bit to set
 			h[j], l[j] = 0, 0
 			continue
 		}
