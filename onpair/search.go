@@ -723,10 +723,10 @@ var pairPool sync.Pool
 // those two. A match of any other shape has a first token t1 and a middle
 // piece after it at the offset where t1 ends, which sets a yAny bit: the
 // rows with l bits but no h bit, and only they, are checked by running the
-// matcher over their tokens (bitapRow). Rows are
-// then read from the bits: every row where matches are dense (with the
-// first-code table first, when it settles most rows), else only the rows
-// holding a set bit, found 57 codes at a time.
+// matcher over their tokens (bitapRow). Rows are then read from the bits:
+// every row where matches are dense (with the first-code table first,
+// when it settles most rows), else only the rows holding a set bit, found
+// up to 64 codes at a time.
 func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	set := newRowSet(c.Len())
 	var b [256]uint64
@@ -887,7 +887,7 @@ func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16, spar
 	return prev, anyL != 0
 }
 
-// fillDense and fillSparse work out eight Y bytes at a time (pairY): the
+// fillDense and fillSparse work out eight Y bytes at a time: the
 // even codes' entries go in one word, the odd ones' in another, in 16-bit
 // lanes (hf low, sb high). Shifted a byte, the odd word puts each even
 // code's predecessor's sb over the code's hf in the even word, and the
@@ -898,7 +898,7 @@ func fillDense(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint6
 	h, l := pb.h[:nw], pb.l[:nw]
 	anyL := uint8(0)
 	for j := range h {
-		g := (*[8]uint16)(codes[j*8 : j*8+8]) // pairY, inlined
+		g := (*[8]uint16)(codes[j*8 : j*8+8])
 		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
 		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
 		y := (x1<<8 | p) & x0
@@ -914,7 +914,7 @@ func fillSparse(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint
 	h, l := pb.h[:nw], pb.l[:nw]
 	anyL := uint8(0)
 	for j := range h {
-		g := (*[8]uint16)(codes[j*8 : j*8+8]) // pairY, inlined
+		g := (*[8]uint16)(codes[j*8 : j*8+8])
 		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
 		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
 		y := (x1<<8 | p) & x0
@@ -963,7 +963,7 @@ func rowVerdict(pb *yBits, s, n int) (hit, look uint64) {
 	return rowBits(pb.h[:], s, n), rowBits(pb.l[:], s, n) &^ 1
 }
 
-// pairFirst sets the rows r0..r1-1 whose first token holds the needle
+// first sets the rows r0..r1-1 whose first token holds the needle
 // and returns how many there are, branch-free.
 func (ps *pairScan) first(r0, r1 int) int {
 	c, e, words := ps.c, ps.e, ps.words
@@ -987,7 +987,7 @@ func (ps *pairScan) first(r0, r1 int) int {
 	return n
 }
 
-// pairRowsDense decides rows r0..r1-1 from the block's bits, every row,
+// rowsDense decides rows r0..r1-1 from the block's bits, every row,
 // branch-free but for the rows needing the matcher (and those of more
 // than 57 codes). It returns the number of rows matched.
 func (ps *pairScan) rowsDense(r0, r1 int) int {
@@ -1042,9 +1042,9 @@ func (ps *pairScan) lookRow(r int) uint64 {
 	return b2u(ps.bitapRow(r))
 }
 
-// pairRowsSparse decides the rows from row r0 on whose n codes the block
+// rowsSparse decides the rows from row r0 on whose n codes the block
 // holds, looking only at the rows holding a code with an h or l bit: the
-// others are skipped 56 codes at a time. It returns the number of rows
+// others are skipped up to 64 codes at a time. It returns the number of rows
 // looked at.
 func (ps *pairScan) rowsSparse(r0, n int) int {
 	c, pb, words := ps.c, ps.pb, ps.words
@@ -1054,7 +1054,7 @@ func (ps *pairScan) rowsSparse(r0, n int) int {
 	for k := 0; k < n; {
 		x := (le64(pb.h[k>>3:]) | le64(pb.l[k>>3:])) >> (k & 7)
 		if x == 0 {
-			k += 57 - k&7 // the window held bits k..k+56-k&7
+			k = k&^7 + 64 // the window held the bits of codes k..k&^7+63
 			continue
 		}
 		k += bits.TrailingZeros64(x)
@@ -1136,5 +1136,3 @@ func (ps *pairScan) bitapRow(r int) bool {
 	}
 	return false
 }
-
-var zzVariant int
