@@ -687,7 +687,7 @@ const (
 	pairBlock = 8192 // codes a block: its codes and bits stay in L1
 
 	yExact  = 0x07 // a match spans the previous token and this one
-	yAny    = 0x38 // one may, or a longer one may pass through them
+	yAny    = 0x38 // a longer one may pass through them
 	yWithin = 0x80 // this token holds the needle
 	yUsed   = yExact | yAny | yWithin
 )
@@ -709,10 +709,10 @@ var pairPool sync.Pool
 // works out, once per call from the token's bytes (the bitap map of
 // build: its q, p and h), one byte for the token after it, sb, and one
 // for the token before it, hf: bit j-1 of sb if the token ends with the
-// needle's first j bytes, of hf if it starts with the rest, in two
-// fields, yExact and yAny (the same bits shifted); a token that can be a
-// middle piece also has, in hf's yAny field, bit i-1 for each offset i of
-// the needle it can start at (p's states short of the end). yWithin
+// needle's first j bytes (in two fields, yExact and yAny, the same bits
+// shifted), of hf if it starts with the rest (yExact); in hf's yAny
+// field, a token that can be a middle piece has bit i-1 for each offset i
+// of the needle it can start at (p's states short of the end). yWithin
 // marks a token holding the needle (in hf; always set in sb). One flat
 // branch-free pass over a block of codes works out Y[k] = sb[code k-1] &
 // hf[code k] (e[t] = hf | sb<<8 holds both), eight codes at a time, and
@@ -759,7 +759,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		tb.build(c.token(uint16(t)), &b, top)
 		h, q := uint8(tb.h&low), uint8(tb.c&low)
 		mid := uint8(tb.a & low >> tb.l) // the offsets it can start at as a middle piece
-		hf, sb := h|(h|mid)<<3, q|q<<3|yWithin
+		hf, sb := h|mid<<3, q|q<<3|yWithin
 		if tb.h&always != 0 {
 			hf |= yWithin
 		}
@@ -768,7 +768,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		hAny |= hf
 		e[t] = uint16(hf) | uint16(sb)<<8
 	}
-	if flags&yWithin == 0 && sAny&hAny&yAny == 0 {
+	if flags&yWithin == 0 && sAny&hAny&(yExact|yAny) == 0 {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
 	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
