@@ -897,7 +897,23 @@ func fillDense(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint6
 	nw := len(codes) >> 3
 	h, l := pb.h[:nw], pb.l[:nw]
 	anyL := uint8(0)
-	for j := range h {
+	j := 0
+	for ; j+2 <= nw; j += 2 { // sixteen codes a turn
+		g := (*[16]uint16)(codes[j*8 : j*8+16])
+		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+		x2 := uint64(e[g[8]]) | uint64(e[g[10]])<<16 | uint64(e[g[12]])<<32 | uint64(e[g[14]])<<48
+		x3 := uint64(e[g[9]]) | uint64(e[g[11]])<<16 | uint64(e[g[13]])<<32 | uint64(e[g[15]])<<48
+		y0 := (x1<<8 | p) & x0
+		y1 := (x3<<8 | x1>>56) & x2
+		p = x3 >> 56
+		hw := (*[2]uint8)(h[j : j+2])
+		lw := (*[2]uint8)(l[j : j+2])
+		hw[0], lw[0] = yClass(y0)
+		hw[1], lw[1] = yClass(y1)
+		anyL |= lw[0] | lw[1]
+	}
+	for ; j < nw; j++ {
 		g := (*[8]uint16)(codes[j*8 : j*8+8])
 		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
 		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
