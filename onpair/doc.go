@@ -359,15 +359,19 @@
 //
 // Predicates against decoding the column (AppendArrow) and comparing each
 // row (BenchmarkPairedSearch, same rounds; measured on 2026-11-26, median
-// of three runs of 60 rounds per file, load average 4-5), speedup: Equal
-// 5.3x (3.2-9.9), HasPrefix 4.4x (4.2-8.7), Contains of three bytes from
-// the middle of row 7 4.5x (3.3-8.9), Contains of a needle absent from the
-// data ("qzx") 93x (5.6-501; on 8 of the 12 files a byte of it occurs in
-// no token the column uses). Lowest Contains: urls2 3.3x ("org", 70% of
-// rows match), l_comment 3.5x, email 3.9x. The same runs of the previous
-// Contains (the bitap scan for every needle, with ch&63 signatures): 3.9x
-// (1.7-7.9) and 8.4x (2.7-19.1); urls2 1.7x, l_comment 2.4x, japanese
-// "qzx" 2.7x.
+// of five runs of 60 rounds per file, load average 5-6), speedup: Equal
+// 4.3x (3.2-8.0), HasPrefix 4.5x (3.3-6.8), Contains of three bytes from
+// the middle of row 7 4.9x (3.2-9.8), Contains of a needle absent from
+// the data ("qzx") 88x (5.4-520; on 8 of the 12 files a byte of it occurs
+// in no token the column uses, and japanese 49x). Lowest Contains: urls2
+// 3.2x ("org", 70% of rows match; its five runs 3.1-3.4x), l_comment
+// 3.4x, email 3.8x. Runs of the previous Contains (the bitap scan for
+// every needle, ch&63 signatures; three runs): 3.9x (1.7-7.9) and 8.4x
+// (2.7-19.1), urls2 1.7x, l_comment 2.4x, japanese "qzx" 2.7x. Contains
+// of six bytes from the middle of row 7 (contains6, the bitap scan) is
+// 3.5x (1.1-9.8) and below 3x on japanese (1.1x), urls2 (1.4x),
+// l_comment (2.2x) and c_name (2.8x): the pair scan would need a wider
+// verdict than a byte for it.
 //
 // Tried on 2026-11-26 for the pair scan and not kept (paired runs, or CPU
 // profiles on the loaded machine): the Y bytes stored and then classified
