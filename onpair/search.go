@@ -683,19 +683,27 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 
 // Contains' pair scan, for needles of up to pairMax bytes. A Y byte:
 const (
-	pairMax   = 4    // pair states in 3 bits: needle length less one
-	pairBlock = 8192 // codes a block: its codes and bits stay in L1
+	pairMax    = 8    // needle length less one pair states: 3 bits a field in a byte, 7 in 16 bits
+	pairNarrow = 4    // the longest needle with byte verdicts
+	pairBlock  = 8192 // codes a block: its codes and bits stay in L1
 
 	yExact  = 0x07 // a match spans the previous token and this one
 	yAny    = 0x38 // a longer one may pass through them
 	yWithin = 0x80 // this token holds the needle
 	yUsed   = yExact | yAny | yWithin
+
+	// The same in 16 bits, for needles of 5..8 bytes.
+	wExact  = 0x007f
+	wAny    = 0x3f80
+	wWithin = 0x8000
+	wUsed   = wExact | wAny | wWithin
 )
 
 // pairScratch is containsPairs' per-call scratch, pooled (the table is
 // 128 KiB, of which the column's tokens use the first entries).
 type pairScratch struct {
 	e    [MaxTokens]uint16
+	ew   *[MaxTokens]uint32 // 16-bit verdicts, allocated for the first needle of 5..8 bytes
 	bits yBits
 	tab  []bitapToken // the maps of the tokens with a needle byte (by signature)
 }
@@ -748,27 +756,42 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		sc.tab = make([]bitapToken, c.dec.n)
 	}
 	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], sig: c.tokenSigs(), nsig: nsig, words: set.words}
-	e, sig := ps.e, ps.sig
-	var flags, sAny, hAny uint8
-	for t := range c.dec.n {
-		if sig[t]&nsig == 0 { // no needle byte (by its signature)
-			e[t] = yWithin << 8
-			continue
-		}
-		tb := &ps.tab[t]
-		tb.build(c.token(uint16(t)), &b, top)
-		h, q := uint8(tb.h&low), uint8(tb.c&low)
-		mid := uint8(tb.a & low >> tb.l) // the offsets it can start at as a middle piece
-		hf, sb := h|mid<<3, q|q<<3|yWithin
-		if tb.h&always != 0 {
-			hf |= yWithin
-		}
-		flags |= hf
-		sAny |= sb
-		hAny |= hf
-		e[t] = uint16(hf) | uint16(sb)<<8
+	if ps.wide = m > pairNarrow; ps.wide && sc.ew == nil {
+		sc.ew = new([MaxTokens]uint32)
 	}
-	if flags&yWithin == 0 && sAny&hAny&(yExact|yAny) == 0 {
+	e, ew, sig := ps.e, sc.ew, ps.sig
+	ps.ew = ew
+	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
+	// wExact, wAny (7 bits) and wWithin in 16 bits.
+	fs, within, pairs := uint(3), uint16(yWithin), uint16(yExact|yAny)
+	if ps.wide {
+		fs, within, pairs = 7, wWithin, wExact|wAny
+	}
+	var flags, sAny, hAny uint16
+	for t := range c.dec.n {
+		var hf, sb uint16
+		if sig[t]&nsig == 0 { // no needle byte (by its signature)
+			sb = within
+		} else {
+			tb := &ps.tab[t]
+			tb.build(c.token(uint16(t)), &b, top)
+			h, q := uint16(tb.h&low), uint16(tb.c&low)
+			mid := uint16(tb.a & low >> tb.l) // the offsets it can start at as a middle piece
+			hf, sb = h|mid<<fs, q|q<<fs|within
+			if tb.h&always != 0 {
+				hf |= within
+			}
+			flags |= hf
+			sAny |= sb
+			hAny |= hf
+		}
+		if ps.wide {
+			ew[t] = uint32(hf) | uint32(sb)<<16
+		} else {
+			e[t] = hf | sb<<8
+		}
+	}
+	if flags&within == 0 && sAny&hAny&pairs == 0 {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
 	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
@@ -778,11 +801,11 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		s0 := int(rows[r])
 		if int(rows[r+1])-s0 > block { // a row longer than a block, alone
 			hit, look := uint8(0), uint8(0)
-			prev := uint16(yWithin)
+			prev := ps.start()
 			rc := codes[s0:rows[r+1]]
 			for i := 0; i < len(rc); i += block {
 				part := rc[i:min(i+block, len(rc))]
-				prev, _ = fillBits(e, part, pb, prev, false)
+				prev, _ = ps.fill(part, prev, false)
 				for j := 0; j < (len(part)+7)>>3; j++ {
 					hit |= pb.h[j]
 					look |= pb.l[j]
@@ -809,7 +832,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		var looked int
 		switch {
 		case !dense:
-			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yWithin, true)
+			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), true)
 			looked = ps.rowsSparse(r, n)
 		case first:
 			// Rows whose first token holds the needle, from the
@@ -823,7 +846,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 			}
 			fallthrough
 		default:
-			_, ps.anyL = fillBits(e, codes[s0:s0+n], pb, yWithin, false)
+			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), false)
 			looked = ps.rowsDense(r, r1)
 		}
 		dense = looked*pairDense >= r1-r
@@ -945,6 +968,63 @@ func fillSparse(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint
 	return p, anyL
 }
 
+// fillBitsWide is fillBits for 16-bit verdicts (ew[t] = hf | sb<<16):
+// four codes a word, the even and the odd codes' entries in 32-bit lanes.
+func fillBitsWide(ew *[MaxTokens]uint32, codes []uint16, pb *yBits, prev uint32, sparse bool) (uint32, bool) {
+	nw := len(codes) >> 3
+	h, l := pb.h[:nw], pb.l[:nw]
+	p := uint64(prev)
+	anyL := uint8(0)
+	for j := range h {
+		g := (*[8]uint16)(codes[j*8 : j*8+8])
+		x0 := uint64(ew[g[0]]) | uint64(ew[g[2]])<<32
+		x1 := uint64(ew[g[1]]) | uint64(ew[g[3]])<<32
+		x2 := uint64(ew[g[4]]) | uint64(ew[g[6]])<<32
+		x3 := uint64(ew[g[5]]) | uint64(ew[g[7]])<<32
+		ya := (x1<<16 | p) & x0
+		yb := (x3<<16 | x1>>48) & x2
+		p = x3 >> 48
+		if sparse && (ya|yb)&(wUsed*0x0001000100010001) == 0 {
+			h[j], l[j] = 0, 0
+			continue
+		}
+		ha, la := wClass(ya)
+		hb, lb := wClass(yb)
+		h[j], l[j] = ha|hb<<4, la|lb<<4
+		anyL |= l[j]
+	}
+	var ya, yb uint64
+	for i, cd := range codes[nw*8:] {
+		v := ew[cd]
+		y := uint64(uint16(uint32(p) & v))
+		if i < 4 {
+			ya |= y << (16 * i)
+		} else {
+			yb |= y << (16 * (i - 4))
+		}
+		p = uint64(v >> 16)
+	}
+	ha, la := wClass(ya)
+	hb, lb := wClass(yb)
+	pb.h[nw], pb.l[nw] = ha|hb<<4, la|lb<<4
+	anyL |= pb.l[nw]
+	clear(pb.h[nw+1 : nw+10])
+	clear(pb.l[nw+1 : nw+10])
+	return uint32(p), anyL != 0
+}
+
+// wClass returns the h and l bits (bits 0..3) of four 16-bit verdicts.
+func wClass(v uint64) (h, l uint8) {
+	const exact, c7fff, b15 = 0x007f007f007f007f, 0x7fff7fff7fff7fff, 0x8000800080008000
+	const anyF, b14 = 0x3f803f803f803f80, 0x4000400040004000
+	const gather = 1<<45 | 1<<30 | 1<<15 | 1 // bit 15 of lane i to bit 60+i
+	h = uint8((v&exact + c7fff | v) & b15 * gather >> 60)
+	if la := (v&anyF + anyF) & b14; la != 0 {
+		l = uint8(la << 1 * gather >> 60)
+	}
+	return
+}
+
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
 func b2u(b bool) uint64 {
@@ -982,21 +1062,27 @@ func rowVerdict(pb *yBits, s, n int) (hit, look uint64) {
 // first sets the rows r0..r1-1 whose first token holds the needle
 // and returns how many there are, branch-free.
 func (ps *pairScan) first(r0, r1 int) int {
-	c, e, words := ps.c, ps.e, ps.words
-	first, rows := c.firstCodes()[r0:r1], c.rows[r0:r1+1]
+	first, rows := ps.c.firstCodes()[r0:r1], ps.c.rows[r0:r1+1]
+	if ps.wide {
+		return firstHolds(ps.words, first, rows, r0, ps.ew, wWithin)
+	}
+	return firstHolds(ps.words, first, rows, r0, ps.e, yWithin)
+}
+
+func firstHolds[E uint16 | uint32](words []uint64, first []uint16, rows []uint32, r0 int, e *[MaxTokens]E, within E) int {
 	var acc uint64
 	n := 0
 	for j, fc := range first {
 		r := r0 + j
 		// An empty row's first code is 0, whatever e says of it.
-		acc |= uint64(e[fc]>>7) & b2u(rows[j] < rows[j+1]) << (r & 63)
+		acc |= b2u(e[fc]&within != 0) & b2u(rows[j] < rows[j+1]) << (r & 63)
 		if r&63 == 63 {
 			words[r>>6] |= acc
 			n += bits.OnesCount64(acc)
 			acc = 0
 		}
 	}
-	if r1 > r0 {
+	if r1 := r0 + len(first); r1 > r0 {
 		words[(r1-1)>>6] |= acc
 		n += bits.OnesCount64(acc)
 	}
@@ -1108,6 +1194,8 @@ type pairScan struct {
 	nsig  uint64
 	words []uint64
 	anyL  bool // the block has an l bit
+	wide  bool // 16-bit verdicts (ew), for needles of 5..8 bytes
+	ew    *[MaxTokens]uint32
 }
 
 // rowOf returns the row holding code pos, r or a later one: the next eight
@@ -1129,9 +1217,35 @@ func rowOf(rows []uint32, r int, pos uint32) int {
 	return r
 }
 
+// holds returns 1 if token t holds the needle.
+func (ps *pairScan) holds(t uint16) uint64 {
+	if ps.wide {
+		return uint64(ps.ew[t] >> 15 & 1)
+	}
+	return uint64(ps.e[t] >> 7 & 1)
+}
+
+// start returns the sb of nothing: a row's first code keeps only its
+// within bit.
+func (ps *pairScan) start() uint32 {
+	if ps.wide {
+		return wWithin
+	}
+	return yWithin
+}
+
+// fill is fillBits or fillBitsWide.
+func (ps *pairScan) fill(codes []uint16, prev uint32, sparse bool) (uint32, bool) {
+	if ps.wide {
+		return fillBitsWide(ps.ew, codes, ps.pb, prev, sparse)
+	}
+	p, anyL := fillBits(ps.e, codes, ps.pb, uint16(prev), sparse)
+	return uint32(p), anyL
+}
+
 // within returns 1 if the token of code i holds the needle.
 func (ps *pairScan) within(i uint32) uint64 {
-	return uint64(ps.e[ps.c.parts.Codes[i]] >> 7 & 1)
+	return ps.holds(ps.c.parts.Codes[i])
 }
 
 // bitapRow runs the matcher over row r's tokens from the row's start:
