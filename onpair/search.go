@@ -282,9 +282,12 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 	return false
 }
 
-// Contains returns the rows whose value contains substr.
+// Contains returns the rows whose value contains substr. Nothing is
+// decoded. If a byte of substr occurs in no token the column uses, it
+// returns at once; needles of up to 8 bytes go through the pair scan
+// (containsPairs), longer ones through the bitap scan below.
 //
-// It runs the shift-and (bitap) matcher on tokens instead of bytes. The
+// That runs the shift-and (bitap) matcher on tokens instead of bytes. The
 // matcher's state D has bit j set when the last j+1 bytes read equal
 // substr[:j+1]. Feeding one byte is D = (D<<1 | 1) & B[byte], so feeding a
 // whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
@@ -681,10 +684,11 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 	e.s = ^uint64(0)<<(len(t)&63)&p | e.c
 }
 
-// Contains' pair scan, for needles of up to pairMax bytes. A Y byte:
+// Contains' pair scan, for needles of up to pairMax bytes. The verdict
+// bits, in a byte (needles of up to pairNarrow bytes) or 16 bits:
 const (
-	pairMax    = 8    // needle length less one pair states: 3 bits a field in a byte, 7 in 16 bits
-	pairNarrow = 4    // the longest needle with byte verdicts
+	pairMax    = 8    // the needle length less one pair states: 7 bits a field in 16
+	pairNarrow = 4    // 3 bits a field in a byte
 	pairBlock  = 8192 // codes a block: its codes and bits stay in L1
 
 	yExact  = 0x07 // a match spans the previous token and this one
@@ -721,7 +725,9 @@ var pairPool sync.Pool
 // shifted), of hf if it starts with the rest (yExact); in hf's yAny
 // field, a token that can be a middle piece has bit i-1 for each offset i
 // of the needle it can start at (p's states short of the end). yWithin
-// marks a token holding the needle (in hf; always set in sb). One flat
+// marks a token holding the needle (in hf; always set in sb). Needles of
+// 5..8 bytes need 7 bits a field: their verdicts are 16 bits (ew[t] = hf
+// | sb<<16, fillBitsWide, four codes a word), the rest is the same. One flat
 // branch-free pass over a block of codes works out Y[k] = sb[code k-1] &
 // hf[code k] (e[t] = hf | sb<<8 holds both), eight codes at a time, and
 // keeps two bits a code: h if Y has yWithin or a yExact bit, l if it has
