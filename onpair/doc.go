@@ -213,18 +213,20 @@
 // whether the rows have them or not): if one does not, no row matches and
 // it returns at once.
 //
-// Needles of up to 4 bytes go through a pair scan. A match lies within
+// Needles of up to 8 bytes go through a pair scan. A match lies within
 // one token, or spans exactly two (the first token ends with the needle's
 // first j bytes, the next starts with the rest), or passes through middle
 // tokens that lie strictly inside the needle. For each token the column
-// uses, Contains works out once per call two bytes of verdicts: what it
-// ends with (for the token after it) and what it starts with, whether it
-// holds the needle, and where it could sit as a middle piece (for the
-// token before it). Then one flat branch-free pass over blocks of 8192
-// codes ANDs each code's byte with its predecessor's, eight codes in one
-// 64-bit word (the even and the odd codes' entries in two words of 16-bit
-// lanes, one shift and one AND apart), and keeps two bits a code: "a
-// match ends here, exactly" and "a match through a middle piece may".
+// uses, Contains works out once per call two bytes of verdicts (two
+// 16-bit words for needles of 5..8 bytes): what it ends with (for the
+// token after it) and what it starts with, whether it holds the needle,
+// and where it could sit as a middle piece (for the token before it).
+// Then one flat branch-free pass over blocks of 8192 codes ANDs each
+// code's verdict with its predecessor's, eight codes in one 64-bit word
+// (the even and the odd codes' entries in two words of 16-bit lanes, one
+// shift and one AND apart; four codes a word with 16-bit verdicts), and
+// keeps two bits a code: "a match ends here, exactly" and "a match
+// through a middle piece may".
 // Rows are decided from those bits (one 8-byte load for a row of up to 57
 // codes): every row of a block where matches are dense (first from the
 // per-row first-code table when it settles most rows, as on c_name), else
@@ -232,14 +234,15 @@
 // rows with only the second kind of bit are checked by running the bitap
 // matcher over their tokens.
 //
-// Longer needles run the shift-and (bitap) matcher on tokens: feeding a
-// token to the matcher's state is an affine map, D' = (D<<len) & A | C,
-// worked out once per token from its bytes (lazily, for the tokens the
-// column uses). The scan goes over the codes eight at a time looking only
-// at a 1-byte state per token: most groups hold no token in which a match
-// can end, and cost eight table loads. At a token where one can, it runs
-// the matcher over just the tokens the match could span (the needle's
-// length back); a token that holds the whole needle matches outright.
+// Needles of 9 bytes or more run the shift-and (bitap) matcher on tokens:
+// feeding a token to the matcher's state is an affine map, D' = (D<<len)
+// & A | C, worked out once per token from its bytes (lazily, for the
+// tokens the column uses). The scan goes over the codes eight at a time
+// looking only at a 1-byte state per token: most groups hold no token in
+// which a match can end, and cost eight table loads. At a token where one
+// can, it runs the matcher over just the tokens the match could span (the
+// needle's length back); a token that holds the whole needle matches
+// outright.
 // Where most rows match that flat scan pays per matching row, so it goes
 // in chunks of 1024 rows and scans a chunk row by row when at least half
 // the rows of the chunk before matched: first the per-row first-code
@@ -359,19 +362,20 @@
 //
 // Predicates against decoding the column (AppendArrow) and comparing each
 // row (BenchmarkPairedSearch, same rounds; measured on 2026-11-26, median
-// of five runs of 60 rounds per file, load average 5-6), speedup: Equal
-// 4.3x (3.2-8.0), HasPrefix 4.5x (3.3-6.8), Contains of three bytes from
-// the middle of row 7 4.9x (3.2-9.8), Contains of a needle absent from
-// the data ("qzx") 88x (5.4-520; on 8 of the 12 files a byte of it occurs
-// in no token the column uses, and japanese 49x). Lowest Contains: urls2
-// 3.2x ("org", 70% of rows match; its five runs 3.1-3.4x), l_comment
-// 3.4x, email 3.8x. Runs of the previous Contains (the bitap scan for
-// every needle, ch&63 signatures; three runs): 3.9x (1.7-7.9) and 8.4x
-// (2.7-19.1), urls2 1.7x, l_comment 2.4x, japanese "qzx" 2.7x. Contains
-// of six bytes from the middle of row 7 (contains6, the bitap scan) is
-// 3.5x (1.1-9.8) and below 3x on japanese (1.1x), urls2 (1.4x),
-// l_comment (2.2x) and c_name (2.8x): the pair scan would need a wider
-// verdict than a byte for it.
+// of five runs of 60 rounds per file, load average 6-9), speedup: Equal
+// 4.8x (3.4-8.5), HasPrefix 4.8x (3.5-7.9), Contains of three bytes from
+// the middle of row 7 4.6x (3.4-9.7), Contains of a needle absent from
+// the data ("qzx") 98x (5.5-434; on 8 of the 12 files a byte of it occurs
+// in no token the column uses, and japanese 50x), Contains of six bytes
+// from the middle of row 7 (contains6) 4.5x (1.8-8.9). Lowest three-byte
+// Contains: l_comment 3.4x, urls2 3.5x ("org", 70% of rows match; its
+// five runs 3.2-3.6x), email 3.9x. Below 3x: contains6 on japanese
+// (1.8x, 24 codes a row against bytes.Contains' vectorised search),
+// urls2 (2.7x) and l_comment (2.9x). Runs of the previous Contains (the
+// bitap scan for every needle, ch&63 signatures): 3.9x (1.7-7.9) and 8.4x
+// (2.7-19.1), urls2 1.7x, l_comment 2.4x, japanese "qzx" 2.7x (three
+// runs); contains6 3.5x (1.1-9.8; japanese 1.1x, urls2 1.4x, l_comment
+// 2.2x, c_name 2.8x).
 //
 // Tried on 2026-11-26 for the pair scan and not kept (paired runs, or CPU
 // profiles on the loaded machine): the Y bytes stored and then classified
@@ -383,11 +387,11 @@
 // looked up again instead, a rare branch); classifying only the groups
 // with a set bit in dense blocks too (urls2 1.17x the time: the branch
 // mispredicts there); every block row by row (l_comment 1.6x, lastname
-// 2.2x the time); a wider byte (pair bits in 5 bits, the middle-piece
-// flags of both tokens in 2 more) for needles of up to 6 bytes: every
-// group needed more arithmetic and a second gather, and urls2 went from
-// 3.0x to 3.3x with the two-field layout of 4-byte needles, so 5..63-byte
-// needles keep the bitap scan.
+// 2.2x the time); one byte layout for needles of up to 6 bytes (pair bits
+// in 5 bits, middle-piece flags of both tokens in 2 more, each group
+// needing the flags' arithmetic): urls2 went from 3.0x to 3.3x with the
+// two-field byte layout of needles of up to 4 bytes, and 5..8-byte needles
+// got 16-bit verdicts instead.
 //
 // Earlier figures (issue 14's run, own baselines): compress (train +
 // parse) ran at 30-200 MB/s wall time on the loaded machine.
