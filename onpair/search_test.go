@@ -135,7 +135,7 @@ func TestPredicatesDBText(t *testing.T) {
 		require.NoError(t, err)
 		row := data[offs[7]:offs[8]]
 		needles := [][]byte{row, row[:len(row)/2], row[len(row)/3 : 2*len(row)/3], []byte("com"), []byte("@"), []byte("http"), []byte("zzzzqq"), []byte("qzx")}
-		for _, k := range []int{2, 3, 6, 7, 8, 9} { // around the pair scan's 6-byte and the pair filter's 8-byte limits
+		for _, k := range []int{2, 3, 4, 5, 8, 9} { // around the pair scan's 4-byte (byte verdicts) and 8-byte limits
 			other := data[offs[101]:offs[102]]
 			if len(other) >= k {
 				needles = append(needles, other[len(other)-k:], other[:k])
@@ -156,9 +156,10 @@ func FuzzDiffSearch(f *testing.F) {
 	f.Add([]byte("hello world\nhello\nhelp\n\nworld hello"), []byte("hello"), []byte{3, 1, 4}, uint16(7))
 	f.Add([]byte("aaaa\naaab\nab"), []byte("aab"), []byte{}, uint16(0))
 	f.Add([]byte("x"), []byte("\xff\xfe"), []byte{15}, uint16(300))
-	// The pair scan (needles of up to 6 bytes): one-byte tokens, so
-	// matches span middle tokens; a needle of 6 and of 7 bytes; the
-	// needle's last byte ending one row and its first starting the next.
+	// The pair scan (needles of up to 8 bytes, 16-bit verdicts past 4):
+	// one-byte tokens, so matches span middle tokens; needles of 6 and 7
+	// bytes; the needle's last byte ending one row and its first starting
+	// the next.
 	f.Add([]byte("abcd\nxabcdx\nab\ncd\nzzabzzcd"), []byte("bc"), []byte{0}, uint16(0))
 	f.Add([]byte("hello world foo bar\nworld hello\nlo wo"), []byte("lo wor"), []byte{1, 2, 0}, uint16(0x0305))
 	f.Add([]byte("hello world foo bar\nworld hello\nllo wor"), []byte("llo wor"), []byte{4, 0, 2}, uint16(9))
