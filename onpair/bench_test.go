@@ -346,7 +346,7 @@ func stringsLoop(values []string, idx []int, buf []byte) []byte {
 // every row) and compare each row. Needles come from row 7 of each file: the
 // whole value (Equal), its first half (HasPrefix) and three bytes from its
 // middle (Contains), plus "qzx" (Contains of a needle found in few rows or
-// none: the pure scan).
+// none: the pure scan) and six bytes from the middle (contains6).
 func BenchmarkPairedSearch(b *testing.B) {
 	for _, name := range dbtextFiles {
 		b.Run(name, func(b *testing.B) {
@@ -363,6 +363,8 @@ func BenchmarkPairedSearch(b *testing.B) {
 				{"prefix", row[:max(mid, 1)], (*Column).HasPrefix, bytes.HasPrefix},
 				{"contains", row[max(mid-1, 0):min(mid+2, len(row))], (*Column).Contains, bytes.Contains},
 				{"contains-rare", []byte("qzx"), (*Column).Contains, bytes.Contains},
+				// Six bytes: past the pair scan's 4, the bitap scan.
+				{"contains6", row[max(mid-3, 0):min(mid+3, len(row))], (*Column).Contains, bytes.Contains},
 			}
 			var data []byte
 			var ends []uint64

@@ -208,29 +208,59 @@
 // needle matches outright; the rest compare token by token until the first
 // difference. Nothing is decoded.
 //
-// Contains runs the shift-and (bitap) matcher on tokens: feeding a token
-// to the matcher's state is an affine map, D' = (D<<len) & A | C, worked
-// out once per token from its bytes (lazily, for the tokens the column
-// uses). The scan goes over the codes eight at a time looking only at a
-// 1-byte state per token: most groups hold no token in which a match can
-// end, and cost eight table loads. At a token where one can, it runs the
-// matcher over just the tokens the match could span (the needle's length
-// back); a token that holds the whole needle matches outright. Where most
-// rows match (c_name, urls2 with a common needle) that flat scan pays per
-// matching row, so Contains goes in chunks of 1024 rows and scans a chunk
-// row by row when at least half the rows of the chunk before matched:
-// first the per-row first-code table (a first token holding the needle
-// settles the row), then each remaining row from its start, four token
-// states at a time, until its first match. Needles longer than 63 bytes
-// are matched on their first 63 bytes, and the candidate rows confirmed by
-// decoding them.
+// Contains first checks that every byte of the needle occurs in some
+// token the column uses (a trained dictionary holds all 256 single bytes
+// whether the rows have them or not): if one does not, no row matches and
+// it returns at once.
+//
+// Needles of up to 8 bytes go through a pair scan. A match lies within
+// one token, or spans exactly two (the first token ends with the needle's
+// first j bytes, the next starts with the rest), or passes through middle
+// tokens that lie strictly inside the needle. For each token the column
+// uses, Contains works out once per call two bytes of verdicts (two
+// 16-bit words for needles of 5..8 bytes): what it ends with (for the
+// token after it) and what it starts with, whether it holds the needle,
+// and where it could sit as a middle piece (for the token before it).
+// Then one flat branch-free pass over blocks of 8192 codes ANDs each
+// code's verdict with its predecessor's, eight codes in one 64-bit word
+// (the even and the odd codes' entries in two words of 16-bit lanes, one
+// shift and one AND apart; four codes a word with 16-bit verdicts), and
+// keeps two bits a code: "a match ends here, exactly" and "a match
+// through a middle piece may".
+// Rows are decided from those bits (one 8-byte load for a row of up to 57
+// codes): every row of a block where matches are dense (first from the
+// per-row first-code table when it settles most rows, as on c_name), else
+// only the rows holding a set bit, found by skipping zero words. The rare
+// rows with only the second kind of bit are checked by running the bitap
+// matcher over their tokens.
+//
+// Needles of 9 bytes or more run the shift-and (bitap) matcher on tokens:
+// feeding a token to the matcher's state is an affine map, D' = (D<<len)
+// & A | C, worked out once per token from its bytes (lazily, for the
+// tokens the column uses). The scan goes over the codes eight at a time
+// looking only at a 1-byte state per token: most groups hold no token in
+// which a match can end, and cost eight table loads. At a token where one
+// can, it runs the matcher over just the tokens the match could span (the
+// needle's length back); a token that holds the whole needle matches
+// outright.
+// Where most rows match that flat scan pays per matching row, so it goes
+// in chunks of 1024 rows and scans a chunk row by row when at least half
+// the rows of the chunk before matched: first the per-row first-code
+// table (a first token holding the needle settles the row), then each
+// remaining row from its start, four token states at a time, until its
+// first match. Needles longer than 63 bytes are matched on their first 63
+// bytes, and the candidate rows confirmed by decoding them. Both scans
+// skip the tokens without a needle byte by an 8-byte signature per token
+// (sigBit: letters, digits and the other bytes on separate bits).
 //
 // Nothing in the search assumes the codes are the greedy parse of the
 // text: FuzzDiffSearch checks all three predicates against
 // decode-and-compare on trained columns and on columns whose rows are cut
 // into arbitrary, duplicated, unsorted tokens, with empty needles, needles
 // longer than every row, bytes absent from the dictionary and needles cut
-// across token boundaries.
+// across token boundaries; the tests also run both Contains scans on
+// small chunks and blocks (rows longer than a block, every switch between
+// the dense and sparse passes).
 //
 // # Performance
 //
@@ -330,18 +360,38 @@
 //     mean 2.76 over the 12 files; onpair_cpp 2.72 on the same files in
 //     the harness (c_name 5.28, hex 1.33, ps_comment 5.79).
 //
-// Predicates against decoding the column (AppendArrow, now 0.64x AppendAll
-// on urls2 and 2.4x faster than before) and comparing each row
-// (BenchmarkPairedSearch, same rounds), speedup: Equal 4.6x (3.3-9.3),
-// HasPrefix 4.3x (3.5-7.3), Contains of three bytes from the middle of
-// row 7 4.0x (1.7-7.9), Contains of a needle absent from the data ("qzx")
-// 8.4x (2.7-17.8). Below 3x: Contains of "org" on urls2 (70% of rows
-// match, all but 30 of them in a token holding "org"; 1.7x), of l_comment's
-// needle (2.3x), and "qzx" on japanese (2.7x, 24 codes a row against
-// bytes.Contains' vectorised byte search). A pass counting, per chunk, the
-// rows holding such a token (no branch per row) and an exact 256-bit
-// byte set per token (instead of ch&63, which maps UTF-8 continuation
-// bytes onto ASCII letters) were tried and measured slower or no better.
+// Predicates against decoding the column (AppendArrow) and comparing each
+// row (BenchmarkPairedSearch, same rounds; measured on 2026-11-26, median
+// of five runs of 60 rounds per file, load average 6-9), speedup: Equal
+// 4.8x (3.4-8.5), HasPrefix 4.8x (3.5-7.9), Contains of three bytes from
+// the middle of row 7 4.6x (3.4-9.7), Contains of a needle absent from
+// the data ("qzx") 98x (5.5-434; on 8 of the 12 files a byte of it occurs
+// in no token the column uses, and japanese 50x), Contains of six bytes
+// from the middle of row 7 (contains6) 4.5x (1.8-8.9). Lowest three-byte
+// Contains: l_comment 3.4x, urls2 3.5x ("org", 70% of rows match; its
+// five runs 3.2-3.6x), email 3.9x. Below 3x: contains6 on japanese
+// (1.8x, 24 codes a row against bytes.Contains' vectorised search),
+// urls2 (2.7x) and l_comment (2.9x). Runs of the previous Contains (the
+// bitap scan for every needle, ch&63 signatures): 3.9x (1.7-7.9) and 8.4x
+// (2.7-19.1), urls2 1.7x, l_comment 2.4x, japanese "qzx" 2.7x (three
+// runs); contains6 3.5x (1.1-9.8; japanese 1.1x, urls2 1.4x, l_comment
+// 2.2x, c_name 2.8x).
+//
+// Tried on 2026-11-26 for the pair scan and not kept (paired runs, or CPU
+// profiles on the loaded machine): the Y bytes stored and then classified
+// in a second pass (2-27% more time for Contains of the row-7 needle and
+// "qzx" than classifying them in a register); rows decided from the Y
+// bytes, 8 codes a load (two loads a row on urls2, about 15% slower in
+// CPU profiles than the verdict bitmaps, one load a row); a third
+// bitmap for "the token holds the needle" (the first code of a row is
+// looked up again instead, a rare branch); classifying only the groups
+// with a set bit in dense blocks too (urls2 1.17x the time: the branch
+// mispredicts there); every block row by row (l_comment 1.6x, lastname
+// 2.2x the time); one byte layout for needles of up to 6 bytes (pair bits
+// in 5 bits, middle-piece flags of both tokens in 2 more, each group
+// needing the flags' arithmetic): urls2 went from 3.0x to 3.3x with the
+// two-field byte layout of needles of up to 4 bytes, and 5..8-byte needles
+// got 16-bit verdicts instead.
 //
 // Earlier figures (issue 14's run, own baselines): compress (train +
 // parse) ran at 30-200 MB/s wall time on the loaded machine.

@@ -2,6 +2,7 @@ package onpair
 
 import (
 	"bytes"
+	"encoding/binary"
 	"iter"
 	"math/bits"
 	"sync"
@@ -64,19 +65,69 @@ type search struct {
 	once  sync.Once
 	first []uint16
 
-	// sig[t] has bit ch&63 set for every byte ch of token t (8 bytes a
-	// token, built on the first Contains): a token whose signature misses
-	// every needle byte resets the matcher, known without reading it.
+	// sig[t] has bit sigBit[ch] set for every byte ch of token t (8 bytes
+	// a token, built on the first Contains; 0 for the tokens the column
+	// does not use): a token whose signature misses every needle byte
+	// resets the matcher, known without reading it.
 	sigOnce sync.Once
 	sig     []uint64
+	bytes   [4]uint64 // every byte of the tokens the column uses
 }
+
+// dictHasBytes reports whether every byte of s occurs in some token the
+// column uses: if one does not, no row can contain s.
+func (c *Column) dictHasBytes(s []byte) bool {
+	c.tokenSigs()
+	set := &c.search.bytes
+	for _, ch := range s {
+		if set[ch>>6]&(1<<(ch&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sigBit maps a byte to its bit of a token signature: letters (either
+// case) to bits 0..25 and digits to 26..35, each apart, other ASCII bytes
+// to 36..51 and the rest to 52..63, shared. (ch&63 put '/' on 'o', digits
+// on letters' neighbours and UTF-8 continuation bytes on ASCII, so a
+// needle like "org" met most URL tokens.)
+var sigBit = func() (m [256]uint8) {
+	for ch := range 256 {
+		switch {
+		case 'a' <= ch && ch <= 'z':
+			m[ch] = uint8(ch - 'a')
+		case 'A' <= ch && ch <= 'Z':
+			m[ch] = uint8(ch - 'A')
+		case '0' <= ch && ch <= '9':
+			m[ch] = uint8(26 + ch - '0')
+		case ch < 0x80:
+			m[ch] = uint8(36 + ch%16)
+		default:
+			m[ch] = uint8(52 + ch%12)
+		}
+	}
+	return m
+}()
 
 func (c *Column) tokenSigs() []uint64 {
 	c.search.sigOnce.Do(func() {
 		sig := make([]uint64, max(c.dec.n, 1))
+		// Tokens the codes never use keep an empty signature and add no
+		// byte to the set: a trained dictionary holds every single byte,
+		// whether the column has it or not.
+		used := make([]uint64, (c.dec.n+63)/64)
+		for _, cd := range c.parts.Codes {
+			used[cd>>6] |= 1 << (cd & 63)
+		}
+		set := &c.search.bytes
 		for t := range c.dec.n {
+			if used[t>>6]&(1<<(t&63)) == 0 {
+				continue
+			}
 			for _, ch := range c.token(uint16(t)) {
-				sig[t] |= 1 << (ch & 63)
+				sig[t] |= 1 << sigBit[ch]
+				set[ch>>6] |= 1 << (ch & 63)
 			}
 		}
 		c.search.sig = sig
@@ -231,9 +282,12 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 	return false
 }
 
-// Contains returns the rows whose value contains substr.
+// Contains returns the rows whose value contains substr. Nothing is
+// decoded. If a byte of substr occurs in no token the column uses, it
+// returns at once; needles of up to 8 bytes go through the pair scan
+// (containsPairs), longer ones through the bitap scan below.
 //
-// It runs the shift-and (bitap) matcher on tokens instead of bytes. The
+// That runs the shift-and (bitap) matcher on tokens instead of bytes. The
 // matcher's state D has bit j set when the last j+1 bytes read equal
 // substr[:j+1]. Feeding one byte is D = (D<<1 | 1) & B[byte], so feeding a
 // whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
@@ -248,6 +302,12 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // longer than 63 bytes run the matcher on their first 63 bytes and confirm
 // the candidate rows by decoding them.
 func (c *Column) Contains(substr []byte) RowSet {
+	if len(substr) > 0 && !c.dictHasBytes(substr) {
+		return newRowSet(c.Len())
+	}
+	if len(substr) > 0 && len(substr) <= pairMax {
+		return c.containsPairs(substr, pairBlock)
+	}
 	return c.contains(substr, searchChunk, false)
 }
 
@@ -267,7 +327,7 @@ func (c *Column) contains(substr []byte, chunk int, dense bool) RowSet {
 	var nsig uint64
 	for j, ch := range needle {
 		b[ch] |= 1 << j
-		nsig |= 1 << (ch & 63)
+		nsig |= 1 << sigBit[ch]
 	}
 	c.tokenSigs()
 	top := uint64(1) << (len(needle) - 1)
@@ -622,4 +682,593 @@ func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
 	}
 	e.a, e.c, e.h, e.l = p, q|always, h, uint64(len(t))
 	e.s = ^uint64(0)<<(len(t)&63)&p | e.c
+}
+
+// Contains' pair scan, for needles of up to pairMax bytes. The verdict
+// bits, in a byte (needles of up to pairNarrow bytes) or 16 bits:
+const (
+	pairMax    = 8    // the needle length less one pair states: 7 bits a field in 16
+	pairNarrow = 4    // 3 bits a field in a byte
+	pairBlock  = 8192 // codes a block: its codes and bits stay in L1
+
+	yExact  = 0x07 // a match spans the previous token and this one
+	yAny    = 0x38 // a longer one may pass through them
+	yWithin = 0x80 // this token holds the needle
+	yUsed   = yExact | yAny | yWithin
+
+	// The same in 16 bits, for needles of 5..8 bytes.
+	wExact  = 0x007f
+	wAny    = 0x3f80
+	wWithin = 0x8000
+	wUsed   = wExact | wAny | wWithin
+)
+
+// pairScratch is containsPairs' per-call scratch, pooled (the table is
+// 128 KiB, of which the column's tokens use the first entries).
+type pairScratch struct {
+	e    [MaxTokens]uint16
+	ew   *[MaxTokens]uint32 // 16-bit verdicts, allocated for the first needle of 5..8 bytes
+	bits yBits
+	tab  []bitapToken // the maps of the tokens with a needle byte (by signature)
+}
+
+var pairPool sync.Pool
+
+// containsPairs is Contains for needles of 1..pairMax bytes. A match lies
+// within one token, or spans two (its first j bytes end one token, the
+// rest start the next), or spans three or more, whose middle tokens lie
+// strictly inside the needle ("middle pieces", A). So for each token it
+// works out, once per call from the token's bytes (the bitap map of
+// build: its q, p and h), one byte for the token after it, sb, and one
+// for the token before it, hf: bit j-1 of sb if the token ends with the
+// needle's first j bytes (in two fields, yExact and yAny, the same bits
+// shifted), of hf if it starts with the rest (yExact); in hf's yAny
+// field, a token that can be a middle piece has bit i-1 for each offset i
+// of the needle it can start at (p's states short of the end). yWithin
+// marks a token holding the needle (in hf; always set in sb). Needles of
+// 5..8 bytes need 7 bits a field: their verdicts are 16 bits (ew[t] = hf
+// | sb<<16, fillBitsWide, four codes a word), the rest is the same. One flat
+// branch-free pass over a block of codes works out Y[k] = sb[code k-1] &
+// hf[code k] (e[t] = hf | sb<<8 holds both), eight codes at a time, and
+// keeps two bits a code: h if Y has yWithin or a yExact bit, l if it has
+// a yAny bit. A row matches if it has an h bit (past its first code,
+// whose Y came from the row before: there only the token's yWithin
+// counts), exactly: that match lies within one token or spans exactly
+// those two. A match of any other shape has a first token t1 and a middle
+// piece after it at the offset where t1 ends, which sets a yAny bit: the
+// rows with l bits but no h bit, and only they, are checked by running the
+// matcher over their tokens (bitapRow). Rows are then read from the bits:
+// every row where matches are dense (with the first-code table first,
+// when it settles most rows), else only the rows holding a set bit, found
+// up to 64 codes at a time.
+func (c *Column) containsPairs(needle []byte, block int) RowSet {
+	set := newRowSet(c.Len())
+	var b [256]uint64
+	var nsig uint64
+	for j, ch := range needle {
+		b[ch] |= 1 << j
+		nsig |= 1 << sigBit[ch]
+	}
+	m := len(needle)
+	top := uint64(1) << (m - 1)
+	low := top - 1
+	sc, _ := pairPool.Get().(*pairScratch)
+	if sc == nil {
+		sc = new(pairScratch)
+	}
+	defer pairPool.Put(sc)
+	block = min(block, pairBlock)
+	if cap(sc.tab) < c.dec.n {
+		sc.tab = make([]bitapToken, c.dec.n)
+	}
+	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], sig: c.tokenSigs(), nsig: nsig, words: set.words}
+	if ps.wide = m > pairNarrow; ps.wide && sc.ew == nil {
+		sc.ew = new([MaxTokens]uint32)
+	}
+	e, ew, sig := ps.e, sc.ew, ps.sig
+	ps.ew = ew
+	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
+	// wExact, wAny (7 bits) and wWithin in 16 bits.
+	fs, within, pairs := uint(3), uint16(yWithin), uint16(yExact|yAny)
+	if ps.wide {
+		fs, within, pairs = 7, wWithin, wExact|wAny
+	}
+	var flags, sAny, hAny uint16
+	for t := range c.dec.n {
+		var hf, sb uint16
+		if sig[t]&nsig == 0 { // no needle byte (by its signature)
+			sb = within
+		} else {
+			tb := &ps.tab[t]
+			tb.build(c.token(uint16(t)), &b, top)
+			h, q := uint16(tb.h&low), uint16(tb.c&low)
+			mid := uint16(tb.a & low >> tb.l) // the offsets it can start at as a middle piece
+			hf, sb = h|mid<<fs, q|q<<fs|within
+			if tb.h&always != 0 {
+				hf |= within
+			}
+			flags |= hf
+			sAny |= sb
+			hAny |= hf
+		}
+		if ps.wide {
+			ew[t] = uint32(hf) | uint32(sb)<<16
+		} else {
+			e[t] = hf | sb<<8
+		}
+	}
+	if flags&within == 0 && sAny&hAny&pairs == 0 {
+		return set // no token holds the needle or ends a part of it that another starts
+	}
+	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
+	pb := ps.pb
+	dense, first := true, true // the first block tries the first codes
+	for r := 0; r < nr; {
+		s0 := int(rows[r])
+		if int(rows[r+1])-s0 > block { // a row longer than a block, alone
+			hit, look := uint8(0), uint8(0)
+			prev := ps.start()
+			rc := codes[s0:rows[r+1]]
+			for i := 0; i < len(rc); i += block {
+				part := rc[i:min(i+block, len(rc))]
+				prev, _ = ps.fill(part, prev, false)
+				for j := 0; j < (len(part)+7)>>3; j++ {
+					hit |= pb.h[j]
+					look |= pb.l[j]
+				}
+			}
+			if hit != 0 || look != 0 && ps.bitapRow(r) {
+				set.add(r)
+			}
+			r++
+			continue
+		}
+		// The rows r..r1-1 whose codes fit in a block.
+		lo, hi := r+1, nr
+		for lo < hi {
+			mid := int(uint(lo+hi+1) >> 1)
+			if int(rows[mid])-s0 <= block {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		r1 := lo
+		n := int(rows[r1]) - s0
+		var looked int
+		switch {
+		case !dense:
+			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), true)
+			looked = ps.rowsSparse(r, n)
+		case first:
+			// Rows whose first token holds the needle, from the
+			// first-code table: where they are most rows (c_name),
+			// the block's codes need not be read at all.
+			settled := ps.first(r, r1)
+			first = settled*2 >= r1-r
+			looked = settled
+			if settled == r1-r {
+				break
+			}
+			fallthrough
+		default:
+			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), false)
+			looked = ps.rowsDense(r, r1)
+		}
+		dense = looked*pairDense >= r1-r
+		r = r1
+	}
+	return set
+}
+
+// pairDense: a block where at least 1/pairDense of the rows were looked
+// at (sparse) or matched (dense) makes the next one go row by row.
+const pairDense = 4
+
+// yBits holds a block's verdicts, one bit a code (code k is bit k&7 of
+// byte k>>3), padded for 8-byte loads: h, the code settles its row
+// (exactly, but for a row's first code, whose Y came from the row before:
+// there only its token's yWithin counts, looked up again); l, the row may
+// need the matcher.
+type yBits struct {
+	h, l [pairBlock/8 + 16]uint8
+}
+
+// yClass returns the h and l bits of eight Y bytes.
+func yClass(v uint64) (h, l uint8) {
+	const exact, c7f, b7 = 0x0707070707070707, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	const anyF, b6 = 0x3838383838383838, 0x4040404040404040
+	h = gather7((v&exact + c7f | v) & b7)    // bit 7: yWithin or a yExact bit
+	if la := (v&anyF + anyF) & b6; la != 0 { // bit 6: a yAny bit
+		l = gather7(la << 1)
+	}
+	return
+}
+
+// gather7 returns bit 7 of byte j of x as bit j, x having no other bit.
+func gather7(x uint64) uint8 { return uint8(x * 0x0002040810204081 >> 56) }
+
+// fillBits works out the Y bytes of codes (see containsPairs), prev
+// being the sb byte of the code before, and stores their bits in pb; it
+// returns the last code's sb and whether some l bit is set. Eight codes
+// at a time, their Y bytes in a register; sparse skips classifying the
+// groups with no bit to set.
+func fillBits(e *[MaxTokens]uint16, codes []uint16, pb *yBits, prev uint16, sparse bool) (uint16, bool) {
+	nw := len(codes) >> 3
+	var p uint64
+	var anyL uint8
+	if sparse {
+		p, anyL = fillSparse(e, codes[:nw*8], pb, uint64(prev))
+	} else {
+		p, anyL = fillDense(e, codes[:nw*8], pb, uint64(prev))
+	}
+	prev = uint16(p)
+	y := uint64(0)
+	for i, cd := range codes[nw*8:] {
+		v := e[cd]
+		y |= uint64(uint8(prev&v)) << (8 * i)
+		prev = v >> 8
+	}
+	pb.h[nw], pb.l[nw] = yClass(y)
+	anyL |= pb.l[nw]
+	clear(pb.h[nw+1 : nw+10])
+	clear(pb.l[nw+1 : nw+10])
+	return prev, anyL != 0
+}
+
+// fillDense and fillSparse work out eight Y bytes at a time: the
+// even codes' entries go in one word, the odd ones' in another, in 16-bit
+// lanes (hf low, sb high). Shifted a byte, the odd word puts each even
+// code's predecessor's sb over the code's hf in the even word, and the
+// even word's own sb bytes lie over the next (odd) codes' hf: one AND
+// gives the eight bytes in order.
+func fillDense(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint64, uint8) {
+	nw := len(codes) >> 3
+	h, l := pb.h[:nw], pb.l[:nw]
+	anyL := uint8(0)
+	j := 0
+	for ; j+2 <= nw; j += 2 { // sixteen codes a turn
+		g := (*[16]uint16)(codes[j*8 : j*8+16])
+		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+		x2 := uint64(e[g[8]]) | uint64(e[g[10]])<<16 | uint64(e[g[12]])<<32 | uint64(e[g[14]])<<48
+		x3 := uint64(e[g[9]]) | uint64(e[g[11]])<<16 | uint64(e[g[13]])<<32 | uint64(e[g[15]])<<48
+		y0 := (x1<<8 | p) & x0
+		y1 := (x3<<8 | x1>>56) & x2
+		p = x3 >> 56
+		hw := (*[2]uint8)(h[j : j+2])
+		lw := (*[2]uint8)(l[j : j+2])
+		hw[0], lw[0] = yClass(y0)
+		hw[1], lw[1] = yClass(y1)
+		anyL |= lw[0] | lw[1]
+	}
+	for ; j < nw; j++ {
+		g := (*[8]uint16)(codes[j*8 : j*8+8])
+		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+		y := (x1<<8 | p) & x0
+		p = x1 >> 56
+		h[j], l[j] = yClass(y)
+		anyL |= l[j]
+	}
+	return p, anyL
+}
+
+func fillSparse(e *[MaxTokens]uint16, codes []uint16, pb *yBits, p uint64) (uint64, uint8) {
+	nw := len(codes) >> 3
+	h, l := pb.h[:nw], pb.l[:nw]
+	anyL := uint8(0)
+	for j := range h {
+		g := (*[8]uint16)(codes[j*8 : j*8+8])
+		x0 := uint64(e[g[0]]) | uint64(e[g[2]])<<16 | uint64(e[g[4]])<<32 | uint64(e[g[6]])<<48
+		x1 := uint64(e[g[1]]) | uint64(e[g[3]])<<16 | uint64(e[g[5]])<<32 | uint64(e[g[7]])<<48
+		y := (x1<<8 | p) & x0
+		p = x1 >> 56
+		if y&(yUsed*0x0101010101010101) == 0 { // no bit to set
+			h[j], l[j] = 0, 0
+			continue
+		}
+		h[j], l[j] = yClass(y)
+		anyL |= l[j]
+	}
+	return p, anyL
+}
+
+// fillBitsWide is fillBits for 16-bit verdicts (ew[t] = hf | sb<<16):
+// four codes a word, the even and the odd codes' entries in 32-bit lanes.
+func fillBitsWide(ew *[MaxTokens]uint32, codes []uint16, pb *yBits, prev uint32, sparse bool) (uint32, bool) {
+	nw := len(codes) >> 3
+	h, l := pb.h[:nw], pb.l[:nw]
+	p := uint64(prev)
+	anyL := uint8(0)
+	for j := range h {
+		g := (*[8]uint16)(codes[j*8 : j*8+8])
+		x0 := uint64(ew[g[0]]) | uint64(ew[g[2]])<<32
+		x1 := uint64(ew[g[1]]) | uint64(ew[g[3]])<<32
+		x2 := uint64(ew[g[4]]) | uint64(ew[g[6]])<<32
+		x3 := uint64(ew[g[5]]) | uint64(ew[g[7]])<<32
+		ya := (x1<<16 | p) & x0
+		yb := (x3<<16 | x1>>48) & x2
+		p = x3 >> 48
+		if sparse && (ya|yb)&(wUsed*0x0001000100010001) == 0 {
+			h[j], l[j] = 0, 0
+			continue
+		}
+		ha, la := wClass(ya)
+		hb, lb := wClass(yb)
+		h[j], l[j] = ha|hb<<4, la|lb<<4
+		anyL |= l[j]
+	}
+	var ya, yb uint64
+	for i, cd := range codes[nw*8:] {
+		v := ew[cd]
+		y := uint64(uint16(uint32(p) & v))
+		if i < 4 {
+			ya |= y << (16 * i)
+		} else {
+			yb |= y << (16 * (i - 4))
+		}
+		p = uint64(v >> 16)
+	}
+	ha, la := wClass(ya)
+	hb, lb := wClass(yb)
+	pb.h[nw], pb.l[nw] = ha|hb<<4, la|lb<<4
+	anyL |= pb.l[nw]
+	clear(pb.h[nw+1 : nw+10])
+	clear(pb.l[nw+1 : nw+10])
+	return uint32(p), anyL != 0
+}
+
+// wClass returns the h and l bits (bits 0..3) of four 16-bit verdicts.
+func wClass(v uint64) (h, l uint8) {
+	const exact, c7fff, b15 = 0x007f007f007f007f, 0x7fff7fff7fff7fff, 0x8000800080008000
+	const anyF, b14 = 0x3f803f803f803f80, 0x4000400040004000
+	const gather = 1<<45 | 1<<30 | 1<<15 | 1 // bit 15 of lane i to bit 60+i
+	h = uint8((v&exact + c7fff | v) & b15 * gather >> 60)
+	if la := (v&anyF + anyF) & b14; la != 0 {
+		l = uint8(la << 1 * gather >> 60)
+	}
+	return
+}
+
+func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rowBits returns the bits of bm for the n codes from code s, nonzero iff
+// one is set.
+func rowBits(bm []uint8, s, n int) uint64 {
+	if n <= 57 {
+		return le64(bm[s>>3:]) >> (s & 7) & (^uint64(0) >> uint(64-n))
+	}
+	return rowBitsLong(bm, s, n)
+}
+
+//go:noinline
+func rowBitsLong(bm []uint8, s, n int) uint64 {
+	x := uint64(0)
+	for ; n > 0; s, n = s+56, n-56 {
+		x |= rowBits(bm, s, min(n, 56))
+	}
+	return x
+}
+
+// rowVerdict returns the row [s, s+n)'s h bits (bit 0, its first code's,
+// counts only if that token holds the needle) and l bits (nonzero: it
+// may need the matcher).
+func rowVerdict(pb *yBits, s, n int) (hit, look uint64) {
+	return rowBits(pb.h[:], s, n), rowBits(pb.l[:], s, n) &^ 1
+}
+
+// first sets the rows r0..r1-1 whose first token holds the needle
+// and returns how many there are, branch-free.
+func (ps *pairScan) first(r0, r1 int) int {
+	first, rows := ps.c.firstCodes()[r0:r1], ps.c.rows[r0:r1+1]
+	if ps.wide {
+		return firstHolds(ps.words, first, rows, r0, ps.ew, wWithin)
+	}
+	return firstHolds(ps.words, first, rows, r0, ps.e, yWithin)
+}
+
+func firstHolds[E uint16 | uint32](words []uint64, first []uint16, rows []uint32, r0 int, e *[MaxTokens]E, within E) int {
+	var acc uint64
+	n := 0
+	for j, fc := range first {
+		r := r0 + j
+		// An empty row's first code is 0, whatever e says of it.
+		acc |= b2u(e[fc]&within != 0) & b2u(rows[j] < rows[j+1]) << (r & 63)
+		if r&63 == 63 {
+			words[r>>6] |= acc
+			n += bits.OnesCount64(acc)
+			acc = 0
+		}
+	}
+	if r1 := r0 + len(first); r1 > r0 {
+		words[(r1-1)>>6] |= acc
+		n += bits.OnesCount64(acc)
+	}
+	return n
+}
+
+// rowsDense decides rows r0..r1-1 from the block's bits, every row,
+// branch-free but for the rows needing the matcher (and those of more
+// than 57 codes). It returns the number of rows matched.
+func (ps *pairScan) rowsDense(r0, r1 int) int {
+	c, pb, words := ps.c, ps.pb, ps.words
+	rows := c.rows[r0 : r1+1]
+	s0 := rows[0]
+	var acc uint64
+	hits := 0
+	start := s0
+	for j, end := range rows[1:] {
+		r := r0 + j
+		s, n := int(start-s0), int(end-start)
+		start = end
+		var h, l uint64
+		if n <= 57 { // rowVerdict, inlined
+			// The masks and shifts keep the compiler's checks out: s>>3
+			// is at most pairBlock/8, and only for an empty row at the
+			// block's end, whose mask is 0.
+			m, sh, i := uint64(1)<<(n&63)-1, uint(s&7), s>>3&(pairBlock/8-1)
+			h = le64(pb.h[i:]) >> sh & m
+			if ps.anyL {
+				l = le64(pb.l[i:]) >> sh & m &^ 1
+			}
+		} else {
+			h, l = rowVerdict(pb, s, n)
+		}
+		hit := b2u(h > 1)
+		if h == 1 { // rare: only the first code's bit
+			hit = ps.within(uint32(s) + s0)
+		}
+		if l&(hit-1) != 0 { // rare: no hit, and an l bit (one branch)
+			hit = ps.lookRow(r)
+		}
+		acc |= hit << (r & 63)
+		if r&63 == 63 {
+			words[r>>6] |= acc
+			hits += bits.OnesCount64(acc)
+			acc = 0
+		}
+	}
+	if r1 > r0 {
+		words[(r1-1)>>6] |= acc
+		hits += bits.OnesCount64(acc)
+	}
+	return hits
+}
+
+// lookRow is bitapRow as 0 or 1.
+//
+//go:noinline
+func (ps *pairScan) lookRow(r int) uint64 {
+	return b2u(ps.bitapRow(r))
+}
+
+// rowsSparse decides the rows from row r0 on whose n codes the block
+// holds, looking only at the rows holding a code with an h or l bit: the
+// others are skipped up to 64 codes at a time. It returns the number of rows
+// looked at.
+func (ps *pairScan) rowsSparse(r0, n int) int {
+	c, pb, words := ps.c, ps.pb, ps.words
+	rows := c.rows
+	s0 := int(rows[r0])
+	r, looked := r0, 0
+	for k := 0; k < n; {
+		x := (le64(pb.h[k>>3:]) | le64(pb.l[k>>3:])) >> (k & 7)
+		if x == 0 {
+			k = k&^7 + 64 // the window held the bits of codes k..k&^7+63
+			continue
+		}
+		k += bits.TrailingZeros64(x)
+		if k >= n {
+			break
+		}
+		r = rowOf(rows, r, uint32(s0+k))
+		s, e := int(rows[r])-s0, int(rows[r+1])-s0
+		var h, l uint64
+		if n := e - s; n <= 57 { // rowVerdict, inlined
+			m, sh, i := uint64(1)<<(n&63)-1, uint(s&7), s>>3&(pairBlock/8-1)
+			h = le64(pb.h[i:]) >> sh & m
+			l = le64(pb.l[i:]) >> sh & m &^ 1
+		} else {
+			h, l = rowVerdict(pb, s, n)
+		}
+		hit := b2u(h > 1) | b2u(h == 1)&ps.within(uint32(s0+s))
+		if l&(hit-1) != 0 { // rare: no hit, and an l bit
+			hit = ps.lookRow(r)
+		}
+		words[r>>6] |= hit << (r & 63)
+		looked++
+		k = e
+	}
+	return looked
+}
+
+// pairScan is one containsPairs call's state.
+type pairScan struct {
+	c     *Column
+	e     *[MaxTokens]uint16
+	pb    *yBits
+	tab   []bitapToken
+	sig   []uint64
+	nsig  uint64
+	words []uint64
+	anyL  bool // the block has an l bit
+	wide  bool // 16-bit verdicts (ew), for needles of 5..8 bytes
+	ew    *[MaxTokens]uint32
+}
+
+// rowOf returns the row holding code pos, r or a later one: the next eight
+// row ends are compared at once, so a gap of up to seven rows costs no
+// branch.
+func rowOf(rows []uint32, r int, pos uint32) int {
+	for r+9 < len(rows) {
+		q := (*[8]uint32)(rows[r+1 : r+9])
+		k := b2u(q[0] <= pos) + b2u(q[1] <= pos) + b2u(q[2] <= pos) + b2u(q[3] <= pos) +
+			b2u(q[4] <= pos) + b2u(q[5] <= pos) + b2u(q[6] <= pos) + b2u(q[7] <= pos)
+		r += int(k)
+		if k < 8 {
+			return r
+		}
+	}
+	for rows[r+1] <= pos {
+		r++
+	}
+	return r
+}
+
+// holds returns 1 if token t holds the needle.
+func (ps *pairScan) holds(t uint16) uint64 {
+	if ps.wide {
+		return uint64(ps.ew[t] >> 15 & 1)
+	}
+	return uint64(ps.e[t] >> 7 & 1)
+}
+
+// start returns the sb of nothing: a row's first code keeps only its
+// within bit.
+func (ps *pairScan) start() uint32 {
+	if ps.wide {
+		return wWithin
+	}
+	return yWithin
+}
+
+// fill is fillBits or fillBitsWide.
+func (ps *pairScan) fill(codes []uint16, prev uint32, sparse bool) (uint32, bool) {
+	if ps.wide {
+		return fillBitsWide(ps.ew, codes, ps.pb, prev, sparse)
+	}
+	p, anyL := fillBits(ps.e, codes, ps.pb, uint16(prev), sparse)
+	return uint32(p), anyL
+}
+
+// within returns 1 if the token of code i holds the needle.
+func (ps *pairScan) within(i uint32) uint64 {
+	return ps.holds(ps.c.parts.Codes[i])
+}
+
+// bitapRow runs the matcher over row r's tokens from the row's start:
+// the exact check of the rows where a match may span an A token.
+func (ps *pairScan) bitapRow(r int) bool {
+	c := ps.c
+	d := uint64(always)
+	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
+		if ps.sig[cd]&ps.nsig == 0 { // no needle byte: the matcher resets
+			d = always
+			continue
+		}
+		e := &ps.tab[cd]
+		if d&e.h != 0 {
+			return true
+		}
+		d = d<<(e.l&63)&e.a | e.c
+	}
+	return false
 }

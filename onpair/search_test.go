@@ -65,12 +65,21 @@ func checkPredicates(t testing.TB, c *Column, needle []byte) {
 	// Contains' two scans (row by row, flat) and its switches between
 	// them, on chunks of 64 rows whatever the column's size.
 	rowsFirst, flatFirst := c.contains(needle, 64, true), c.contains(needle, 64, false)
-	for _, k := range []struct {
+	type result struct {
 		name string
 		got  RowSet
 		want []int
-	}{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub},
-		{"Contains/64 rows first", rowsFirst, wantSub}, {"Contains/64 flat first", flatFirst, wantSub}} {
+	}
+	results := []result{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub},
+		{"Contains/64 rows first", rowsFirst, wantSub}, {"Contains/64 flat first", flatFirst, wantSub}}
+	// The pair scan on blocks of a few codes: rows longer than a block,
+	// and switches between its sparse and dense passes.
+	if len(needle) > 0 && len(needle) <= pairMax {
+		for _, block := range []int{1, 5, 16, 64} {
+			results = append(results, result{fmt.Sprintf("Contains/pairs block %d", block), c.containsPairs(needle, block), wantSub})
+		}
+	}
+	for _, k := range results {
 		got := slices.Collect(k.got.All())
 		if !slices.Equal(got, k.want) || k.got.Count() != len(k.want) {
 			t.Fatalf("%s(%q): rows %v, want %v", k.name, needle, got, k.want)
@@ -126,7 +135,7 @@ func TestPredicatesDBText(t *testing.T) {
 		require.NoError(t, err)
 		row := data[offs[7]:offs[8]]
 		needles := [][]byte{row, row[:len(row)/2], row[len(row)/3 : 2*len(row)/3], []byte("com"), []byte("@"), []byte("http"), []byte("zzzzqq"), []byte("qzx")}
-		for _, k := range []int{2, 3, 8, 9} { // around the pair filter's 8-byte limit
+		for _, k := range []int{2, 3, 4, 5, 8, 9} { // around the pair scan's 4-byte (byte verdicts) and 8-byte limits
 			other := data[offs[101]:offs[102]]
 			if len(other) >= k {
 				needles = append(needles, other[len(other)-k:], other[:k])
@@ -147,6 +156,14 @@ func FuzzDiffSearch(f *testing.F) {
 	f.Add([]byte("hello world\nhello\nhelp\n\nworld hello"), []byte("hello"), []byte{3, 1, 4}, uint16(7))
 	f.Add([]byte("aaaa\naaab\nab"), []byte("aab"), []byte{}, uint16(0))
 	f.Add([]byte("x"), []byte("\xff\xfe"), []byte{15}, uint16(300))
+	// The pair scan (needles of up to 8 bytes, 16-bit verdicts past 4):
+	// one-byte tokens, so matches span middle tokens; needles of 6 and 7
+	// bytes; the needle's last byte ending one row and its first starting
+	// the next.
+	f.Add([]byte("abcd\nxabcdx\nab\ncd\nzzabzzcd"), []byte("bc"), []byte{0}, uint16(0))
+	f.Add([]byte("hello world foo bar\nworld hello\nlo wo"), []byte("lo wor"), []byte{1, 2, 0}, uint16(0x0305))
+	f.Add([]byte("hello world foo bar\nworld hello\nllo wor"), []byte("llo wor"), []byte{4, 0, 2}, uint16(9))
+	f.Add([]byte("xxab\ncdyy\nab\ncd"), []byte("bc"), []byte{1}, uint16(2))
 	f.Fuzz(func(t *testing.T, blob, needle, cuts []byte, pick uint16) {
 		if len(blob) > 4096 {
 			return
