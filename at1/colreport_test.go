@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/colfmt/colfmt/internal/xz"
 )
 
 // TestColumnReport prints, for the file in AT1_COLUMN_REPORT, each
@@ -52,6 +54,15 @@ func TestColumnReport(t *testing.T) {
 			p, _ := smallest(s.data, c.enc.level, c.enc.xzExtreme())
 			fmt.Fprintf(&sb, "  stream %-12s %8d -> %7d (backend %d)\n", s.name, len(s.data), len(p.data), p.backend)
 		}
+		for _, s := range streams {
+			if s.name != "values" {
+				continue
+			}
+			for _, m := range [][2]int{{3, 2}, {3, 0}, {4, 0}, {2, 0}, {1, 0}, {0, 0}, {0, 2}} {
+				x, _ := xz.AppendEncode(nil, s.data, xz.WithPreset(6), xz.WithExtreme(true), xz.WithLiteralContext(m[0], m[1]))
+				fmt.Fprintf(&sb, "  values lc=%d pb=%d: %d\n", m[0], m[1], len(x))
+			}
+		}
 		sumAlone := 0
 		for k, col := range tb.cols {
 			cands := colCandidates(col)
@@ -74,5 +85,30 @@ func TestColumnReport(t *testing.T) {
 		}
 		fmt.Fprintf(&sb, "  sum of columns alone %d\n", sumAlone)
 		t.Log(sb.String())
+	}
+}
+
+// TestSizes prints the encoded size of each file in AT1_SIZE_FILES
+// (colon-separated, directories as in BenchmarkEncodeFile), default
+// options: a quick size-only sweep to compare two versions of the encoder.
+func TestSizes(t *testing.T) {
+	list := os.Getenv("AT1_SIZE_FILES")
+	if list == "" {
+		t.Skip("AT1_SIZE_FILES not set")
+	}
+	paths, err := encodeBenchFiles(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := Encode(src)
+		if err != nil {
+			t.Fatal(p, err)
+		}
+		fmt.Printf("SIZE %s %d %d %v\n", p, len(src), len(enc), codecOf(enc))
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/colfmt/colfmt/internal/varint"
 )
@@ -149,11 +148,8 @@ func colCandidates(vals []field) []candidate {
 			out = append(out, candidate{colNumExc, c})
 		}
 	}
-	if c, ok := dictChunk(vals, false); ok {
+	if c, ok := dictChunk(vals); ok {
 		out = append(out, candidate{colDict, c})
-		if c, ok := dictChunk(vals, true); ok {
-			out = append(out, candidate{colDict, c})
-		}
 	}
 	return out
 }
@@ -234,12 +230,8 @@ func numexcChunk(vals []field, num func(int) (int64, bool), scale int) ([]byte, 
 
 // dictChunk writes a DICT column when it has few distinct values; the
 // dictionary is ordered by falling frequency (then first appearance), so
-// the common values get one-byte indices, or, when sorted and every index
-// fits in one byte anyway (at most 128 entries), by value: a sorted
-// dictionary compresses to much less ("00".."99", the two-digit pieces
-// of pairCut, or state codes), and columns with the same entries repeat
-// it byte for byte.
-func dictChunk(vals []field, sorted bool) ([]byte, bool) {
+// the common values get one-byte indices.
+func dictChunk(vals []field) ([]byte, bool) {
 	n := len(vals)
 	ids := map[string]int{}
 	var order []string
@@ -261,14 +253,7 @@ func dictChunk(vals []field, sorted bool) ([]byte, bool) {
 	for i := range rank {
 		rank[i] = i
 	}
-	if sorted {
-		if len(order) > 128 {
-			return nil, false
-		}
-		slices.SortFunc(rank, func(a, b int) int { return strings.Compare(order[a], order[b]) })
-	} else {
-		slices.SortStableFunc(rank, func(a, b int) int { return freq[b] - freq[a] })
-	}
+	slices.SortStableFunc(rank, func(a, b int) int { return freq[b] - freq[a] })
 	idx := make([]int, len(order))
 	out := varint.Append(nil, uint64(n))
 	out = varint.Append(out, uint64(len(order)))
