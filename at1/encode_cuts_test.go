@@ -8,14 +8,6 @@ import (
 	"testing"
 )
 
-// withLayout keeps only the structured layout of that name.
-func withLayout(name string) Option {
-	return func(c *config) error {
-		c.enc.layout = name
-		return nil
-	}
-}
-
 func fieldsOf(vals ...string) []field {
 	out := make([]field, len(vals))
 	for i, v := range vals {
@@ -75,13 +67,13 @@ func TestPairCutCoordinates(t *testing.T) {
 		fmt.Fprintf(&b, "%d,%d.%08d,-%d.%07d\n", i, 25+r.IntN(25), r.IntN(1e8), 70+r.IntN(50), r.IntN(1e7))
 	}
 	src := []byte(b.String())
-	enc := roundTrip(t, "coords", src, withLayout("tokens"), forceStructured())
+	enc := roundTrip(t, "coords", src, onlyLayout("tokens"), forceStructured())
 	_, types := tokenMeta(t, enc)
 	dicts := bytes.Count(types, []byte{colDict})
 	if dicts < 6 {
 		t.Errorf("column types %v: %d DICT columns, want the fractions cut into two-digit DICT pieces", types, dicts)
 	}
-	split, err := Encode(src, withLayout("split"), forceStructured())
+	split, err := Encode(src, onlyLayout("split"), forceStructured())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +135,7 @@ func TestAlignPrefixes(t *testing.T) {
 			t.Fatalf("row %d: first piece %q, want the city %q", i, p[i].val, city)
 		}
 	}
-	roundTrip(t, "airports-like", src, withLayout("tokens"), forceStructured())
+	roundTrip(t, "airports-like", src, onlyLayout("tokens"), forceStructured())
 }
 
 // Columns of few values that go together are joined into one DICT, and
@@ -179,5 +171,5 @@ func TestMergeAdjacent(t *testing.T) {
 			t.Fatalf("row %d: token table gives %q, want %q", i, got, lines[i])
 		}
 	}
-	roundTrip(t, "merge", src, withLayout("tokens"), forceStructured())
+	roundTrip(t, "merge", src, onlyLayout("tokens"), forceStructured())
 }
