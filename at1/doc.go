@@ -143,7 +143,8 @@
 // deltas), "." and "359985" (DICT: a float32 price printed with six
 // decimals has few distinct fractions), "2000-01-03" five pieces.
 // Three more cuts, each kept only when xz on a sample of the rows (the
-// first 16,384 values; zstd misjudged them) says it is smaller:
+// first 16,384 values, at most 256 KiB of them; zstd misjudged these
+// cuts) says it is smaller:
 //
 //   - a digit run of 4 to 20 digits is cut into two-digit pieces, each a
 //     DICT of at most 100 values ("95376472", the eight random decimals of

@@ -229,13 +229,19 @@ func cutColumn(vals []field) [][]field {
 	for r, p := range runParts {
 		_, s := bestCandidate(p)
 		if pat[r] {
-			if pp := pairCut(p); pp != nil && xzEstimateCols(pp...) < xzEstimateCols(p) {
+			if pp := pairCut(p); pp != nil {
+				ps := 0
 				for _, q := range pp {
 					_, qs := bestCandidate(q)
-					cut += qs
+					ps += qs
 				}
-				parts = append(parts, pp...)
-				continue
+				// xz decides, unless zstd finds the pieces clearly
+				// larger (the xz trial costs more than the rest).
+				if float64(ps) <= 1.1*float64(s) && xzEstimateCols(pp...) < xzEstimateCols(p) {
+					cut += ps
+					parts = append(parts, pp...)
+					continue
+				}
 			}
 		}
 		parts = append(parts, p)
@@ -587,9 +593,21 @@ func joinColumns(a []field, bs ...[]field) []field {
 // gain zstd's estimate misjudges (zstd undercounts xz on short repeating
 // text and on byte-sized indices).
 func xzEstimateCols(cols ...[]field) int {
+	rows, size := 0, 0
+	for _, col := range cols {
+		rows = max(rows, min(len(col), xzEstimateRows))
+	}
+	for _, col := range cols {
+		for _, f := range col[:min(len(col), rows)] {
+			size += len(f.val) + 1
+		}
+	}
+	if size > xzEstimateBytes {
+		rows = max(1, int(int64(rows)*xzEstimateBytes/int64(size)))
+	}
 	var buf []byte
 	for _, col := range cols {
-		col = col[:min(len(col), xzEstimateRows)]
+		col = col[:min(len(col), rows)]
 		buf = append(buf, pickChunk(colCandidates(col)).chunk...)
 	}
 	x, err := xzCompress(nil, buf, 6, false)
@@ -599,5 +617,10 @@ func xzEstimateCols(cols ...[]field) int {
 	return len(x)
 }
 
-// xzEstimateRows is how many values of a column xzEstimateCols looks at.
-const xzEstimateRows = 16384
+// xzEstimateRows is how many values of a column xzEstimateCols looks at,
+// fewer when their text passes xzEstimateBytes (so a trial of wide text
+// columns stays cheap).
+const (
+	xzEstimateRows  = 16384
+	xzEstimateBytes = 256 << 10
+)
