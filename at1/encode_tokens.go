@@ -214,6 +214,9 @@ func cutColumn(vals []field) [][]field {
 			}
 		}
 	}
+	if len(pat) == 1 && pairPieces(vals) == 0 {
+		return whole // one digit run, not one pairCut takes
+	}
 	runParts := make([][]field, len(pat))
 	for r := range runParts {
 		runParts[r] = make([]field, len(vals))
@@ -266,18 +269,11 @@ func cutColumn(vals []field) [][]field {
 // separators). nil when the longest run has fewer than pairCutMin or more
 // than pairCutMax digits.
 func pairCut(vals []field) [][]field {
-	longest := 0
-	for _, f := range vals {
-		n := len(f.val)
-		if n > 0 && f.val[0] == '-' {
-			n--
-		}
-		longest = max(longest, n)
-	}
-	if longest < pairCutMin || longest > pairCutMax {
+	np := pairPieces(vals)
+	if np == 0 {
 		return nil
 	}
-	pieces := make([][]field, (longest+1)/2)
+	pieces := make([][]field, np)
 	for j := range pieces {
 		pieces[j] = make([]field, len(vals))
 	}
@@ -296,6 +292,22 @@ func pairCut(vals []field) [][]field {
 		}
 	}
 	return pieces
+}
+
+// pairPieces is the number of pieces pairCut cuts vals into, 0 for none.
+func pairPieces(vals []field) int {
+	longest := 0
+	for _, f := range vals {
+		n := len(f.val)
+		if n > 0 && f.val[0] == '-' {
+			n--
+		}
+		longest = max(longest, n)
+	}
+	if longest < pairCutMin || longest > pairCutMax {
+		return 0
+	}
+	return (longest + 1) / 2
 }
 
 // pairCutMin and pairCutMax bound the digit runs pairCut tries: shorter
