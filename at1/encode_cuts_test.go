@@ -1,0 +1,175 @@
+package at1
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func fieldsOf(vals ...string) []field {
+	out := make([]field, len(vals))
+	for i, v := range vals {
+		out[i] = field{val: []byte(v)}
+	}
+	return out
+}
+
+// rowTexts is the rows of a token table, its fields concatenated: a
+// row with n fields takes the next value of columns 0..n-1 (ragged).
+func rowTexts(t *table) []string {
+	next := make([]int, len(t.cols))
+	var out []string
+	for _, n := range t.counts {
+		var b strings.Builder
+		for k := 0; k < n; k++ {
+			b.Write(t.cols[k][next[k]].val)
+			next[k]++
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func TestPairCut(t *testing.T) {
+	vals := fieldsOf("95376472", "5698933", "-12345", "12", "", "-7", "0000")
+	pieces := pairCut(vals)
+	if len(pieces) != 4 {
+		t.Fatalf("%d pieces, want 4 (the longest run has 8 digits)", len(pieces))
+	}
+	want := [][]string{{"95", "37", "64", "72"}, {"56", "98", "93", "3"}, {"-12", "34", "5", ""},
+		{"12", "", "", ""}, {"", "", "", ""}, {"-7", "", "", ""}, {"00", "00", "", ""}}
+	for i, w := range want {
+		var got []string
+		for _, p := range pieces {
+			got = append(got, string(p[i].val))
+		}
+		if strings.Join(got, "|") != strings.Join(w, "|") {
+			t.Errorf("value %q cut into %q, want %q", vals[i].val, got, w)
+		}
+	}
+	if pairCut(fieldsOf("123", "-45")) != nil {
+		t.Error("runs of at most 3 digits were cut")
+	}
+	if pairCut(fieldsOf(strings.Repeat("1", pairCutMax+1))) != nil {
+		t.Error("a run longer than pairCutMax was cut")
+	}
+}
+
+// Coordinates with eight random decimals: their fractions go to two-digit
+// DICT pieces, and the file round-trips.
+func TestPairCutCoordinates(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var b strings.Builder
+	b.WriteString("id,lat,lon\n")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "%d,%d.%08d,-%d.%07d\n", i, 25+r.IntN(25), r.IntN(1e8), 70+r.IntN(50), r.IntN(1e7))
+	}
+	src := []byte(b.String())
+	enc := roundTrip(t, "coords", src, onlyLayout("tokens"), forceStructured())
+	_, types := tokenMeta(t, enc)
+	dicts := bytes.Count(types, []byte{colDict})
+	if dicts < 6 {
+		t.Errorf("column types %v: %d DICT columns, want the fractions cut into two-digit DICT pieces", types, dicts)
+	}
+	split, err := Encode(src, onlyLayout("split"), forceStructured())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(enc) >= len(split) {
+		t.Errorf("token table %d bytes, split table %d: the pieces should pay", len(enc), len(split))
+	}
+}
+
+// airportsLike is names that mostly begin with their city, the city, and
+// a state.
+func airportsLike(rows int) []byte {
+	r := rand.New(rand.NewPCG(5, 6))
+	syll := []string{"ka", "lo", "mi", "ster", "ton", "ville", "ber", "ash", "wood", "field", "port", "ham"}
+	word := func() string {
+		w := ""
+		for n := 2 + r.IntN(2); n > 0; n-- {
+			w += syll[r.IntN(len(syll))]
+		}
+		return strings.ToUpper(w[:1]) + w[1:]
+	}
+	kinds := []string{"Municipal", "County", "Regional", "International", "Memorial"}
+	states := []string{"TX", "CA", "AK", "MS", "NY", "OH", "FL"}
+	var b strings.Builder
+	b.WriteString("name,city,state\n")
+	for i := 0; i < rows; i++ {
+		city := word()
+		if r.IntN(3) == 0 {
+			city += " " + word()
+		}
+		name := city + " " + kinds[r.IntN(len(kinds))]
+		if r.IntN(3) == 0 {
+			name = word() + " " + kinds[r.IntN(len(kinds))]
+		}
+		fmt.Fprintf(&b, "%s,%s,%s\n", name, city, states[r.IntN(len(states))])
+	}
+	return []byte(b.String())
+}
+
+// A name that begins with its row's city is cut into the city and the
+// rest; other names at their last space; joined they are the name.
+func TestAlignPrefixes(t *testing.T) {
+	src := airportsLike(3000)
+	tab := buildTable(src, ',', true)
+	cuts := make([][][]field, len(tab.cols))
+	for k := range cuts {
+		cuts[k] = [][]field{tab.cols[k]}
+	}
+	alignPrefixes(tab.cols, cuts)
+	if len(cuts[0]) != 2 || len(cuts[1]) != 1 || len(cuts[2]) != 1 {
+		t.Fatalf("pieces per column %d %d %d, want the name cut in two", len(cuts[0]), len(cuts[1]), len(cuts[2]))
+	}
+	p, rest := cuts[0][0], cuts[0][1]
+	for i, f := range tab.cols[0] {
+		if got := string(p[i].val) + string(rest[i].val); got != string(f.val) {
+			t.Fatalf("row %d: pieces join to %q, want %q", i, got, f.val)
+		}
+		city := tab.cols[1][i].val
+		if bytes.HasPrefix(f.val, city) && len(f.val) > len(city) && !bytes.Equal(p[i].val, city) {
+			t.Fatalf("row %d: first piece %q, want the city %q", i, p[i].val, city)
+		}
+	}
+	roundTrip(t, "airports-like", src, onlyLayout("tokens"), forceStructured())
+}
+
+// Columns of few values that go together are joined into one DICT, and
+// the rows' field counts follow, ragged rows included.
+func TestMergeAdjacent(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	states := []string{"TX", "CA", "AK", "MS", "NY", "OH", "FL", "WA", "OR", "ME"}
+	var b strings.Builder
+	for i := 0; i < 4000; i++ {
+		s := r.IntN(len(states))
+		country := "USA"
+		if r.IntN(50) == 0 {
+			country = "CAN"
+		}
+		fmt.Fprintf(&b, "%d,%s,%s,%d", r.IntN(1e6), states[s], country, 20+3*s+r.IntN(3))
+		if i%97 != 5 {
+			fmt.Fprintf(&b, ",%x", r.Uint32())
+		}
+		b.WriteByte('\n')
+	}
+	src := []byte(b.String())
+	tab := buildTable(src, ',', false)
+	tt := tokenTable(tab, 1)
+	if tt == nil {
+		t.Fatal("no token table")
+	}
+	if len(tt.cols) >= 2*len(tab.cols)-1 {
+		t.Errorf("%d token columns for %d fields: nothing joined", len(tt.cols), len(tab.cols))
+	}
+	lines := bytes.Split(src, []byte{'\n'})
+	for i, got := range rowTexts(tt) {
+		if got != string(lines[i]) {
+			t.Fatalf("row %d: token table gives %q, want %q", i, got, lines[i])
+		}
+	}
+	roundTrip(t, "merge", src, onlyLayout("tokens"), forceStructured())
+}
