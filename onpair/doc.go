@@ -356,6 +356,24 @@
 //     []string side's lengths, by an amount that depended on how many
 //     branches the row side's loop left (the same []string loop ran
 //     1.5-2.5x faster beside the branch-free row decoder).
+//     Later on 2026-11-26 (quieter machine, 1,500 rounds a file), with
+//     BenchmarkPairedRow's new median of the rounds' paired ratios (each
+//     round times both sides on the same rows; the best intervals favour
+//     the side whose time varies more, the []string side's with the
+//     cache's state: c_name's best 1.73x against a median 1.19x): median
+//     over the files 1.23x (0.78-3.88), by total time 1.21x, by best
+//     intervals 1.42x; below 1.2x: lastname 0.78, firstname 0.88,
+//     l_comment 0.95, city 0.97, credentials 1.04, c_name 1.19; above:
+//     street 1.28, email 1.46, ps_comment 1.51, hex 2.19, urls2 2.89,
+//     japanese 3.88. The 1.2x target is missed by a few percent, and the
+//     same statistic moves by 10-30% a file between runs on this machine
+//     (c_name 1.19-1.59). Tried the same day and not kept (same harness,
+//     alternating builds): eight lanes for every row of up to eight codes
+//     in columns where rows of 1-4 and 5-8 codes are both common (no
+//     mispredicted branch, four more copies): 1.5x slower on city,
+//     credentials, l_comment and street, so the copies, not the branch,
+//     are the cost; the four tokens' loads hoisted before their stores
+//     as 8-byte pairs: 1.1-1.2x slower.
 //   - Compression ratio (dictionary + offsets + packed codes), bits 12:
 //     mean 2.76 over the 12 files; onpair_cpp 2.72 on the same files in
 //     the harness (c_name 5.28, hex 1.33, ps_comment 5.79).
