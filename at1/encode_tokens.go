@@ -441,22 +441,6 @@ func prefixCut(a, b []field) (p, r []field) {
 	return p, r
 }
 
-// textOf is a column as a TEXT chunk: its values joined by '\n'.
-func textOf(vals []field) []byte {
-	n := 0
-	for _, f := range vals {
-		n += len(f.val) + 1
-	}
-	out := make([]byte, 0, n)
-	for i, f := range vals {
-		if i > 0 {
-			out = append(out, '\n')
-		}
-		out = append(out, f.val...)
-	}
-	return out
-}
-
 // mergeAdjacent joins neighbouring columns of a token table into one when
 // the joined column is estimated clearly smaller than the two apart:
 // columns of few values that go together ("MS", ",", "USA", ",", "31": a
