@@ -341,21 +341,7 @@ func FuzzDiffColumn(f *testing.F) {
 	f.Add(byte(colDict), []byte("\x04\x03\x01x\x01y\x01x\x00\x01\x02\x01"), uint8(4), byte(0), []byte(nil))
 	f.Add(byte(colDict), []byte("\x03\x03\x01x\x01y\x01z\x00\x01\x02"), uint8(3), byte(0), []byte(nil))
 	f.Fuzz(func(t *testing.T, typ byte, chunk []byte, nrows uint8, qmode byte, qbits []byte) {
-		// Column 0 is TEXT (one value per row), column 1 the fuzzed one,
-		// column 2 derives from column 1 and column 3 from column 2 (a
-		// DERIVED source: the rank of a rank).
-		text := strings.Repeat("v\n", int(nrows))
-		fc := strings.Repeat("\x04", int(nrows))
-		const derived2, derived3 = "\x01\x02\x01A\x01B", "\x02\x02\x01P\x01Q"
-		src := wholeFile(CodecColumnar, packSet(t, stored(
-			"meta", uvs(uint64(nrows))+"\x01\x00\x01,\x04",
-			"row_modes", strings.Repeat("\x01", int(nrows)),
-			"fieldcounts", fc,
-			"coltypes", string([]byte{colText, typ, colDerived, colDerived}),
-			"col_index", uvs(uint64(len(text)), uint64(len(chunk)), uint64(len(derived2)), uint64(len(derived3))),
-			"values", text+string(chunk)+derived2+derived3,
-			"quotemodes", string([]byte{0, qmode, 0, 0}),
-			"quotebits", string(qbits))...))
+		src := columnFile(t, typ, string(chunk), int(nrows), qmode, qbits)
 		fast, err1 := Decode(src, fuzzOpts...)
 		safe, err2 := Decode(src, append(fuzzOpts, withSafe())...)
 		checkErr(t, err1)
@@ -370,6 +356,24 @@ func FuzzDiffColumn(f *testing.F) {
 			t.Fatalf("Decode %q %v / DecodeTo %q %v", fast, err1, out.Bytes(), err3)
 		}
 	})
+}
+
+// columnFile is FuzzDiffColumn's file: column 0 is TEXT (one value per
+// row), column 1 the chunk of type typ (quoted per qmode and qbits),
+// column 2 derives from column 1 and column 3 from column 2 (a DERIVED
+// source: the rank of a rank).
+func columnFile(t *testing.T, typ byte, chunk string, nrows int, qmode byte, qbits []byte) []byte {
+	text := strings.Repeat("v\n", nrows)
+	const derived2, derived3 = "\x01\x02\x01A\x01B", "\x02\x02\x01P\x01Q"
+	return wholeFile(CodecColumnar, packSet(t, stored(
+		"meta", uvs(uint64(nrows))+"\x01\x00\x01,\x04",
+		"row_modes", strings.Repeat("\x01", nrows),
+		"fieldcounts", strings.Repeat("\x04", nrows),
+		"coltypes", string([]byte{colText, typ, colDerived, colDerived}),
+		"col_index", uvs(uint64(len(text)), uint64(len(chunk)), uint64(len(derived2)), uint64(len(derived3))),
+		"values", text+chunk+derived2+derived3,
+		"quotemodes", string([]byte{0, qmode, 0, 0}),
+		"quotebits", string(qbits))...))
 }
 
 // TestDiffColumnSeedsDecode keeps FuzzDiffColumn honest: its seeds of
@@ -388,16 +392,7 @@ func TestDiffColumnSeedsDecode(t *testing.T) {
 		{colShuf, "\x02\xc7\x01\x02\x2c\x4c\x01\xfe", 2, "v,200,A,P\nv,65000,B,Q\n"},
 		{colDict, "\x04\x03\x01x\x01y\x01x\x00\x01\x02\x01", 4, "v,x,A,P\nv,y,B,Q\nv,x,A,P\nv,y,B,Q\n"},
 	} {
-		text := strings.Repeat("v\n", tc.nrows)
-		const derived2, derived3 = "\x01\x02\x01A\x01B", "\x02\x02\x01P\x01Q"
-		src := wholeFile(CodecColumnar, packSet(t, stored(
-			"meta", uvs(uint64(tc.nrows))+"\x01\x00\x01,\x04",
-			"row_modes", strings.Repeat("\x01", tc.nrows),
-			"fieldcounts", strings.Repeat("\x04", tc.nrows),
-			"coltypes", string([]byte{colText, tc.typ, colDerived, colDerived}),
-			"col_index", uvs(uint64(len(text)), uint64(len(tc.chunk)), uint64(len(derived2)), uint64(len(derived3))),
-			"values", text+tc.chunk+derived2+derived3,
-			"quotemodes", "\x00\x00\x00\x00")...))
+		src := columnFile(t, tc.typ, tc.chunk, tc.nrows, 0, nil)
 		got, err := Decode(src)
 		if err != nil {
 			t.Fatalf("type %d: %v", tc.typ, err)

@@ -282,11 +282,7 @@ func BenchmarkPairedRow(b *testing.B) {
 			// depends on how many branches the other side's loop leaves in
 			// the predictor (measured: the []string side ran 1.5-2.5x
 			// faster beside a branch-free row decoder than beside a loop).
-			pool := make([]int, 1<<20)
-			r := rand.New(rand.NewPCG(1, 1))
-			for i := range pool {
-				pool[i] = r.IntN(len(bc.values))
-			}
+			pool := randomRows(len(bc.values))
 			round := 0
 			// One reused buffer per side, with room for any row, so neither
 			// side's growth policy reallocates the other's buffer.
@@ -334,6 +330,17 @@ func BenchmarkPairedRow(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// randomRows is the paired row benchmarks' pool: 2^20 random rows of n,
+// the same sequence every run.
+func randomRows(n int) []int {
+	pool := make([]int, 1<<20)
+	r := rand.New(rand.NewPCG(1, 1))
+	for i := range pool {
+		pool[i] = r.IntN(n)
+	}
+	return pool
 }
 
 // rowLoop and stringsLoop are the two sides of BenchmarkPairedRow, kept
@@ -423,11 +430,7 @@ func BenchmarkPairedRowLoops(b *testing.B) {
 	for _, name := range dbtextFiles {
 		b.Run(name, func(b *testing.B) {
 			bc := getBenchCol(b, name)
-			pool := make([]int, 1<<20)
-			r := rand.New(rand.NewPCG(1, 1))
-			for i := range pool {
-				pool[i] = r.IntN(len(bc.values))
-			}
+			pool := randomRows(len(bc.values))
 			round := 0
 			buf := make([]byte, 0, 64<<10)
 			defer lockThread()()
