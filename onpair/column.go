@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/colfmt/colfmt/internal/errs"
 )
@@ -20,6 +22,14 @@ type Column struct {
 	search     *search // the predicates' lazily built side table
 	pad4       uint64  // four copies of the length-0 code n (row padding), when n < 65536
 	padOK      bool
+	// AppendRow's inline path takes rows below inlineRows (0 when it is
+	// off) whose codes start below inlineCodes (8 codes are loaded).
+	inlineRows, inlineCodes uint
+	// short is the short-row table (see shortRows), built by the first
+	// AppendRow unless WithRowTable(false); an unsafe.Pointer to its first
+	// uint64, read and written with sync/atomic.
+	short   unsafe.Pointer
+	noShort bool
 }
 
 // NewColumn validates p (Validate) and the row offsets (start at 0,
@@ -74,11 +84,94 @@ func newColumnWith(p Parts, rows []uint32, cfg *config, t *fatTable) (*Column, e
 	if int64(n) > cfg.maxDecodedSize {
 		return nil, errs.TooLarge(ErrTooLarge, -1, "codes", "decoded size", uint64(n), cfg.maxDecodedSize)
 	}
-	col := &Column{parts: p, rows: rows, dec: *d, decodedLen: n, search: new(search)}
+	col := &Column{parts: p, rows: rows, dec: *d, decodedLen: n, search: new(search), noShort: !cfg.rowTable}
 	if nt := d.n; nt < MaxTokens {
 		col.pad4, col.padOK = uint64(nt)*0x0001000100010001, true
 	}
+	if col.padOK && len(p.Codes) >= 8 {
+		col.inlineRows, col.inlineCodes = uint(len(rows)-1), uint(len(p.Codes)-7)
+	}
+	if !col.padOK || d.n >= shortLong {
+		col.noShort = true // no free lane value to mark long rows
+	}
 	return col, nil
+}
+
+// shortLong in lane 3 of a short-row table entry marks a row of more than
+// four codes.
+const shortLong = 0xffff
+
+// The short-row table's flags (its entry 0): shortOn in every table, and
+// shortLanes2 in columns where nine rows in ten have at most two codes
+// (AppendRow then copies two tokens for those rows, a branch these columns
+// predict).
+const (
+	shortOn     = 1
+	shortLanes2 = 2
+)
+
+// shortNone is the flags of a Column without a short-row table.
+var shortNone uint64
+
+// shortRows returns the short-row table, building it on the first call:
+// entry 0 holds flags (shortOn, shortLanes2), entry i+1 row i's codes in
+// four 16-bit lanes, padded with the length-0 code n, or, when the row has
+// more than four codes, shortLong in lane 3, its code count (at most
+// 0xffff) in lane 2 and its first code's offset in the low 32 bits. It
+// costs 8 bytes a row, and makes a short row one load and its tokens'
+// copies, without the row offsets and the codes in between: a random row
+// then waits for two cache misses, not three. Columns where fewer than
+// half the rows have at most four codes get none (&shortNone), as do
+// those built WithRowTable(false) or without a spare code.
+func (c *Column) shortRows() *uint64 {
+	if p := atomic.LoadPointer(&c.short); p != nil {
+		return (*uint64)(p)
+	}
+	t := c.buildShortRows()
+	// Concurrent first calls may each build one; the first stored wins.
+	if !atomic.CompareAndSwapPointer(&c.short, nil, unsafe.Pointer(t)) {
+		return (*uint64)(atomic.LoadPointer(&c.short))
+	}
+	return t
+}
+
+func (c *Column) buildShortRows() *uint64 {
+	if c.noShort || len(c.rows) < 2 {
+		return &shortNone
+	}
+	rows, codes := c.rows, c.parts.Codes
+	short := 0
+	for j := 1; j < len(rows); j++ {
+		if rows[j]-rows[j-1] <= 4 {
+			short++
+		}
+	}
+	if short < (len(rows)-1)/2 {
+		return &shortNone
+	}
+	t := make([]uint64, len(rows))
+	two := 0
+	for j := 1; j < len(rows); j++ {
+		a, b := rows[j-1], rows[j]
+		if b-a <= 2 {
+			two++
+		}
+		if b-a > 4 {
+			t[j] = shortLong<<48 | uint64(min(b-a, 0xffff))<<32 | uint64(a)
+			continue
+		}
+		v := c.pad4
+		for q := a; q < b; q++ {
+			sh := 16 * (q - a)
+			v = v&^(0xffff<<sh) | uint64(codes[q])<<sh
+		}
+		t[j] = v
+	}
+	t[0] = shortOn
+	if two >= (len(rows)-1)/10*9 {
+		t[0] |= shortLanes2
+	}
+	return &t[0]
 }
 
 func checkRowOffsets(rows []uint32, m int) error {

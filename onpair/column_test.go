@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -243,9 +245,22 @@ func TestBadFiles(t *testing.T) {
 // the lanes past the row with the length-0 code N: rows of every length 0..20, at the end
 // of the codes (where the 8-byte loads would pass the end), with a reused,
 // a nil and an exactly full buffer, and with a 65536-token dictionary,
-// which has no spare code.
+// which has no spare code; with and without the short-row table, and
+// with rows mostly of 0..2 codes (the table's two-token path), of 0..8
+// (its entries of four codes and of longer rows) or of 0..20 (no table).
 func TestAppendRowEveryLength(t *testing.T) {
-	for _, n := range []int{1, 300, 4096, 65535, 65536} {
+	for _, shape := range []struct {
+		table bool
+		mod   int // rows have r % mod codes, except every 21st: 20
+	}{{true, 21}, {false, 21}, {true, 3}, {false, 3}, {true, 9}, {false, 9}} {
+		t.Run(fmt.Sprintf("table=%v,mod=%d", shape.table, shape.mod), func(t *testing.T) {
+			testAppendRowEveryLength(t, shape.table, shape.mod)
+		})
+	}
+}
+
+func testAppendRowEveryLength(t *testing.T, table bool, mod int) {
+	for _, n := range []int{1, 300, 4096, 65534, 65535, 65536} {
 		toks := make([]string, n)
 		for i := range toks {
 			toks[i] = string([]byte{byte(i), byte(i >> 8), 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'})[:1+i%16]
@@ -254,7 +269,10 @@ func TestAppendRowEveryLength(t *testing.T) {
 		offs := []uint32{0}
 		var want [][]byte
 		for r := 0; r < 84; r++ {
-			k := r % 21
+			k := r % mod
+			if r%21 == 20 {
+				k = 20
+			}
 			row := []byte{}
 			for j := 0; j < k; j++ {
 				c := uint16((r*131 + j*7919) % n)
@@ -265,7 +283,7 @@ func TestAppendRowEveryLength(t *testing.T) {
 			want = append(want, row)
 		}
 		p := dictOf(toks, codes)
-		col, err := NewColumn(p, offs)
+		col, err := NewColumn(p, offs, WithRowTable(table))
 		require.NoError(t, err)
 		buf := make([]byte, 0, 4096)
 		for r := range want {
@@ -280,6 +298,58 @@ func TestAppendRowEveryLength(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, append(make([]byte, 3), want[r]...), got)
 		}
+		if n < 65535 && table && mod <= 9 {
+			// Most rows have at most four codes: a table, with the
+			// two-token flag when nine in ten have at most two.
+			flags := *col.shortRows()
+			require.Equal(t, uint64(shortOn), flags&shortOn, "n=%d mod=%d", n, mod)
+			require.Equal(t, mod == 3, flags&shortLanes2 != 0, "n=%d mod=%d", n, mod)
+		}
+		if n >= 65535 || !table || mod > 9 {
+			require.Same(t, &shortNone, col.shortRows(), "n=%d table=%v", n, table)
+		}
+	}
+}
+
+// Concurrent first AppendRow calls each may build the short-row table;
+// every reader gets correct rows (run with -race).
+func TestAppendRowConcurrentFirstCall(t *testing.T) {
+	toks := []string{"a", "bb", "ccc", "dddd", "eeeee"}
+	var codes []uint16
+	offs := []uint32{0}
+	var want []string
+	for r := 0; r < 1000; r++ {
+		row := ""
+		for j := 0; j < r%7; j++ {
+			c := uint16((r + j) % len(toks))
+			codes = append(codes, c)
+			row += toks[c]
+		}
+		offs = append(offs, uint32(len(codes)))
+		want = append(want, row)
+	}
+	col, err := NewColumn(dictOf(toks, codes), offs)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errc := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 0, 256)
+			for r := range want {
+				buf, _ = col.AppendRow(buf[:0], (r+g*97)%len(want))
+				if string(buf) != want[(r+g*97)%len(want)] {
+					errc <- fmt.Sprintf("goroutine %d row %d: %q", g, r, buf)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for e := range errc {
+		t.Error(e)
 	}
 }
 

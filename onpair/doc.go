@@ -190,10 +190,16 @@
 // 8-byte loads, the lanes past the row are replaced by the length-0 code
 // N, and four (or eight) tokens are copied unconditionally, so a column of
 // varied row lengths pays no mispredicted loop exit per row. Longer rows
-// go through the unchecked block kernel. AppendArrow decodes the codes as
+// go through the unchecked block kernel. In columns where most rows have
+// at most four codes, the first AppendRow builds a short-row table (8
+// bytes a row; WithRowTable(false) turns it off; builds with the purego
+// tag do not use it): each such row's codes, already padded, in one word,
+// and each longer row's code offset and count, so a random row costs one
+// dependent load fewer (its offsets are not read). AppendArrow decodes the codes as
 // one stream, in chunks of 4096, recording each token's start, and reads
 // the row ends from there. The row index is the R+1 uint32 code offsets (4 bytes a
-// row, the same as the serialized form's in-memory width); the search side
+// row, the same as the serialized form's in-memory width), plus the
+// short-row table when AppendRow builds it; the search side
 // table adds 2 bytes a row (each row's first code), built on the first
 // predicate call.
 //
@@ -348,9 +354,8 @@
 //     branch), and rows of many codes pay about 1 ns a code (japanese, 24
 //     codes a row, 5.0x; urls2 4.2x; email 3.0x) where memmove copies
 //     them in a few wide moves. A loop-free path for rows of 9..16 codes
-//     (16 copies, padded) was slower on urls2 and ps_comment. The row index stays the R+1 uint32 code
-//     offsets (4 bytes a row); no compact index was tried, since the
-//     offsets are not what costs. Each interval draws a fresh window of
+//     (16 copies, padded) was slower on urls2 and ps_comment. (The short-row
+//     table below came later.) Each interval draws a fresh window of
 //     rows: with one 16384-row sequence repeated (the earlier harness, and
 //     the 1.94x of the previous figures), the branch predictor learned the
 //     []string side's lengths, by an amount that depended on how many
@@ -374,6 +379,26 @@
 //     credentials, l_comment and street, so the copies, not the branch,
 //     are the cost; the four tokens' loads hoisted before their stores
 //     as 8-byte pairs: 1.1-1.2x slower.
+//     Later still (2026-11-26, third session): a random row was three
+//     dependent loads, its offsets, then its codes, then its tokens, where
+//     a []string row is two (the header, then the bytes); with the column
+//     larger than the L2 cache each is a miss, and c_name's two-code rows
+//     spent their time waiting. The short-row table (8 bytes a row, built
+//     by the first AppendRow, WithRowTable) holds each row of up to four
+//     codes padded in one word, and a longer row's code offset and count,
+//     so a short row is one load and its copies, and no row reads the
+//     offsets; columns where most rows are longer (email, urls2,
+//     ps_comment, japanese) get no table. Columns whose rows nearly all
+//     have one or two codes (c_name) copy two tokens. The harness now
+//     reads each interval's row numbers before timing and alternates which
+//     side goes first (before, the row side always fetched them and ran
+//     first). Same harness, alternating builds, two runs each (2 helpers
+//     also running), median over the files: 1.15x and 1.13x with the table
+//     against 1.39x and 1.34x without; c_name 1.07/0.93 (was 1.54/1.42),
+//     hex 1.31/1.12 (2.03/2.02), street 1.22/1.43 (1.35/1.26), city
+//     0.86/1.02, credentials 0.93/1.14, firstname 0.63/0.90, l_comment
+//     0.99/1.02, lastname 1.09/1.05 (0.86/0.89), email 1.73/1.65 (2.01/1.85),
+//     ps_comment 1.35/1.64, urls2 2.57/2.74, japanese 4.04/4.49.
 //   - Compression ratio (dictionary + offsets + packed codes), bits 12:
 //     mean 2.76 over the 12 files; onpair_cpp 2.72 on the same files in
 //     the harness (c_name 5.28, hex 1.33, ps_comment 5.79).

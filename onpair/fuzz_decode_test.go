@@ -152,6 +152,12 @@ func FuzzDiffFastSafe(f *testing.F) {
 			step := 0
 			if len(codeBytes) > 0 {
 				step = int(codeBytes[k%len(codeBytes)]) % 21
+				switch codeBytes[0] & 3 {
+				case 1: // 0..2 codes: the short-row table's two-token path
+					step %= 3
+				case 2: // 0..8 codes: its four-code and longer-row entries
+					step %= 9
+				}
 			}
 			if k%3 == 2 {
 				step++ // never stall
@@ -162,17 +168,23 @@ func FuzzDiffFastSafe(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		noTable, err := NewColumn(p, rows, WithRowTable(false))
+		if err != nil {
+			t.Fatal(err)
+		}
 		var reused []byte
 		for r := 0; r < col.Len(); r++ {
 			q := p
 			q.Codes = codes[rows[r]:rows[r+1]]
 			wantRow, _ := decompressSafe(q)
 			room := MaxTokenSize * len(q.Codes)
-			for _, dst := range [][]byte{nil, make([]byte, 2, 2+room), make([]byte, 2, max(2, 1+room)), reused[:0]} {
-				pre := append([]byte(nil), dst...)
-				got, err := col.AppendRow(dst, r)
-				if err != nil || !bytes.Equal(got[:len(pre)], pre) || !bytes.Equal(got[len(pre):], wantRow) {
-					t.Fatalf("row %d (cap %d): got %q, %v; want %q", r, cap(dst), got, err, wantRow)
+			for _, c := range []*Column{col, noTable} {
+				for _, dst := range [][]byte{nil, make([]byte, 2, 2+room), make([]byte, 2, max(2, 1+room)), reused[:0]} {
+					pre := append([]byte(nil), dst...)
+					got, err := c.AppendRow(dst, r)
+					if err != nil || !bytes.Equal(got[:len(pre)], pre) || !bytes.Equal(got[len(pre):], wantRow) {
+						t.Fatalf("row %d (cap %d, table %v): got %q, %v; want %q", r, cap(dst), c == col, got, err, wantRow)
+					}
 				}
 			}
 			reused, _ = col.AppendRow(reused[:0], r)

@@ -21,6 +21,8 @@ type config struct {
 	maxRows        int64
 	maxCodes       int64
 	maxDecodedSize int64
+
+	rowTable bool // Column.AppendRow builds the short-row table
 }
 
 // Defaults.
@@ -47,6 +49,7 @@ func defaultConfig() config {
 		maxRows:        DefaultMaxRows,
 		maxCodes:       DefaultMaxCodes,
 		maxDecodedSize: DefaultMaxDecodedSize,
+		rowTable:       true,
 	}
 }
 
@@ -99,6 +102,18 @@ func WithSampleFraction(f float64) Option {
 func WithSeed(seed uint64) Option {
 	return func(c *config) error {
 		c.seed = seed
+		return nil
+	}
+}
+
+// WithRowTable sets whether a Column's first AppendRow builds its
+// short-row table (default true): 8 bytes a row, which makes a random row
+// of up to four codes one load from the table instead of two dependent
+// loads (its offsets, then its codes); see Column.AppendRow. Without it
+// AppendRow reads the offsets and the codes and uses no memory of its own.
+func WithRowTable(on bool) Option {
+	return func(c *config) error {
+		c.rowTable = on
 		return nil
 	}
 }
