@@ -512,11 +512,11 @@ func streamLines(cw *chunkWriter, t *qTable, w *qWriter, limit, maxDecoded int64
 		if cw.buf, err = w.line(cw.buf, &pos); err != nil {
 			return err
 		}
-		if cw.full() {
+		if len(cw.buf) >= streamChunk {
 			if cw.n+int64(len(cw.buf))-start > limit {
 				return tooLarge(i)
 			}
-			if err := cw.flushAsync(); err != nil {
+			if err := cw.flush(); err != nil {
 				return err
 			}
 		}

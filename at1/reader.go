@@ -172,13 +172,9 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 	z.out = nil
 	if z.err == nil {
 		cw := newChunkWriter(w, z.sum, 0)
-		cw.async = z.cfg.concurrency > 1
 		for z.err == nil {
 			cw.limit = cw.n + z.cfg.maxDecoded
 			z.err = z.nextFrame(cw)
-		}
-		if err := cw.wait(); z.err == io.EOF && err != nil {
-			z.err = err
 		}
 		total += cw.n
 		cw.release()

@@ -38,19 +38,8 @@ type chunkWriter struct {
 	buf     []byte // bytes not yet written to w (hashed when written)
 	scratch []byte // whole outputs of non-streaming codecs, reused
 	sum     hash.Hash
-	n       int64 // bytes passed to w (and sum), or handed to the background write
+	n       int64 // bytes passed to w (and sum)
 	limit   int64 // the most bytes n may reach
-
-	// With async set, flushAsync hands a full chunk to a goroutine that
-	// hashes and writes it while the caller fills a second buffer (spare),
-	// so formatting rows overlaps hashing and writing them. Only one
-	// chunk is in flight: done is closed when it has been written, with
-	// its error in werr and the bytes w did not take in short.
-	async bool
-	spare []byte
-	done  chan struct{}
-	werr  error
-	short int64
 }
 
 func newChunkWriter(w io.Writer, sum hash.Hash, limit int64) *chunkWriter {
@@ -59,87 +48,22 @@ func newChunkWriter(w io.Writer, sum hash.Hash, limit int64) *chunkWriter {
 
 // release returns the buffers to the pool; cw must not be used after.
 func (cw *chunkWriter) release() {
-	cw.wait()
-	for _, b := range [][]byte{cw.buf, cw.scratch, cw.spare} {
+	for _, b := range [][]byte{cw.buf, cw.scratch} {
 		if cap(b) >= streamChunk && cap(b) <= 4*streamChunk {
 			b = b[:0]
 			chunkBufs.Put(&b)
 		}
 	}
-	cw.buf, cw.scratch, cw.spare = nil, nil, nil
+	cw.buf, cw.scratch = nil, nil
 }
 
-// flush writes the buffered bytes; when it returns, every byte given to
-// cw has been hashed and written.
+// flush writes the buffered bytes.
 func (cw *chunkWriter) flush() error {
-	if err := cw.wait(); err != nil {
-		return err
-	}
 	if len(cw.buf) == 0 {
 		return nil
 	}
 	err := cw.emit(cw.buf)
 	cw.buf = cw.buf[:0]
-	return err
-}
-
-// flushAsync is flush for a full chunk in the middle of a stream: with
-// cw.async it waits for the previous chunk, hands this one to a goroutine
-// and returns with an empty buffer; a write error surfaces at the next
-// flush, flushAsync or wait.
-func (cw *chunkWriter) flushAsync() error {
-	if !cw.async {
-		return cw.flush()
-	}
-	if err := cw.wait(); err != nil {
-		return err
-	}
-	if len(cw.buf) == 0 {
-		return nil
-	}
-	p := cw.buf
-	if int64(len(p)) > cw.limit-cw.n {
-		return errs.At(ErrTooLarge, -1, "", "decoded output exceeds the limit of %d bytes", cw.limit)
-	}
-	cw.n += int64(len(p))
-	done := make(chan struct{})
-	cw.done = done
-	go func() {
-		cw.sum.Write(p)
-		k, err := cw.w.Write(p)
-		if err == nil && k < len(p) {
-			err = io.ErrShortWrite
-		}
-		cw.werr, cw.short = err, int64(len(p)-min(max(k, 0), len(p)))
-		close(done)
-	}()
-	if cw.spare == nil {
-		cw.spare = *chunkBufs.Get().(*[]byte)
-	}
-	cw.buf, cw.spare = cw.spare[:0], p
-	return nil
-}
-
-// full reports whether the buffer holds a chunk to pass on: streamChunk
-// bytes, or half that with async, so that the two buffers then in use
-// touch no more pages than one.
-func (cw *chunkWriter) full() bool {
-	if cw.async {
-		return len(cw.buf) >= streamChunk/2
-	}
-	return len(cw.buf) >= streamChunk
-}
-
-// wait waits for the chunk in flight, if any, and returns its error.
-func (cw *chunkWriter) wait() error {
-	if cw.done == nil {
-		return nil
-	}
-	<-cw.done
-	cw.done = nil
-	cw.n -= cw.short
-	err := cw.werr
-	cw.werr, cw.short = nil, 0
 	return err
 }
 
@@ -197,8 +121,8 @@ func (c *config) streamRows(cw *chunkWriter, rows *columnarRows, limit int64) er
 		r1 := min(m.nrows, r+streamRows)
 		cw.buf = rows.write(cw.buf, r, r1, &at)
 		r = r1
-		if cw.full() {
-			if err := cw.flushAsync(); err != nil {
+		if len(cw.buf) >= streamChunk {
+			if err := cw.flush(); err != nil {
 				return err
 			}
 		}
@@ -235,12 +159,8 @@ func DecodeTo(w io.Writer, src []byte, opts ...Option) (int64, error) {
 		return 0, err
 	}
 	cw := newChunkWriter(w, sha256.New(), c.maxDecoded)
-	cw.async = c.concurrency > 1
 	defer cw.release()
 	err = c.decodePlanTo(cw, s, p)
-	if werr := cw.wait(); err == nil {
-		err = werr
-	}
 	return cw.n, err
 }
 
