@@ -16,7 +16,11 @@ import (
 
 // Reader decodes an AT-1 file from an io.Reader. A framed (AT1\x03) file
 // is decoded one frame at a time, so memory is bounded by the largest
-// frame rather than the file; a whole-file (AT1\x02) file is read whole
+// frame rather than the file (WriteTo of a columnar file, with more than
+// one goroutine allowed (WithConcurrency), reads the next frame and
+// decodes its streams while the previous frame's rows are written, so it
+// holds two frames' payloads and streams, each within the limits); a
+// whole-file (AT1\x02) file is read whole
 // (up to the decoded size limit) and decoded at once. The integrity
 // trailer, if present, is verified when the last frame has been read:
 // Read returns ErrChecksum instead of io.EOF on a mismatch.
