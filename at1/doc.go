@@ -560,9 +560,10 @@
 // previous frame's rows are written (the first frame keeps its own
 // background values decode). On 40 MB of JSON Lines (flights-200k.jsonl
 // four times, columnar), wall / CPU in ms, xz -dc of the same original
-// alongside (9 rounds):
+// alongside (9 rounds; "in turn" is main's build, in the third row the
+// GOGC-200 build without read-ahead):
 //
-//	frames        load  xz -dc      before      after
+//	frames        load  xz -dc      in turn     read ahead
 //	10 of 4 MiB   1.4   225 / 224   317 / 357   218 / 346
 //	3 of 16 MiB   1.7   297 / 293   375 / 413   332 / 427
 //	10 of 4 MiB   1.9   239 / 235   354 / 384   250 / 385
