@@ -519,7 +519,8 @@
 // metadata types and spec-layout types, bsup's primitive types and names,
 // the codec names here and in the root package, lance's time-unit and
 // encoding names), so outside the generated protobuf packages (72 KB, 110
-// allocations) they allocate about 2 KB, all errors;
+// allocations) their inits allocate 872 bytes in 23 allocations (errors)
+// instead of 14,136 in 118;
 // TestStartupInitsAreSmall's budget is now 2 KiB. Its CPU effect is below
 // the noise (before 25.2 ms / 455 faults, after 25.5 / 449, hello 10.3 /
 // 186, 41 rounds at load 3). What would remove the rest is not in this
