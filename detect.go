@@ -219,13 +219,15 @@ func (d *detector) at1() (Info, error, bool) {
 	return info, nil, true
 }
 
-var at1Codecs = map[byte]string{
+// at1Codecs are AT-1's codec names by id ("" for an unknown id): static
+// data, so the package's initialisation builds nothing.
+var at1Codecs = [256]string{
 	0: "ssh", 1: "json", 2: "osm", 3: "log", 4: "columnar", 5: "vcf", 6: "jsondoc",
 	7: "qcolumnar", 8: "qjson", 9: "dicom", 10: "embed", 11: "qjson2", 12: "bundle", 255: "raw",
 }
 
 func at1Codec(c byte) string {
-	if s, ok := at1Codecs[c]; ok {
+	if s := at1Codecs[c]; s != "" {
 		return s
 	}
 	return "codec(" + strconv.Itoa(int(c)) + ")"

@@ -24,7 +24,9 @@ const (
 	CodecRaw       Codec = 255
 )
 
-var codecNames = map[Codec]string{
+// codecNames are the codecs' names by id ("" for an unknown id): static
+// data, so the package's initialisation builds nothing.
+var codecNames = [...]string{
 	CodecSSH: "ssh", CodecJSON: "json", CodecOSM: "osm", CodecLog: "log",
 	CodecColumnar: "columnar", CodecVCF: "vcf", CodecJSONDoc: "jsondoc",
 	CodecQColumnar: "qcolumnar", CodecQJSON: "qjson", CodecDICOM: "dicom",
@@ -33,8 +35,8 @@ var codecNames = map[Codec]string{
 
 // String returns the codec's name, or "codec(N)" for an unknown id.
 func (c Codec) String() string {
-	if n, ok := codecNames[c]; ok {
-		return n
+	if int(c) < len(codecNames) && codecNames[c] != "" {
+		return codecNames[c]
 	}
 	return "codec(" + strconv.Itoa(int(c)) + ")"
 }

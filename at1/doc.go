@@ -497,6 +497,89 @@
 // source's entries once per source column instead of hashing every value
 // (flights-200k.jsonl was 0.98 before that).
 //
+// Start-up, the collector and wall time as a fresh process (2026-11-26,
+// later; CGO_ENABLED=0, getrusage of the child, interleaved rounds,
+// medians). Binaries compared were copies made with cp: a binary the Go
+// linker has just written costs 1.5-3.5 ms more per run than a cp copy of
+// the same bytes (its page-cache state), which is larger than most of the
+// differences measured here. Where colfmt --version's CPU goes, from
+// programs that blank-import part of what colfmt links (41 rounds, CPU ms
+// / minor faults): a Go hello world 7.4 / 188; at1 alone 7.8 / 203;
+// net/http (package remote) 10.6 / 265; the protobuf runtime and its
+// known types 10.8 / 268; arrow's array and ipc 10.6 / 259 (of which
+// klauspost/cpuid, through xxh3, about 0.7 ms: each CPUID instruction is
+// a VM exit here); lance (arrow, protobuf, its five generated packages,
+// roaring, lz4, zstd) 13.7 / 329; every colfmt package 15.9 / 373; colfmt
+// itself 20.2 / 438. The last 4.3 ms is the size of what the command
+// references (7.3 MB of text against 3.4 MB): runtime.itabsinit over 873
+// itabs (arrow/array 200, net/http 67, protobuf filedesc 50, enc21pb 48),
+// moduledataverify over the function table, and the pages they touch.
+// What was ours is done: the package-level tables that colfmt packages
+// built at init are static data or built on first use (csup's version-16
+// metadata types and spec-layout types, bsup's primitive types and names,
+// the codec names here and in the root package, lance's time-unit and
+// encoding names), so outside the generated protobuf packages (72 KB, 110
+// allocations) their inits allocate 872 bytes in 23 allocations (errors)
+// instead of 14,136 in 118;
+// TestStartupInitsAreSmall's budget is now 2 KiB. Its CPU effect is below
+// the noise (before 25.2 ms / 455 faults, after 25.5 / 449, hello 10.3 /
+// 186, 41 rounds at load 3). What would remove the rest is not in this
+// package: the generated lance packages register their descriptors at
+// init (a generator without registration, or protowire by hand, would
+// save about 1 ms), net/http serves only URLs (about 3 ms), arrow's inits
+// about 3 ms; a build that links at1 alone starts like hello world.
+//
+// colfmt inspect, cat and validate set GOGC to 200 unless it is in the
+// environment (cmd/colfmt): at 100 the first collection came at a 4 MiB
+// heap and decoding a few-MB file ran one cycle, about 5 ms of CPU and
+// the pages it touches. colfmt cat CPU over xz -dc's, before -> after, two
+// sessions of 11 rounds (load 2.3-3.0), faults before -> after:
+//
+//	file (at1 codec)                 session 1     session 2     faults
+//	flights-200k.jsonl (tokens)      1.23 -> 1.22  1.26 -> 1.18  1,600 -> 1,450
+//	flights-200k.jsonl (qjson)       1.09 -> 1.08  1.20 -> 1.11  2,095 -> 1,930
+//	zipcodes.csv (tokens)            1.46 -> 1.56  1.38 -> 1.40  1,115 -> 1,115
+//	zipcodes.csv (qcolumnar)         1.77 -> 1.63  1.66 -> 1.56  1,450 -> 1,280
+//	dbtext email (tokens)            1.65 -> 1.55  1.77 -> 1.60  1,590 -> 1,450
+//	dbtext email (qcolumnar)         1.61 -> 1.50  1.59 -> 1.53  1,415 -> 1,265
+//
+// (zipcodes.csv's token table ran no collection before: its change is
+// noise.) GOGC=off did no better than 200; peak RSS fell (flights 15.2 ->
+// 13.8 MB, no cycle's mark state), and the 512 MiB soft limit still caps
+// the heap. pack keeps Go's default: at 200 its peak RSS on flights went
+// from 427 to 519 MB at the same CPU.
+//
+// Wall time: a whole-file container's wall time is its CPU time (the
+// values stream is one xz stream, already decoded in the background while
+// the columns are parsed; rows are then formatted on one goroutine), and
+// xz -T2 -dc is no faster than xz -dc on these single-block files. Tried
+// and not kept: hashing and writing each 256 KiB chunk on a second
+// goroutine while the next is formatted (flights: CPU 1.28 -> 1.41 of xz
+// -dc's, wall 1.15 -> 1.19, load 2.2; each hand-off wakes a thread and
+// the second buffer is fresh pages). Kept: Reader.WriteTo of a framed
+// columnar file reads the next frame and decodes its streams while the
+// previous frame's rows are written (the first frame keeps its own
+// background values decode). On 40 MB of JSON Lines (flights-200k.jsonl
+// four times, columnar), wall / CPU in ms, xz -dc of the same original
+// alongside (9 rounds; "in turn" is main's build, in the third row the
+// GOGC-200 build without read-ahead):
+//
+//	frames        load  xz -dc      in turn     read ahead
+//	10 of 4 MiB   1.4   225 / 224   317 / 357   218 / 346
+//	3 of 16 MiB   1.7   297 / 293   375 / 413   332 / 427
+//	10 of 4 MiB   1.9   239 / 235   354 / 384   250 / 385
+//	10 of 4 MiB   2.9   238 / 232   349 / 346   366 / 363
+//
+// With a core free the wall time falls by 12-31% (below xz -dc's with 10
+// frames) at about the same CPU; with none free (load 2.9) it costs about
+// 5% more CPU and wall, and 600-1,100 more faults (a second frame's
+// streams; peak RSS 20.8 -> 24.7 MB with 3 frames, 17.1 -> 22.3 MB with
+// 10, against xz -dc's 10.1 MB). Handing a written frame's values array to the frame after
+// next, to save those pages, was tried and saved none. What is left for
+// wall time: a whole-file columnar container's rows are formatted on one
+// goroutine; a second one would need the lazily formatted columns' state
+// (INT and DEC deltas, TEXT positions) at its first row.
+//
 // # Security
 //
 // Every size read from the input is checked against the bytes that remain
@@ -516,7 +599,10 @@
 //     set (a whole-file container or one frame) holds in total. Each
 //     stream is charged before it is decompressed, from the size its
 //     backend declares (stored length, zstd content size, xz index), or
-//     as it grows when none is declared.
+//     as it grows when none is declared. Reader.WriteTo of a framed
+//     columnar file decodes the next frame's streams while it writes the
+//     previous frame's rows (unless WithConcurrency(1)), so it holds two
+//     stream sets, each within this limit.
 //   - WithMaxStreamSize (default 256 MiB, at most 2 GiB): one decoded
 //     stream, query block or raw frame. xz output is sized from the
 //     stream's own index when present; zstd output from the frame's

@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/big"
@@ -94,6 +95,28 @@ func FuzzDiffDecode(f *testing.F) {
 		checkErr(t, err)
 		if err1 == nil && err != nil && !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("Decode ok, NewReader: %v", err)
+		}
+		// WriteTo (frames read ahead with more than one goroutine) writes
+		// the bytes and returns the error of the serial WriteTo.
+		writeTo := func(conc int) ([]byte, error) {
+			z, err := NewReader(bytes.NewReader(src), append(fuzzOpts, WithConcurrency(conc))...)
+			if err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			n, err := z.WriteTo(&buf)
+			if n != int64(buf.Len()) {
+				t.Fatalf("WriteTo reports %d bytes, wrote %d", n, buf.Len())
+			}
+			return buf.Bytes(), err
+		}
+		w1, werr1 := writeTo(1)
+		w2, werr2 := writeTo(2)
+		if fmt.Sprint(werr1) != fmt.Sprint(werr2) || !bytes.Equal(w1, w2) {
+			t.Fatalf("WriteTo serial %d bytes, %v / ahead %d bytes, %v", len(w1), werr1, len(w2), werr2)
+		}
+		if err1 == nil && werr1 == nil && !bytes.Equal(w1, serial) {
+			t.Fatalf("WriteTo output differs from Decode")
 		}
 		// DecodeTo streams in chunks: the same bytes when Decode
 		// succeeds, an error when it fails.

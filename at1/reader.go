@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
 	"github.com/colfmt/colfmt/internal/varint"
@@ -15,7 +16,11 @@ import (
 
 // Reader decodes an AT-1 file from an io.Reader. A framed (AT1\x03) file
 // is decoded one frame at a time, so memory is bounded by the largest
-// frame rather than the file; a whole-file (AT1\x02) file is read whole
+// frame rather than the file (WriteTo of a columnar file, with more than
+// one goroutine allowed (WithConcurrency), reads the next frame and
+// decodes its streams while the previous frame's rows are written, so it
+// holds two frames' payloads and streams, each within the limits); a
+// whole-file (AT1\x02) file is read whole
 // (up to the decoded size limit) and decoded at once. The integrity
 // trailer, if present, is verified when the last frame has been read:
 // Read returns ErrChecksum instead of io.EOF on a mismatch.
@@ -34,6 +39,9 @@ type Reader struct {
 	// first Read (whole, verified) or WriteTo (streamed in chunks).
 	whole    *plan
 	wholeSrc *source
+	// ahead delivers the frames read (and decoded) ahead while WriteTo
+	// runs; nil otherwise.
+	ahead chan aheadFrame
 }
 
 // NewReader reads the header of r and returns a Reader of the original.
@@ -172,10 +180,12 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 	z.out = nil
 	if z.err == nil {
 		cw := newChunkWriter(w, z.sum, 0)
+		stop := z.startAhead()
 		for z.err == nil {
 			cw.limit = cw.n + z.cfg.maxDecoded
 			z.err = z.nextFrame(cw)
 		}
+		stop()
 		total += cw.n
 		cw.release()
 	}
@@ -210,67 +220,174 @@ func (z *Reader) nextFrame(cw *chunkWriter) error {
 	if z.wholeSrc == nil && !z.framed {
 		return io.EOF
 	}
-	tail, err := z.br.Peek(TrailerSize + 1)
-	if len(tail) == 0 {
-		return err // io.EOF at the end, or the source's error
+	var f aheadFrame
+	if z.ahead != nil {
+		f = <-z.ahead
+	} else {
+		f = z.readFrame(false)
 	}
-	// Only a clean end after exactly 36 bytes makes them the trailer;
-	// other read errors surface while reading the frame.
-	if err == io.EOF && len(tail) == TrailerSize && bytes.HasSuffix(tail, trailerMagic) {
-		if !bytes.Equal(z.sum.Sum(nil), tail[:32]) {
-			return errs.At(ErrChecksum, z.off, "trailer", "decoded bytes do not match the embedded SHA-256")
+	switch {
+	case f.err != nil:
+		return f.err // io.EOF at the end of a file without a trailer
+	case f.trailer != nil:
+		if !bytes.Equal(z.sum.Sum(nil), f.trailer) {
+			return errs.At(ErrChecksum, f.fr.Offset, "trailer", "decoded bytes do not match the embedded SHA-256")
 		}
-		z.br.Discard(TrailerSize)
 		return io.EOF
 	}
-	if err := z.checkTrailerOverlap(nil, tail, err); err != nil {
-		return err
-	}
-	n, err := z.uv("payload_len")
-	if err != nil {
-		return err
-	}
-	path := "frame " + strconv.Itoa(z.frame)
-	if err := checkFrameLen(n, -1, z.off, path); err != nil {
-		return err
-	}
-	// A frame's payload is compressed (or stored) data of one decoded
-	// frame, so it cannot usefully exceed the decoded limit.
-	if n > uint64(z.cfg.maxDecoded) {
-		return errs.TooLarge(ErrTooLarge, z.off, path, "frame payload", n, z.cfg.maxDecoded)
-	}
-	payload, err := readPayload(z.br, int64(n))
-	if err != nil {
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return errs.At(ErrCorrupt, z.off+int64(len(payload)), path, "frame payload of %d bytes is truncated", n)
-		}
-		return err
-	}
-	tail, perr := z.br.Peek(TrailerSize + 1)
-	if err := z.checkTrailerOverlap(payload, tail, perr); err != nil {
-		return err
-	}
-	fr := FrameInfo{Offset: z.off, Size: int64(n), Method: payload[0]}
-	if err := checkFrame(fr, z.codec, path); err != nil {
-		return err
-	}
-	z.off += int64(n)
-	z.frame++
-	// The previous frame's output has been consumed: decode into its
-	// buffer, so streaming holds one frame's output, not two.
 	if cw != nil {
-		if _, err := z.cfg.decodeFrame(nil, memSource(payload, fr.Offset), z.codec, fr, z.frame-1, z.cfg.maxDecoded, cw); err != nil {
+		if f.ss != nil || f.prepErr != nil {
+			if f.prepErr != nil {
+				return f.prepErr
+			}
+			if _, err := z.cfg.decodeColumnarFrom(nil, f.ss, z.cfg.maxDecoded, nil, cw); err != nil {
+				return err
+			}
+		} else if _, err := z.cfg.decodeFrame(nil, memSource(f.payload, f.fr.Offset), z.codec, f.fr, f.index, z.cfg.maxDecoded, cw); err != nil {
 			return err
 		}
 		return cw.flush() // the trailer check needs the frame's bytes hashed
 	}
-	out, err := z.cfg.decodeFrame(z.buf[:0], memSource(payload, fr.Offset), z.codec, fr, z.frame-1, z.cfg.maxDecoded, nil)
+	// The previous frame's output has been consumed: decode into its
+	// buffer, so streaming holds one frame's output, not two.
+	out, err := z.cfg.decodeFrame(z.buf[:0], memSource(f.payload, f.fr.Offset), z.codec, f.fr, f.index, z.cfg.maxDecoded, nil)
 	if err != nil {
 		return err
 	}
 	z.sum.Write(out)
 	z.out, z.buf = out, out
 	return nil
+}
+
+// aheadFrame is one frame read from the input (payload, fr, index), the
+// trailer (its digest, fr.Offset its position) or the error that ends
+// the frames (io.EOF at a clean end without a trailer). ss is the frame's
+// stream set when it was decoded ahead, prepErr the error doing so.
+type aheadFrame struct {
+	payload []byte
+	fr      FrameInfo
+	index   int
+	trailer []byte
+	err     error
+	ss      *streamSet
+	prepErr error
+}
+
+// readFrame reads the next frame (or the trailer) from z.br; with prep, a
+// columnar frame's streams are also decoded (prepareColumnar).
+func (z *Reader) readFrame(prep bool) aheadFrame {
+	tail, err := z.br.Peek(TrailerSize + 1)
+	if len(tail) == 0 {
+		return aheadFrame{err: err} // io.EOF at the end, or the source's error
+	}
+	// Only a clean end after exactly 36 bytes makes them the trailer;
+	// other read errors surface while reading the frame.
+	if err == io.EOF && len(tail) == TrailerSize && bytes.HasSuffix(tail, trailerMagic) {
+		f := aheadFrame{trailer: bytes.Clone(tail[:32]), fr: FrameInfo{Offset: z.off}}
+		z.br.Discard(TrailerSize)
+		return f
+	}
+	if err := z.checkTrailerOverlap(nil, tail, err); err != nil {
+		return aheadFrame{err: err}
+	}
+	n, err := z.uv("payload_len")
+	if err != nil {
+		return aheadFrame{err: err}
+	}
+	path := "frame " + strconv.Itoa(z.frame)
+	if err := checkFrameLen(n, -1, z.off, path); err != nil {
+		return aheadFrame{err: err}
+	}
+	// A frame's payload is compressed (or stored) data of one decoded
+	// frame, so it cannot usefully exceed the decoded limit.
+	if n > uint64(z.cfg.maxDecoded) {
+		return aheadFrame{err: errs.TooLarge(ErrTooLarge, z.off, path, "frame payload", n, z.cfg.maxDecoded)}
+	}
+	payload, err := readPayload(z.br, int64(n))
+	if err != nil {
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			return aheadFrame{err: errs.At(ErrCorrupt, z.off+int64(len(payload)), path, "frame payload of %d bytes is truncated", n)}
+		}
+		return aheadFrame{err: err}
+	}
+	tail, perr := z.br.Peek(TrailerSize + 1)
+	if err := z.checkTrailerOverlap(payload, tail, perr); err != nil {
+		return aheadFrame{err: err}
+	}
+	fr := FrameInfo{Offset: z.off, Size: int64(n), Method: payload[0]}
+	if err := checkFrame(fr, z.codec, path); err != nil {
+		return aheadFrame{err: err}
+	}
+	z.off += int64(n)
+	z.frame++
+	f := aheadFrame{payload: payload, fr: fr, index: z.frame - 1}
+	if prep && z.codec == CodecColumnar && fr.Method == methodStructured {
+		f.ss, f.prepErr = z.cfg.prepareColumnar(memSource(payload, fr.Offset), fr)
+	}
+	return f
+}
+
+// prepareColumnar parses a columnar frame's stream directory and decodes
+// its streams, reporting errors in the order decodeFrame would: the
+// directory's, then the values stream's, then the other streams'.
+func (c *config) prepareColumnar(src *source, fr FrameInfo) (*streamSet, error) {
+	dir, err := c.parseDirectory(src, fr.Offset+1, fr.Offset+fr.Size)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := c.streamSetOf(src, dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := ss.load("values"); err != nil {
+		return nil, err
+	}
+	var others []string
+	for _, n := range columnarStreams {
+		if n != "values" {
+			others = append(others, n)
+		}
+	}
+	if err := ss.load(others...); err != nil {
+		return nil, err
+	}
+	return ss, nil
+}
+
+// startAhead starts, for a framed columnar file and more than one
+// goroutine allowed, a goroutine that reads the frames in order and
+// decodes each one's streams (all but the first) while the previous
+// frame's rows are written: WriteTo then holds two frames' streams, not
+// one. Frames, trailer and errors reach nextFrame in file order, through
+// z.ahead. The returned function stops the goroutine and waits for it.
+func (z *Reader) startAhead() (stop func()) {
+	if !z.framed || z.codec != CodecColumnar || z.cfg.concurrency <= 1 || z.cfg.safe {
+		return func() {}
+	}
+	ch := make(chan aheadFrame)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for first := true; ; first = false {
+			f := z.readFrame(!first)
+			select {
+			case ch <- f:
+			case <-quit:
+				return
+			}
+			if f.err != nil || f.trailer != nil {
+				return
+			}
+		}
+	}()
+	z.ahead = ch
+	return func() {
+		close(quit)
+		wg.Wait()
+		z.ahead = nil
+	}
 }
 
 // readPayload reads n bytes, growing its buffer only as the bytes arrive:

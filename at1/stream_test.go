@@ -302,3 +302,87 @@ func TestLazyTextMatchesSplitLines(t *testing.T) {
 		}
 	}
 }
+
+// aheadWriter records what a Reader's WriteTo writes, and whether the
+// frames were being read ahead (z.ahead set) while it wrote.
+type aheadWriter struct {
+	bytes.Buffer
+	z     *Reader
+	ahead bool
+}
+
+func (w *aheadWriter) Write(p []byte) (int, error) {
+	w.ahead = w.ahead || w.z.ahead != nil
+	return w.Buffer.Write(p)
+}
+
+// TestReaderFramesAhead: a framed columnar file streamed by WriteTo with
+// its frames read and decoded ahead gives the bytes, the errors and the
+// bytes written before an error that the serial path (WithConcurrency(1))
+// gives: intact, with a bad trailer, with a damaged later frame and cut
+// off inside a later frame.
+func TestReaderFramesAhead(t *testing.T) {
+	orig := streamCSV(60000)
+	enc, err := Encode(orig, WithCodec(CodecColumnar), WithLevel(1), WithChunkSize(256<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.parse(memSource(enc, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Frames) < 4 || p.Codec != CodecColumnar {
+		t.Fatalf("%d frames, codec %v", len(p.Frames), p.Codec)
+	}
+	last := p.Frames[len(p.Frames)-2]
+	badTrailer := bytes.Clone(enc)
+	badTrailer[len(badTrailer)-TrailerSize] ^= 1
+	damaged := bytes.Clone(enc)
+	damaged[last.Offset+last.Size/2] ^= 0x55
+	cases := map[string][]byte{
+		"intact":      enc,
+		"bad trailer": badTrailer,
+		"damaged":     damaged,
+		"cut":         enc[:last.Offset+last.Size/2],
+	}
+	for name, src := range cases {
+		run := func(opts ...Option) (*aheadWriter, error) {
+			z, err := NewReader(bytes.NewReader(src), opts...)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			w := &aheadWriter{z: z}
+			n, err := z.WriteTo(w)
+			if n != int64(w.Len()) {
+				t.Fatalf("%s: WriteTo returned %d, wrote %d", name, n, w.Len())
+			}
+			return w, err
+		}
+		ahead, aerr := run(WithConcurrency(2))
+		serial, serr := run(WithConcurrency(1))
+		if !ahead.ahead || serial.ahead {
+			t.Fatalf("%s: frames read ahead %v (concurrency 2), %v (concurrency 1)", name, ahead.ahead, serial.ahead)
+		}
+		if fmt.Sprint(aerr) != fmt.Sprint(serr) || !bytes.Equal(ahead.Bytes(), serial.Bytes()) {
+			t.Fatalf("%s: ahead %d bytes, %v; serial %d bytes, %v", name, ahead.Len(), aerr, serial.Len(), serr)
+		}
+		switch name {
+		case "intact":
+			if aerr != nil || !bytes.Equal(ahead.Bytes(), orig) {
+				t.Fatalf("intact: %v, equal %v", aerr, bytes.Equal(ahead.Bytes(), orig))
+			}
+		case "bad trailer":
+			if !errors.Is(aerr, ErrChecksum) || !bytes.Equal(ahead.Bytes(), orig) {
+				t.Fatalf("bad trailer: %v", aerr)
+			}
+		default:
+			if !errors.Is(aerr, ErrCorrupt) || ahead.Len() == 0 || ahead.Len() >= len(orig) {
+				t.Fatalf("%s: %d bytes, %v", name, ahead.Len(), aerr)
+			}
+		}
+	}
+}

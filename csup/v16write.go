@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"sync"
 
 	"github.com/colfmt/colfmt/csup/bsup"
 	"github.com/colfmt/colfmt/csup/internal/intcomp"
@@ -17,60 +18,66 @@ import (
 // first), data in pre-order (a node's own segments before its children's)
 // — and the object is written: header, BSUP v2 metadata, data.
 
-// Metadata types, shaped like super's Go structs.
-var (
-	t16Segment = bsup.NewNamed("Segment", bsup.NewRecord([]bsup.Field{
+// Metadata types, shaped like super's Go structs. They are built on first
+// use (t16()), not at package initialisation: a program that links csup
+// but does not write version 16 does not pay for them at start-up.
+type t16Types struct {
+	Segment, ID, Field, Record, Array, Set, Map, Union, Dynamic, Named, Error, Dict *bsup.Type
+	Int, Uint, Float, Bytes                                                         *bsup.Type
+	BytesEmpty                                                                      *bsup.Type // an empty column has no min or max: super writes them as untyped nulls
+}
+
+var t16 = sync.OnceValue(func() *t16Types {
+	t := &t16Types{}
+	t.Segment = bsup.NewNamed("Segment", bsup.NewRecord([]bsup.Field{
 		{Name: "Offset", Type: bsup.TypeUint64}, {Name: "Length", Type: bsup.TypeUint64},
 		{Name: "MemLength", Type: bsup.TypeUint64}, {Name: "CompressionFormat", Type: bsup.TypeUint8}}))
-	t16ID    = bsup.NewNamed("ID", bsup.TypeUint32)
-	t16Field = bsup.NewNamed("Field", bsup.NewRecord([]bsup.Field{
-		{Name: "Name", Type: bsup.TypeString}, {Name: "Values", Type: t16ID},
-		{Name: "Opt", Type: bsup.TypeBool}, {Name: "Nones", Type: t16Segment}}))
-	t16Record = bsup.NewNamed("Record", bsup.NewRecord([]bsup.Field{
-		{Name: "Length", Type: bsup.TypeUint32}, {Name: "Fields", Type: bsup.NewArray(t16Field)}}))
-	t16Array = arrayish("Array")
-	t16Set   = arrayish("Set")
-	t16Map   = bsup.NewNamed("Map", bsup.NewRecord([]bsup.Field{
-		{Name: "Length", Type: bsup.TypeUint32}, {Name: "Lengths", Type: t16Segment},
-		{Name: "Keys", Type: t16ID}, {Name: "Values", Type: t16ID}}))
-	t16Union = bsup.NewNamed("Union", bsup.NewRecord([]bsup.Field{
-		{Name: "Length", Type: bsup.TypeUint32}, {Name: "Tags", Type: t16Segment},
-		{Name: "Values", Type: bsup.NewArray(t16ID)}}))
-	t16Dynamic = bsup.NewNamed("Dynamic", bsup.NewRecord([]bsup.Field{
-		{Name: "Tags", Type: t16Segment}, {Name: "Values", Type: bsup.NewArray(t16ID)},
+	t.ID = bsup.NewNamed("ID", bsup.TypeUint32)
+	t.Field = bsup.NewNamed("Field", bsup.NewRecord([]bsup.Field{
+		{Name: "Name", Type: bsup.TypeString}, {Name: "Values", Type: t.ID},
+		{Name: "Opt", Type: bsup.TypeBool}, {Name: "Nones", Type: t.Segment}}))
+	t.Record = bsup.NewNamed("Record", bsup.NewRecord([]bsup.Field{
+		{Name: "Length", Type: bsup.TypeUint32}, {Name: "Fields", Type: bsup.NewArray(t.Field)}}))
+	arrayish := func(name string) *bsup.Type {
+		return bsup.NewNamed(name, bsup.NewRecord([]bsup.Field{
+			{Name: "Length", Type: bsup.TypeUint32}, {Name: "Lengths", Type: t.Segment}, {Name: "Values", Type: t.ID}}))
+	}
+	t.Array = arrayish("Array")
+	t.Set = arrayish("Set")
+	t.Map = bsup.NewNamed("Map", bsup.NewRecord([]bsup.Field{
+		{Name: "Length", Type: bsup.TypeUint32}, {Name: "Lengths", Type: t.Segment},
+		{Name: "Keys", Type: t.ID}, {Name: "Values", Type: t.ID}}))
+	t.Union = bsup.NewNamed("Union", bsup.NewRecord([]bsup.Field{
+		{Name: "Length", Type: bsup.TypeUint32}, {Name: "Tags", Type: t.Segment},
+		{Name: "Values", Type: bsup.NewArray(t.ID)}}))
+	t.Dynamic = bsup.NewNamed("Dynamic", bsup.NewRecord([]bsup.Field{
+		{Name: "Tags", Type: t.Segment}, {Name: "Values", Type: bsup.NewArray(t.ID)},
 		{Name: "Length", Type: bsup.TypeUint32}}))
-	t16Named = bsup.NewNamed("Named", bsup.NewRecord([]bsup.Field{
-		{Name: "Name", Type: bsup.TypeString}, {Name: "Values", Type: t16ID}}))
-	t16Error = bsup.NewNamed("Error", bsup.NewRecord([]bsup.Field{{Name: "Values", Type: t16ID}}))
-	t16Dict  = bsup.NewNamed("Dict", bsup.NewRecord([]bsup.Field{
-		{Name: "Values", Type: t16ID}, {Name: "Counts", Type: t16Segment},
-		{Name: "Index", Type: t16Segment}, {Name: "Length", Type: bsup.TypeUint32}}))
-)
-
-func arrayish(name string) *bsup.Type {
-	return bsup.NewNamed(name, bsup.NewRecord([]bsup.Field{
-		{Name: "Length", Type: bsup.TypeUint32}, {Name: "Lengths", Type: t16Segment}, {Name: "Values", Type: t16ID}}))
-}
+	t.Named = bsup.NewNamed("Named", bsup.NewRecord([]bsup.Field{
+		{Name: "Name", Type: bsup.TypeString}, {Name: "Values", Type: t.ID}}))
+	t.Error = bsup.NewNamed("Error", bsup.NewRecord([]bsup.Field{{Name: "Values", Type: t.ID}}))
+	t.Dict = bsup.NewNamed("Dict", bsup.NewRecord([]bsup.Field{
+		{Name: "Values", Type: t.ID}, {Name: "Counts", Type: t.Segment},
+		{Name: "Index", Type: t.Segment}, {Name: "Length", Type: bsup.TypeUint32}}))
+	bytesNode := func(mm *bsup.Type) *bsup.Type {
+		return bsup.NewNamed("Bytes", bsup.NewRecord([]bsup.Field{
+			{Name: "Type", Type: bsup.TypeType}, {Name: "Bytes", Type: t.Segment}, {Name: "Offsets", Type: t.Segment},
+			{Name: "Min", Type: mm}, {Name: "Max", Type: mm}, {Name: "Count", Type: bsup.TypeUint32}}))
+	}
+	t.Int = leafNodeOf(t.Segment, "Int", bsup.TypeInt64)
+	t.Uint = leafNodeOf(t.Segment, "Uint", bsup.TypeUint64)
+	t.Float = leafNodeOf(t.Segment, "Float", bsup.TypeFloat64)
+	t.Bytes = bytesNode(bsup.TypeBytes)
+	t.BytesEmpty = bytesNode(bsup.TypeNull)
+	return t
+})
 
 // leafNode returns the node type named name with Min and Max of type mm.
-func leafNode(name string, mm *bsup.Type) *bsup.Type {
+func leafNode(name string, mm *bsup.Type) *bsup.Type { return leafNodeOf(t16().Segment, name, mm) }
+
+func leafNodeOf(segment *bsup.Type, name string, mm *bsup.Type) *bsup.Type {
 	return bsup.NewNamed(name, bsup.NewRecord([]bsup.Field{
-		{Name: "Type", Type: bsup.TypeType}, {Name: "Location", Type: t16Segment},
-		{Name: "Min", Type: mm}, {Name: "Max", Type: mm}, {Name: "Count", Type: bsup.TypeUint32}}))
-}
-
-var (
-	t16Int   = leafNode("Int", bsup.TypeInt64)
-	t16Uint  = leafNode("Uint", bsup.TypeUint64)
-	t16Float = leafNode("Float", bsup.TypeFloat64)
-	t16Bytes = bytesNode(bsup.TypeBytes)
-	// An empty column has no min or max: super writes them as untyped nulls.
-	t16BytesEmpty = bytesNode(bsup.TypeNull)
-)
-
-func bytesNode(mm *bsup.Type) *bsup.Type {
-	return bsup.NewNamed("Bytes", bsup.NewRecord([]bsup.Field{
-		{Name: "Type", Type: bsup.TypeType}, {Name: "Bytes", Type: t16Segment}, {Name: "Offsets", Type: t16Segment},
+		{Name: "Type", Type: bsup.TypeType}, {Name: "Location", Type: segment},
 		{Name: "Min", Type: mm}, {Name: "Max", Type: mm}, {Name: "Count", Type: bsup.TypeUint32}}))
 }
 
@@ -226,11 +233,11 @@ type emitter struct {
 }
 
 func u32v(x int64) bsup.Value                      { return bsup.NewUint(bsup.TypeUint32, uint64(x)) }
-func idv(x int) bsup.Value                         { return bsup.NewUint(t16ID, uint64(x)) }
+func idv(x int) bsup.Value                         { return bsup.NewUint(t16().ID, uint64(x)) }
 func rec(t *bsup.Type, f ...bsup.Value) bsup.Value { return bsup.NewRecordValue(t, f...) }
 
 func segv(off, length, mem int64, comp uint8) bsup.Value {
-	return rec(t16Segment, bsup.NewUint(bsup.TypeUint64, uint64(off)), bsup.NewUint(bsup.TypeUint64, uint64(length)),
+	return rec(t16().Segment, bsup.NewUint(bsup.TypeUint64, uint64(off)), bsup.NewUint(bsup.TypeUint64, uint64(length)),
 		bsup.NewUint(bsup.TypeUint64, uint64(mem)), bsup.NewUint(bsup.TypeUint8, uint64(comp)))
 }
 
@@ -291,9 +298,9 @@ func (e *emitter) emit(c *col16) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			fields[i] = rec(t16Field, bsup.NewString(c.t.Fields[i].Name), idv(id), bsup.NewBool(false), nones)
+			fields[i] = rec(t16().Field, bsup.NewString(c.t.Fields[i].Name), idv(id), bsup.NewBool(false), nones)
 		}
-		return e.node(rec(t16Record, u32v(c.n), bsup.Value{Type: t16Record.Elem.Fields[1].Type, Elems: fields})), nil
+		return e.node(rec(t16().Record, u32v(c.n), bsup.Value{Type: t16().Record.Elem.Fields[1].Type, Elems: fields})), nil
 	case wArray, wSet, wMap:
 		lengths := e.ints32(c.offs)
 		var ids []int
@@ -306,33 +313,33 @@ func (e *emitter) emit(c *col16) (int, error) {
 		}
 		switch c.kind {
 		case wMap:
-			return e.node(rec(t16Map, u32v(c.n), lengths, idv(ids[0]), idv(ids[1]))), nil
+			return e.node(rec(t16().Map, u32v(c.n), lengths, idv(ids[0]), idv(ids[1]))), nil
 		case wSet:
 			// super writes a set as an array node, then a set node over
 			// the same lengths and values; only the set is referenced.
-			e.node(rec(t16Array, u32v(c.n), lengths, idv(ids[0])))
-			return e.node(rec(t16Set, u32v(c.n), lengths, idv(ids[0]))), nil
+			e.node(rec(t16().Array, u32v(c.n), lengths, idv(ids[0])))
+			return e.node(rec(t16().Set, u32v(c.n), lengths, idv(ids[0]))), nil
 		}
-		return e.node(rec(t16Array, u32v(c.n), lengths, idv(ids[0]))), nil
+		return e.node(rec(t16().Array, u32v(c.n), lengths, idv(ids[0]))), nil
 	case wUnion:
 		tags := e.ints32(c.tags)
 		ids, err := e.emitAll(c.kids)
 		if err != nil {
 			return 0, err
 		}
-		return e.node(rec(t16Union, u32v(c.n), tags, ids)), nil
+		return e.node(rec(t16().Union, u32v(c.n), tags, ids)), nil
 	case wNamed:
 		id, err := e.emit(c.kids[0])
 		if err != nil {
 			return 0, err
 		}
-		return e.node(rec(t16Named, bsup.NewString(c.t.Name), idv(id))), nil
+		return e.node(rec(t16().Named, bsup.NewString(c.t.Name), idv(id))), nil
 	case wError:
 		id, err := e.emit(c.kids[0])
 		if err != nil {
 			return 0, err
 		}
-		return e.node(rec(t16Error, idv(id))), nil
+		return e.node(rec(t16().Error, idv(id))), nil
 	}
 	return e.leaf(c)
 }
@@ -346,7 +353,7 @@ func (e *emitter) emitAll(cs []*col16) (bsup.Value, error) {
 		}
 		ids[i] = idv(id)
 	}
-	return bsup.Value{Type: bsup.NewArray(t16ID), Elems: ids}, nil
+	return bsup.Value{Type: bsup.NewArray(t16().ID), Elems: ids}, nil
 }
 
 func (e *emitter) leaf(c *col16) (int, error) {
@@ -414,7 +421,7 @@ func (e *emitter) dict(l *leafBuf, distinct map[string]int, order []int) (int, e
 	}
 	cs := e.ints32(counts)
 	ix := e.raw(index)
-	return e.node(rec(t16Dict, idv(id), cs, ix, u32v(int64(n)))), nil
+	return e.node(rec(t16().Dict, idv(id), cs, ix, u32v(int64(n)))), nil
 }
 
 func (e *emitter) typeValue(t *bsup.Type) (bsup.Value, error) {
@@ -447,7 +454,7 @@ func (e *emitter) plain(l *leafBuf) (int, error) {
 			}
 		}
 		loc := e.ints64(u, true)
-		return e.node(rec(t16Int, tv, loc, bsup.NewInt(bsup.TypeInt64, mn), bsup.NewInt(bsup.TypeInt64, mx), u32v(n))), nil
+		return e.node(rec(t16().Int, tv, loc, bsup.NewInt(bsup.TypeInt64, mn), bsup.NewInt(bsup.TypeInt64, mx), u32v(n))), nil
 	case classUint:
 		var mn, mx uint64
 		for i, x := range l.uints {
@@ -459,7 +466,7 @@ func (e *emitter) plain(l *leafBuf) (int, error) {
 			}
 		}
 		loc := e.ints64(l.uints, false)
-		return e.node(rec(t16Uint, tv, loc, bsup.NewUint(bsup.TypeUint64, mn), bsup.NewUint(bsup.TypeUint64, mx), u32v(n))), nil
+		return e.node(rec(t16().Uint, tv, loc, bsup.NewUint(bsup.TypeUint64, mn), bsup.NewUint(bsup.TypeUint64, mx), u32v(n))), nil
 	case classFloat:
 		b := make([]byte, 0, 8*n)
 		var mn, mx float64
@@ -473,13 +480,13 @@ func (e *emitter) plain(l *leafBuf) (int, error) {
 			}
 		}
 		loc := e.blob(b)
-		return e.node(rec(t16Float, tv, loc, bsup.NewFloat(bsup.TypeFloat64, mn), bsup.NewFloat(bsup.TypeFloat64, mx), u32v(n))), nil
+		return e.node(rec(t16().Float, tv, loc, bsup.NewFloat(bsup.TypeFloat64, mn), bsup.NewFloat(bsup.TypeFloat64, mx), u32v(n))), nil
 	case classBytes:
 		mn, mx := bsup.NewNull(bsup.TypeNull), bsup.NewNull(bsup.TypeNull)
-		nt := t16BytesEmpty
+		nt := t16().BytesEmpty
 		var offs []uint32
 		if n > 0 {
-			nt = t16Bytes
+			nt = t16().Bytes
 			offs = append(append(offs, 0), l.ends...)
 			for i := range l.ends {
 				b := l.at(i)
@@ -597,7 +604,7 @@ func (w *Writer) flush16() error {
 		if err != nil {
 			return err
 		}
-		root = e.node(rec(t16Dynamic, tags, ids, u32v(o.rows)))
+		root = e.node(rec(t16().Dynamic, tags, ids, u32v(o.rows)))
 	}
 	var meta bytes.Buffer
 	bw, err := bsup.NewWriter(&meta, bsup.WithVersion(2), bsup.WithMaxDepth(10000), bsup.WithFrameThreshold(1<<30), bsup.WithCompression(w.cfg.compress))

@@ -3,6 +3,7 @@ package csup
 import (
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/colfmt/colfmt/csup/bsup"
 	"github.com/colfmt/colfmt/internal/errs"
@@ -218,24 +219,34 @@ func (c countWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-var (
-	segmentType = bsup.NewRecord([]bsup.Field{
+// The spec layout's segment, segment map and trailer types, built on first
+// use rather than at package initialisation.
+type specTypes struct{ segment, segmap, trailer *bsup.Type }
+
+var specT = sync.OnceValue(func() *specTypes {
+	segment := bsup.NewRecord([]bsup.Field{
 		{Name: "offset", Type: bsup.TypeUint64},
 		{Name: "length", Type: bsup.TypeUint32},
 		{Name: "mem_length", Type: bsup.TypeUint32},
 		{Name: "compression_format", Type: bsup.TypeUint8},
 	})
-	segmapType  = bsup.NewArray(segmentType)
-	trailerType = bsup.NewRecord([]bsup.Field{
-		{Name: "magic", Type: bsup.TypeString},
-		{Name: "type", Type: bsup.TypeString},
-		{Name: "version", Type: bsup.TypeInt64},
-		{Name: "sections", Type: bsup.NewArray(bsup.TypeInt64)},
-		{Name: "meta", Type: bsup.NewRecord([]bsup.Field{
-			{Name: "skew_thresh", Type: bsup.TypeInt64},
-			{Name: "segment_thresh", Type: bsup.TypeInt64},
-		})},
-	})
+	return &specTypes{
+		segment: segment,
+		segmap:  bsup.NewArray(segment),
+		trailer: bsup.NewRecord([]bsup.Field{
+			{Name: "magic", Type: bsup.TypeString},
+			{Name: "type", Type: bsup.TypeString},
+			{Name: "version", Type: bsup.TypeInt64},
+			{Name: "sections", Type: bsup.NewArray(bsup.TypeInt64)},
+			{Name: "meta", Type: bsup.NewRecord([]bsup.Field{
+				{Name: "skew_thresh", Type: bsup.TypeInt64},
+				{Name: "segment_thresh", Type: bsup.TypeInt64},
+			})},
+		}),
+	}
+})
+
+var (
 	// nullsType wraps a column whose values may be null where the spec has
 	// no presence column (array elements, map entries, union members, the
 	// top level). Its name tells it apart from a record_column.
@@ -243,13 +254,13 @@ var (
 )
 
 func nullsType(inner *bsup.Type) *bsup.Type {
-	return bsup.NewNamed(nullsName, bsup.NewRecord([]bsup.Field{{Name: "runs", Type: segmapType}, {Name: "column", Type: inner}}))
+	return bsup.NewNamed(nullsName, bsup.NewRecord([]bsup.Field{{Name: "runs", Type: specT().segmap}, {Name: "column", Type: inner}}))
 }
 
 func segmapValue(segs []Segment) bsup.Value {
-	v := bsup.Value{Type: segmapType, Elems: make([]bsup.Value, len(segs))}
+	v := bsup.Value{Type: specT().segmap, Elems: make([]bsup.Value, len(segs))}
 	for i, s := range segs {
-		v.Elems[i] = bsup.NewRecordValue(segmentType,
+		v.Elems[i] = bsup.NewRecordValue(specT().segment,
 			bsup.NewUint(bsup.TypeUint64, uint64(s.Offset)),
 			bsup.NewUint(bsup.TypeUint32, uint64(s.Length)),
 			bsup.NewUint(bsup.TypeUint32, uint64(s.MemLength)),
@@ -259,12 +270,12 @@ func segmapValue(segs []Segment) bsup.Value {
 }
 
 func trailerValue(data, reasm, skew, seg int64) bsup.Value {
-	return bsup.NewRecordValue(trailerType,
+	return bsup.NewRecordValue(specT().trailer,
 		bsup.NewString(TrailerMagic),
 		bsup.NewString(SpecType),
 		bsup.NewInt(bsup.TypeInt64, SpecVersion),
-		bsup.Value{Type: trailerType.Fields[3].Type, Elems: []bsup.Value{bsup.NewInt(bsup.TypeInt64, data), bsup.NewInt(bsup.TypeInt64, reasm)}},
-		bsup.NewRecordValue(trailerType.Fields[4].Type, bsup.NewInt(bsup.TypeInt64, skew), bsup.NewInt(bsup.TypeInt64, seg)))
+		bsup.Value{Type: specT().trailer.Fields[3].Type, Elems: []bsup.Value{bsup.NewInt(bsup.TypeInt64, data), bsup.NewInt(bsup.TypeInt64, reasm)}},
+		bsup.NewRecordValue(specT().trailer.Fields[4].Type, bsup.NewInt(bsup.TypeInt64, skew), bsup.NewInt(bsup.TypeInt64, seg)))
 }
 
 // wstream buffers one column stream and cuts it into segments.
@@ -501,7 +512,7 @@ func (r *recordW) meta() bsup.Value {
 		if f.pres.values > 0 {
 			col = f.col.meta()
 		}
-		ft := bsup.NewRecord([]bsup.Field{{Name: "column", Type: col.Type}, {Name: "presence", Type: segmapType}})
+		ft := bsup.NewRecord([]bsup.Field{{Name: "column", Type: col.Type}, {Name: "presence", Type: specT().segmap}})
 		fields = append(fields, bsup.Field{Name: f.name, Type: ft})
 		vals = append(vals, bsup.NewRecordValue(ft, col, pres))
 	}
@@ -558,7 +569,7 @@ func (a *arrayW) add(v bsup.Value) error {
 
 func (a *arrayW) meta() bsup.Value {
 	vals := a.elem.meta()
-	t := bsup.NewRecord([]bsup.Field{{Name: "values", Type: vals.Type}, {Name: "lengths", Type: segmapType}})
+	t := bsup.NewRecord([]bsup.Field{{Name: "values", Type: vals.Type}, {Name: "lengths", Type: specT().segmap}})
 	return bsup.NewRecordValue(t, vals, segmapValue(a.lengths.segs))
 }
 
@@ -589,7 +600,7 @@ func (m *mapW) add(v bsup.Value) error {
 
 func (m *mapW) meta() bsup.Value {
 	k, v := m.key.meta(), m.val.meta()
-	t := bsup.NewRecord([]bsup.Field{{Name: "key", Type: k.Type}, {Name: "value", Type: v.Type}, {Name: "lengths", Type: segmapType}})
+	t := bsup.NewRecord([]bsup.Field{{Name: "key", Type: k.Type}, {Name: "value", Type: v.Type}, {Name: "lengths", Type: specT().segmap}})
 	return bsup.NewRecordValue(t, k, v, segmapValue(m.lengths.segs))
 }
 
@@ -639,6 +650,6 @@ func (u *unionW) meta() bsup.Value {
 			metas[i] = bsup.NewUnionValue(ut, idx[i], metas[i])
 		}
 	}
-	t := bsup.NewRecord([]bsup.Field{{Name: "columns", Type: colsType}, {Name: "tags", Type: segmapType}})
+	t := bsup.NewRecord([]bsup.Field{{Name: "columns", Type: colsType}, {Name: "tags", Type: specT().segmap}})
 	return bsup.NewRecordValue(t, bsup.Value{Type: colsType, Elems: metas}, segmapValue(u.tags.segs))
 }

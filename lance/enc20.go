@@ -552,10 +552,23 @@ func checkKeys(keys arrow.Array, n int64) error {
 	return nil
 }
 
-// laterEncodings names ArrayEncoding fields added after the seed proto
+// laterEncoding names ArrayEncoding fields added after the seed proto
 // (notes §1), which 2.0 readers must refuse.
-var laterEncodings = map[protowire.Number]string{
-	8: "fsst", 9: "packed_struct", 10: "bitpacked", 11: "fixed_size_binary", 12: "bitpacked_for_non_neg",
+// (A switch, not a map: nothing is built at package initialisation.)
+func laterEncoding(num protowire.Number) (string, bool) {
+	switch num {
+	case 8:
+		return "fsst", true
+	case 9:
+		return "packed_struct", true
+	case 10:
+		return "bitpacked", true
+	case 11:
+		return "fixed_size_binary", true
+	case 12:
+		return "bitpacked_for_non_neg", true
+	}
+	return "", false
 }
 
 // unknownEncoding describes an ArrayEncoding with no field this package
@@ -569,7 +582,7 @@ func unknownEncoding(enc *encpb.ArrayEncoding) string {
 	if n < 0 {
 		return "unreadable array encoding"
 	}
-	if name, ok := laterEncodings[num]; ok {
+	if name, ok := laterEncoding(num); ok {
 		return fmt.Sprintf("array encoding %s (field %d) comes from a later lance release than 2.0's seed encodings", name, num)
 	}
 	return fmt.Sprintf("unknown array encoding field %d (a later lance release?)", num)

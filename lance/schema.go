@@ -183,7 +183,19 @@ func (f *File) mapField(n *fieldNode, next *int, depth int) error {
 	return claim(1)
 }
 
-var timeUnits = map[string]arrow.TimeUnit{"s": arrow.Second, "ms": arrow.Millisecond, "us": arrow.Microsecond, "ns": arrow.Nanosecond}
+func timeUnitOf(s string) (arrow.TimeUnit, bool) {
+	switch s {
+	case "s":
+		return arrow.Second, true
+	case "ms":
+		return arrow.Millisecond, true
+	case "us":
+		return arrow.Microsecond, true
+	case "ns":
+		return arrow.Nanosecond, true
+	}
+	return 0, false
+}
 
 // parseLogicalType maps a Lance logical type string (lance-core
 // datatypes.rs) to an Arrow type. Nested struct and list types are built
@@ -263,7 +275,7 @@ func parseLogicalType(s string, depth int) (arrow.DataType, error) {
 		if len(parts) != 2 {
 			return bad()
 		}
-		u, ok := timeUnits[parts[1]]
+		u, ok := timeUnitOf(parts[1])
 		if !ok {
 			return bad()
 		}
@@ -278,7 +290,7 @@ func parseLogicalType(s string, depth int) (arrow.DataType, error) {
 		if len(parts) < 3 {
 			return bad()
 		}
-		u, ok := timeUnits[parts[1]]
+		u, ok := timeUnitOf(parts[1])
 		if !ok {
 			return bad()
 		}
@@ -291,7 +303,7 @@ func parseLogicalType(s string, depth int) (arrow.DataType, error) {
 		if len(parts) != 2 {
 			return bad()
 		}
-		u, ok := timeUnits[parts[1]]
+		u, ok := timeUnitOf(parts[1])
 		if !ok {
 			return bad()
 		}

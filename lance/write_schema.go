@@ -100,7 +100,15 @@ func appendLanceField(out []*filepb.Field, f arrow.Field, parent int32, next *in
 	return out, nil
 }
 
-var unitNames = map[arrow.TimeUnit]string{arrow.Second: "s", arrow.Millisecond: "ms", arrow.Microsecond: "us", arrow.Nanosecond: "ns"}
+var unitNames = [...]string{arrow.Second: "s", arrow.Millisecond: "ms", arrow.Microsecond: "us", arrow.Nanosecond: "ns"}
+
+// unitName is u's name in a logical type, "" for a unit arrow does not define.
+func unitName(u arrow.TimeUnit) string {
+	if int(u) < len(unitNames) {
+		return unitNames[u]
+	}
+	return ""
+}
 
 // logicalType is the Lance logical type string of an Arrow type.
 func logicalType(dt arrow.DataType, path string) (string, error) {
@@ -146,17 +154,17 @@ func logicalType(dt arrow.DataType, path string) (string, error) {
 	case *arrow.Decimal256Type:
 		return "decimal:256:" + strconv.Itoa(int(t.Precision)) + ":" + strconv.Itoa(int(t.Scale)), nil
 	case *arrow.Time32Type:
-		return "time32:" + unitNames[t.Unit], nil
+		return "time32:" + unitName(t.Unit), nil
 	case *arrow.Time64Type:
-		return "time64:" + unitNames[t.Unit], nil
+		return "time64:" + unitName(t.Unit), nil
 	case *arrow.TimestampType:
 		tz := t.TimeZone
 		if tz == "" {
 			tz = "-"
 		}
-		return "timestamp:" + unitNames[t.Unit] + ":" + tz, nil
+		return "timestamp:" + unitName(t.Unit) + ":" + tz, nil
 	case *arrow.DurationType:
-		return "duration:" + unitNames[t.Unit], nil
+		return "duration:" + unitName(t.Unit), nil
 	case *arrow.FixedSizeBinaryType:
 		return "fixed_size_binary:" + strconv.Itoa(t.ByteWidth), nil
 	case *arrow.FixedSizeListType:

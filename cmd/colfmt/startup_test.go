@@ -17,7 +17,7 @@ import (
 // The generated protobuf packages register their descriptors at init, as
 // all protoc-gen-go output does; they get a larger budget.
 const (
-	initBudget   = 16 << 10
+	initBudget   = 2 << 10
 	initBudgetPB = 32 << 10
 )
 

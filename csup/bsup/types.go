@@ -67,9 +67,11 @@ type Field struct {
 	Type *Type
 }
 
-var primitives [30]*Type
+// The primitive types and their names are static data (no work at
+// package initialisation).
 
-var primNames = map[Kind]string{
+// primNames are the primitive types' names, by Kind; "" for the others.
+var primNames = [len(primitives)]string{
 	KindUint8: "uint8", KindUint16: "uint16", KindUint32: "uint32", KindUint64: "uint64",
 	KindInt8: "int8", KindInt16: "int16", KindInt32: "int32", KindInt64: "int64",
 	KindDuration: "duration", KindTime: "time", KindFloat16: "float16", KindFloat32: "float32",
@@ -79,32 +81,34 @@ var primNames = map[Kind]string{
 
 // The primitive types.
 var (
-	TypeUint8    = prim(KindUint8)
-	TypeUint16   = prim(KindUint16)
-	TypeUint32   = prim(KindUint32)
-	TypeUint64   = prim(KindUint64)
-	TypeInt8     = prim(KindInt8)
-	TypeInt16    = prim(KindInt16)
-	TypeInt32    = prim(KindInt32)
-	TypeInt64    = prim(KindInt64)
-	TypeDuration = prim(KindDuration)
-	TypeTime     = prim(KindTime)
-	TypeFloat16  = prim(KindFloat16)
-	TypeFloat32  = prim(KindFloat32)
-	TypeFloat64  = prim(KindFloat64)
-	TypeBool     = prim(KindBool)
-	TypeBytes    = prim(KindBytes)
-	TypeString   = prim(KindString)
-	TypeIP       = prim(KindIP)
-	TypeNet      = prim(KindNet)
-	TypeType     = prim(KindType)
-	TypeNull     = prim(KindNull)
+	TypeUint8    = &Type{Kind: KindUint8, key: "uint8"}
+	TypeUint16   = &Type{Kind: KindUint16, key: "uint16"}
+	TypeUint32   = &Type{Kind: KindUint32, key: "uint32"}
+	TypeUint64   = &Type{Kind: KindUint64, key: "uint64"}
+	TypeInt8     = &Type{Kind: KindInt8, key: "int8"}
+	TypeInt16    = &Type{Kind: KindInt16, key: "int16"}
+	TypeInt32    = &Type{Kind: KindInt32, key: "int32"}
+	TypeInt64    = &Type{Kind: KindInt64, key: "int64"}
+	TypeDuration = &Type{Kind: KindDuration, key: "duration"}
+	TypeTime     = &Type{Kind: KindTime, key: "time"}
+	TypeFloat16  = &Type{Kind: KindFloat16, key: "float16"}
+	TypeFloat32  = &Type{Kind: KindFloat32, key: "float32"}
+	TypeFloat64  = &Type{Kind: KindFloat64, key: "float64"}
+	TypeBool     = &Type{Kind: KindBool, key: "bool"}
+	TypeBytes    = &Type{Kind: KindBytes, key: "bytes"}
+	TypeString   = &Type{Kind: KindString, key: "string"}
+	TypeIP       = &Type{Kind: KindIP, key: "ip"}
+	TypeNet      = &Type{Kind: KindNet, key: "net"}
+	TypeType     = &Type{Kind: KindType, key: "type"}
+	TypeNull     = &Type{Kind: KindNull, key: "null"}
 )
 
-func prim(k Kind) *Type {
-	t := &Type{Kind: k, key: primNames[k]}
-	primitives[k] = t
-	return t
+var primitives = [30]*Type{
+	KindUint8: TypeUint8, KindUint16: TypeUint16, KindUint32: TypeUint32, KindUint64: TypeUint64,
+	KindInt8: TypeInt8, KindInt16: TypeInt16, KindInt32: TypeInt32, KindInt64: TypeInt64,
+	KindDuration: TypeDuration, KindTime: TypeTime, KindFloat16: TypeFloat16, KindFloat32: TypeFloat32,
+	KindFloat64: TypeFloat64, KindBool: TypeBool, KindBytes: TypeBytes, KindString: TypeString,
+	KindIP: TypeIP, KindNet: TypeNet, KindType: TypeType, KindNull: TypeNull,
 }
 
 // Primitive returns the primitive type with Super Binary ID id, or nil if id
@@ -283,8 +287,8 @@ func (t *Type) format(b *strings.Builder, full bool, limit int) bool {
 			return t.Elem.format(b, full, limit)
 		}
 	default:
-		if n, ok := primNames[t.Kind]; ok {
-			b.WriteString(n)
+		if int(t.Kind) < len(primNames) && primNames[t.Kind] != "" {
+			b.WriteString(primNames[t.Kind])
 		} else {
 			b.WriteString("<bad type>")
 		}
