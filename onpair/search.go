@@ -72,6 +72,10 @@ type search struct {
 	sigOnce sync.Once
 	sig     []uint64
 	bytes   [4]uint64 // every byte of the tokens the column uses
+	// logCount[ch] is about 8*log2 of how many times byte ch occurs in
+	// the column (counted over the codes' tokens): the rarity of a
+	// needle's pieces.
+	logCount [256]uint16
 }
 
 // dictHasBytes reports whether every byte of s occurs in some token the
@@ -116,19 +120,28 @@ func (c *Column) tokenSigs() []uint64 {
 		// Tokens the codes never use keep an empty signature and add no
 		// byte to the set: a trained dictionary holds every single byte,
 		// whether the column has it or not.
-		used := make([]uint64, (c.dec.n+63)/64)
+		uses := make([]uint32, max(c.dec.n, 1))
 		for _, cd := range c.parts.Codes {
-			used[cd>>6] |= 1 << (cd & 63)
+			uses[cd]++
 		}
 		set := &c.search.bytes
+		var count [256]uint64
 		for t := range c.dec.n {
-			if used[t>>6]&(1<<(t&63)) == 0 {
+			if uses[t] == 0 {
 				continue
 			}
 			for _, ch := range c.token(uint16(t)) {
 				sig[t] |= 1 << sigBit[ch]
 				set[ch>>6] |= 1 << (ch & 63)
+				count[ch] += uint64(uses[t])
 			}
+		}
+		for ch, n := range count {
+			// 8*log2(n+1), to within one: the position of the top bit
+			// and the next three bits.
+			l := bits.Len64(n + 1)
+			frac := (n + 1) << (64 - l) >> 60 & 7 // the three bits after the top one
+			c.search.logCount[ch] = uint16(8*(l-1)) + uint16(frac)
 		}
 		c.search.sig = sig
 	})
@@ -308,7 +321,52 @@ func (c *Column) Contains(substr []byte) RowSet {
 	if len(substr) > 0 && len(substr) <= pairMax {
 		return c.containsPairs(substr, pairBlock)
 	}
+	if len(substr) > pairMax {
+		return c.containsLong(substr, pairBlock)
+	}
 	return c.contains(substr, searchChunk, false)
+}
+
+// containsLong is Contains for needles longer than pairMax: a row holding
+// the needle holds each of its pieces, so the pair scan on one piece of
+// pairMax bytes (exact for the piece) gives the candidate rows, and only
+// they are checked for the whole needle. The piece is the one whose bytes
+// are rarest in the column (tokenSigs' byte counts), so that on most
+// columns the candidates are few beyond the rows that match.
+func (c *Column) containsLong(substr []byte, block int) RowSet {
+	k := c.rarestPiece(substr, pairMax)
+	set := c.containsPairs(substr[k:k+pairMax], block)
+	var buf []byte
+	for i, w := range set.words {
+		for v := w; v != 0; v &= v - 1 {
+			r := i*64 + bits.TrailingZeros64(v)
+			buf, _ = c.AppendRow(buf[:0], r)
+			if !bytes.Contains(buf, substr) {
+				w &^= 1 << (r & 63)
+			}
+		}
+		set.words[i] = w
+	}
+	return set
+}
+
+// rarestPiece returns the start of the n-byte piece of s whose bytes are
+// least frequent in the column: the least sum of their log counts.
+func (c *Column) rarestPiece(s []byte, n int) int {
+	c.tokenSigs()
+	lg := &c.search.logCount
+	var sum, best uint32
+	at := 0
+	for j, ch := range s {
+		sum += uint32(lg[ch])
+		if j >= n {
+			sum -= uint32(lg[s[j-n]])
+		}
+		if j == n-1 || j >= n && sum < best {
+			best, at = sum, j-n+1
+		}
+	}
+	return at
 }
 
 // contains is Contains with the chunk size (a multiple of 64) and the
