@@ -76,6 +76,7 @@ type search struct {
 	// the column (counted over the codes' tokens): the rarity of a
 	// needle's pieces.
 	logCount [256]uint16
+	byLen    []uint16 // the tokens by length, shortest first
 }
 
 // dictHasBytes reports whether every byte of s occurs in some token the
@@ -136,6 +137,23 @@ func (c *Column) tokenSigs() []uint64 {
 				count[ch] += uint64(uses[t])
 			}
 		}
+		// The tokens in order of length (counting sort), so that the
+		// per-call loops over their bytes run the same number of times
+		// token after token: no mispredicted loop exit per token.
+		var at [MaxTokenSize + 2]int
+		for t := range c.dec.n {
+			at[c.dec.lens[t]+1]++
+		}
+		for l := 1; l < len(at); l++ {
+			at[l] += at[l-1]
+		}
+		byLen := make([]uint16, c.dec.n)
+		for t := range c.dec.n {
+			l := c.dec.lens[t]
+			byLen[at[l]] = uint16(t)
+			at[l]++
+		}
+		c.search.byLen = byLen
 		for ch, n := range count {
 			// 8*log2(n+1), to within one: the position of the top bit
 			// and the next three bits.
@@ -764,10 +782,13 @@ const (
 // pairScratch is containsPairs' per-call scratch, pooled (the table is
 // 128 KiB, of which the column's tokens use the first entries).
 type pairScratch struct {
-	e    [MaxTokens]uint16
-	ew   *[MaxTokens]uint32 // 16-bit verdicts, allocated for the first needle of 5..8 bytes
-	bits yBits
-	tab  []bitapToken // the maps of the tokens with a needle byte (by signature)
+	e     [MaxTokens]uint16
+	ew    *[MaxTokens]uint32 // 16-bit verdicts, allocated for the first needle of 5..8 bytes
+	bits  yBits
+	b     [256]uint64  // the needle's byte masks
+	bt    [256]uint64  // the same shifted to the top of the word
+	tab   []bitapToken // the maps of the tokens with a needle byte (by signature), built when bitapRow needs them
+	built []uint64     // which entries of tab are built, a bit a token
 }
 
 var pairPool sync.Pool
@@ -801,7 +822,13 @@ var pairPool sync.Pool
 // up to 64 codes at a time.
 func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	set := newRowSet(c.Len())
-	var b [256]uint64
+	sc, _ := pairPool.Get().(*pairScratch)
+	if sc == nil {
+		sc = new(pairScratch)
+	}
+	defer pairPool.Put(sc)
+	b := &sc.b
+	clear(b[:])
 	var nsig uint64
 	for j, ch := range needle {
 		b[ch] |= 1 << j
@@ -809,53 +836,29 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	}
 	m := len(needle)
 	top := uint64(1) << (m - 1)
-	low := top - 1
-	sc, _ := pairPool.Get().(*pairScratch)
-	if sc == nil {
-		sc = new(pairScratch)
-	}
-	defer pairPool.Put(sc)
 	block = min(block, pairBlock)
 	if cap(sc.tab) < c.dec.n {
 		sc.tab = make([]bitapToken, c.dec.n)
+		sc.built = make([]uint64, (c.dec.n+63)/64)
 	}
-	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], sig: c.tokenSigs(), nsig: nsig, words: set.words}
+	built := sc.built[:(c.dec.n+63)/64]
+	clear(built)
+	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], built: built, b: b, top: top,
+		sig: c.tokenSigs(), nsig: nsig, words: set.words}
 	if ps.wide = m > pairNarrow; ps.wide && sc.ew == nil {
 		sc.ew = new([MaxTokens]uint32)
 	}
-	e, ew, sig := ps.e, sc.ew, ps.sig
+	e, ew := ps.e, sc.ew
 	ps.ew = ew
-	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
-	// wExact, wAny (7 bits) and wWithin in 16 bits.
-	fs, within, pairs := uint(3), uint16(yWithin), uint16(yExact|yAny)
+	within, pairs := uint16(yWithin), uint16(yExact|yAny)
 	if ps.wide {
-		fs, within, pairs = 7, wWithin, wExact|wAny
+		within, pairs = wWithin, wExact|wAny
 	}
-	var flags, sAny, hAny uint16
-	for t := range c.dec.n {
-		var hf, sb uint16
-		if sig[t]&nsig == 0 { // no needle byte (by its signature)
-			sb = within
-		} else {
-			tb := &ps.tab[t]
-			tb.build(c.token(uint16(t)), &b, top)
-			h, q := uint16(tb.h&low), uint16(tb.c&low)
-			mid := uint16(tb.a & low >> tb.l) // the offsets it can start at as a middle piece
-			hf, sb = h|mid<<fs, q|q<<fs|within
-			if tb.h&always != 0 {
-				hf |= within
-			}
-			flags |= hf
-			sAny |= sb
-			hAny |= hf
-		}
-		if ps.wide {
-			ew[t] = uint32(hf) | uint32(sb)<<16
-		} else {
-			e[t] = hf | sb<<8
-		}
+	hAny, sAny := pairVerdicts(c, needle, &sc.bt, nsig, e, ew, ps.wide)
+	if zzSetupOnly {
+		return set
 	}
-	if flags&within == 0 && sAny&hAny&pairs == 0 {
+	if hAny&within == 0 && sAny&hAny&pairs == 0 {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
 	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
@@ -917,6 +920,78 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		r = r1
 	}
 	return set
+}
+
+// pairVerdicts works out every token's verdicts (see containsPairs), hf
+// | sb<<8 in e, or hf | sb<<16 in ew if wide, and returns the OR of the
+// hf and of the sb fields. Apart from containsPairs so that its loop keeps
+// the matcher's words in registers.
+func pairVerdicts(c *Column, needle []byte, bt *[256]uint64, nsig uint64, e *[MaxTokens]uint16, ew *[MaxTokens]uint32, wide bool) (hAny, sAny uint16) {
+	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
+	// wExact, wAny (7 bits) and wWithin in 16 bits.
+	fs, within := uint(3), uint16(yWithin)
+	if wide {
+		fs, within = 7, wWithin
+	}
+	m := len(needle)
+	low := uint64(1)<<(m-1) - 1
+	wsh := uint(64 - m)
+	lb := uint64(1) << wsh
+	clear(bt[:])
+	for j, ch := range needle {
+		bt[ch] |= lb << j
+	}
+	fat, lens, sig := c.dec.rows, c.dec.lens, c.search.sig
+	for _, t := range c.search.byLen {
+		var hf, sb uint16
+		if sig[t]&nsig == 0 { // no needle byte (by its signature)
+			sb = within
+		} else {
+			l := int(lens[t])
+			p, q, hist, w := tokenBits(fat[int(t)<<4:int(t)<<4+l], bt, lb)
+			p, q = p>>wsh, q>>wsh
+			// Step k (bit l-1-k of hist) is h's bit m-2-k.
+			var h uint64
+			if d := m - 1 - l; d >= 0 {
+				h = hist << (d & 63)
+			} else {
+				h = hist >> (-d & 63)
+			}
+			h16, q16 := uint16(h&low), uint16(q&low)
+			mid := uint16(p & low >> l) // the offsets it can start at as a middle piece
+			hf, sb = h16|mid<<fs, q16|q16<<fs|within
+			hf |= uint16(w>>63) * within
+			sAny |= sb
+			hAny |= hf
+		}
+		if wide {
+			ew[t] = uint32(hf) | uint32(sb)<<16
+		} else {
+			e[t] = hf | sb<<8
+		}
+	}
+	return hAny, sAny
+}
+
+// tokenBits runs the matcher over one token's bytes from every state at
+// once (the bitap map of build), branch-free and with shifts by constants
+// only: the needle's bits sit at the top of the word (bt[ch] has bit
+// 64-m+j if needle[j] == ch, lb is bit 64-m). It returns p and q, hist,
+// whose bit l-1-k is set if the token's first k+1 bytes end the needle,
+// and w, whose bit 63 is set if the token holds the needle. Apart, so its
+// four words stay in registers.
+//
+//go:noinline
+func tokenBits(tok []byte, bt *[256]uint64, lb uint64) (p, q, hist, w uint64) {
+	p = ^uint64(0)
+	for _, ch := range tok {
+		bc := bt[ch]
+		p = p << 1 & bc
+		q = (q<<1 | lb) & bc
+		hist = hist<<1 | p>>63
+		w |= q
+	}
+	return
 }
 
 // pairDense: a block where at least 1/pairDense of the rows were looked
@@ -1253,7 +1328,10 @@ type pairScan struct {
 	c     *Column
 	e     *[MaxTokens]uint16
 	pb    *yBits
-	tab   []bitapToken
+	tab   []bitapToken // built lazily: built has a bit for each entry built
+	built []uint64
+	b     *[256]uint64 // the needle's byte masks
+	top   uint64       // the needle's last state bit
 	sig   []uint64
 	nsig  uint64
 	words []uint64
@@ -1322,6 +1400,10 @@ func (ps *pairScan) bitapRow(r int) bool {
 			d = always
 			continue
 		}
+		if ps.built[cd>>6]&(1<<(cd&63)) == 0 {
+			ps.tab[cd].build(c.token(cd), ps.b, ps.top)
+			ps.built[cd>>6] |= 1 << (cd & 63)
+		}
 		e := &ps.tab[cd]
 		if d&e.h != 0 {
 			return true
@@ -1330,3 +1412,5 @@ func (ps *pairScan) bitapRow(r int) bool {
 	}
 	return false
 }
+
+var zzSetupOnly bool
