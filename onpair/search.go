@@ -77,7 +77,15 @@ type search struct {
 	// needle's pieces.
 	logCount [256]uint16
 	byLen    []uint16 // the tokens by length, shortest first
+	// ends[t] holds token t's first three bytes (bits 0..23) and last
+	// three (bits 32..55), for tokens of at least three bytes: the pair
+	// scan's verdicts are worked out only for the tokens whose ends can
+	// meet the needle.
+	ends []uint64
 }
+
+// tri3 hashes a 3-byte key to a bit of a 4096-bit table.
+func tri3(k uint32) uint32 { return k * 0x9E3779B1 >> 20 }
 
 // dictHasBytes reports whether every byte of s occurs in some token the
 // column uses: if one does not, no row can contain s.
@@ -154,6 +162,15 @@ func (c *Column) tokenSigs() []uint64 {
 			at[l]++
 		}
 		c.search.byLen = byLen
+		ends := make([]uint64, max(c.dec.n, 1))
+		for t := range c.dec.n {
+			if l := int(c.dec.lens[t]); l >= 3 {
+				tok := c.token(uint16(t))
+				ends[t] = uint64(tok[0]) | uint64(tok[1])<<8 | uint64(tok[2])<<16 |
+					uint64(tok[l-3])<<32 | uint64(tok[l-2])<<40 | uint64(tok[l-1])<<48
+			}
+		}
+		c.search.ends = ends
 		for ch, n := range count {
 			// 8*log2(n+1), to within one: the position of the top bit
 			// and the next three bits.
@@ -785,10 +802,10 @@ type pairScratch struct {
 	e     [MaxTokens]uint16
 	ew    *[MaxTokens]uint32 // 16-bit verdicts, allocated for the first needle of 5..8 bytes
 	bits  yBits
-	b     [256]uint64  // the needle's byte masks
-	bt    [256]uint64  // the same shifted to the top of the word
-	tab   []bitapToken // the maps of the tokens with a needle byte (by signature), built when bitapRow needs them
-	built []uint64     // which entries of tab are built, a bit a token
+	bt    [256]uint64 // the needle's byte masks, at the top of the word
+	list  [MaxTokens]uint16
+	tab   []bitapToken // the maps of the tokens that meet part of the needle
+	built []uint64     // which entries of tab are set, a bit a token
 }
 
 var pairPool sync.Pool
@@ -827,15 +844,11 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		sc = new(pairScratch)
 	}
 	defer pairPool.Put(sc)
-	b := &sc.b
-	clear(b[:])
 	var nsig uint64
-	for j, ch := range needle {
-		b[ch] |= 1 << j
+	for _, ch := range needle {
 		nsig |= 1 << sigBit[ch]
 	}
 	m := len(needle)
-	top := uint64(1) << (m - 1)
 	block = min(block, pairBlock)
 	if cap(sc.tab) < c.dec.n {
 		sc.tab = make([]bitapToken, c.dec.n)
@@ -843,8 +856,8 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	}
 	built := sc.built[:(c.dec.n+63)/64]
 	clear(built)
-	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], built: built, b: b, top: top,
-		sig: c.tokenSigs(), nsig: nsig, words: set.words}
+	c.tokenSigs()
+	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], built: built, words: set.words}
 	if ps.wide = m > pairNarrow; ps.wide && sc.ew == nil {
 		sc.ew = new([MaxTokens]uint32)
 	}
@@ -854,7 +867,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	if ps.wide {
 		within, pairs = wWithin, wExact|wAny
 	}
-	hAny, sAny := pairVerdicts(c, needle, &sc.bt, nsig, e, ew, ps.wide)
+	hAny, sAny := pairVerdicts(c, needle, &sc.bt, &sc.list, ps.tab, ps.built, nsig, e, ew, ps.wide)
 	if zzSetupOnly {
 		return set
 	}
@@ -926,7 +939,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 // | sb<<8 in e, or hf | sb<<16 in ew if wide, and returns the OR of the
 // hf and of the sb fields. Apart from containsPairs so that its loop keeps
 // the matcher's words in registers.
-func pairVerdicts(c *Column, needle []byte, bt *[256]uint64, nsig uint64, e *[MaxTokens]uint16, ew *[MaxTokens]uint32, wide bool) (hAny, sAny uint16) {
+func pairVerdicts(c *Column, needle []byte, bt *[256]uint64, list *[MaxTokens]uint16, tab []bitapToken, built []uint64, nsig uint64, e *[MaxTokens]uint16, ew *[MaxTokens]uint32, wide bool) (hAny, sAny uint16) {
 	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
 	// wExact, wAny (7 bits) and wWithin in 16 bits.
 	fs, within := uint(3), uint16(yWithin)
@@ -941,29 +954,66 @@ func pairVerdicts(c *Column, needle []byte, bt *[256]uint64, nsig uint64, e *[Ma
 	for j, ch := range needle {
 		bt[ch] |= lb << j
 	}
-	fat, lens, sig := c.dec.rows, c.dec.lens, c.search.sig
+	// A token of three bytes or more can end a part of the needle (q),
+	// start one (h), lie within it (mid) or hold it only if its first or
+	// last three bytes are three of the needle's (in tri, hashed), or it
+	// starts with the needle's last one or two bytes, or ends with its
+	// first one or two, or (holding it) it is as long as the needle and
+	// has every byte of it by its signature. The others are settled
+	// without reading their bytes.
+	var tri [64]uint64
+	for j := 0; j+3 <= m; j++ {
+		k := tri3(uint32(needle[j]) | uint32(needle[j+1])<<8 | uint32(needle[j+2])<<16)
+		tri[k>>6] |= 1 << (k & 63)
+	}
+	first1, last1 := uint64(needle[m-1]), uint64(needle[0])
+	first2, last2 := uint64(1)<<63, uint64(1)<<63 // no 2-byte key matches
+	if m >= 2 {
+		first2, last2 = uint64(needle[m-2])|uint64(needle[m-1])<<8, uint64(needle[0])|uint64(needle[1])<<8
+	}
+	fat, lens, sig, ends := c.dec.rows, c.dec.lens, c.search.sig, c.search.ends
+	// First, branch-free, every token gets the verdicts of a token that
+	// meets no part of the needle, and the others are listed (in order of
+	// length); then the listed ones are worked out.
+	n := 0
+	dflt := uint32(within) << 16
 	for _, t := range c.search.byLen {
-		var hf, sb uint16
-		if sig[t]&nsig == 0 { // no needle byte (by its signature)
-			sb = within
+		l := int(lens[t])
+		x := ends[t]
+		f, z := uint32(x&0xffffff), uint32(x>>32&0xffffff)
+		kf, kz := tri3(f), tri3(z)
+		hit := tri[kf>>6]>>(kf&63)&1 | tri[kz>>6]>>(kz&63)&1 |
+			b2u(uint64(f&0xff) == first1) | b2u(uint64(f&0xffff) == first2) |
+			b2u(uint64(z>>16) == last1) | b2u(uint64(z>>8) == last2) |
+			b2u(l >= m && sig[t]&nsig == nsig) | b2u(l < 3)
+		list[n] = t
+		n += int(hit & b2u(sig[t]&nsig != 0))
+		if wide {
+			ew[t] = dflt
 		} else {
-			l := int(lens[t])
-			p, q, hist, w := tokenBits(fat[int(t)<<4:int(t)<<4+l], bt, lb)
-			p, q = p>>wsh, q>>wsh
-			// Step k (bit l-1-k of hist) is h's bit m-2-k.
-			var h uint64
-			if d := m - 1 - l; d >= 0 {
-				h = hist << (d & 63)
-			} else {
-				h = hist >> (-d & 63)
-			}
-			h16, q16 := uint16(h&low), uint16(q&low)
-			mid := uint16(p & low >> l) // the offsets it can start at as a middle piece
-			hf, sb = h16|mid<<fs, q16|q16<<fs|within
-			hf |= uint16(w>>63) * within
-			sAny |= sb
-			hAny |= hf
+			e[t] = uint16(within) << 8
 		}
+	}
+	for _, t := range list[:n] {
+		l := int(lens[t])
+		p, q, hist, w := tokenBits(fat[int(t)<<4:int(t)<<4+l], bt, lb)
+		p, q = p>>wsh, q>>wsh
+		// Step k (bit l-1-k of hist) is h's bit m-2-k.
+		var h uint64
+		if d := m - 1 - l; d >= 0 {
+			h = hist << (d & 63)
+		} else {
+			h = hist >> (-d & 63)
+		}
+		h16, q16 := uint16(h&low), uint16(q&low)
+		mid := uint16(p & low >> l) // the offsets it can start at as a middle piece
+		hf, sb := h16|mid<<fs, q16|q16<<fs|within
+		hf |= uint16(w>>63) * within
+		sAny |= sb
+		hAny |= hf
+		// The map for bitapRow; tokens not listed reset the matcher.
+		tab[t] = bitapToken{a: p, c: q | always, h: h | w>>63<<63, l: uint64(l)}
+		built[t>>6] |= 1 << (t & 63)
 		if wide {
 			ew[t] = uint32(hf) | uint32(sb)<<16
 		} else {
@@ -1328,12 +1378,8 @@ type pairScan struct {
 	c     *Column
 	e     *[MaxTokens]uint16
 	pb    *yBits
-	tab   []bitapToken // built lazily: built has a bit for each entry built
-	built []uint64
-	b     *[256]uint64 // the needle's byte masks
-	top   uint64       // the needle's last state bit
-	sig   []uint64
-	nsig  uint64
+	tab   []bitapToken // the maps of the tokens that meet part of the needle,
+	built []uint64     // which have a bit here (the others reset the matcher)
 	words []uint64
 	anyL  bool // the block has an l bit
 	wide  bool // 16-bit verdicts (ew), for needles of 5..8 bytes
@@ -1396,13 +1442,9 @@ func (ps *pairScan) bitapRow(r int) bool {
 	c := ps.c
 	d := uint64(always)
 	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
-		if ps.sig[cd]&ps.nsig == 0 { // no needle byte: the matcher resets
+		if ps.built[cd>>6]&(1<<(cd&63)) == 0 { // meets no part of the needle: the matcher resets
 			d = always
 			continue
-		}
-		if ps.built[cd>>6]&(1<<(cd&63)) == 0 {
-			ps.tab[cd].build(c.token(cd), ps.b, ps.top)
-			ps.built[cd>>6] |= 1 << (cd & 63)
 		}
 		e := &ps.tab[cd]
 		if d&e.h != 0 {
