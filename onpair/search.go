@@ -77,6 +77,14 @@ type search struct {
 	// needle's pieces.
 	logCount [256]uint16
 	byLen    []uint16 // the tokens by length, shortest first
+
+	// starts has bit i set if code i starts a row, and before[i] counts
+	// the row starts in codes [0, 64i): a code's row is a rank (built on
+	// the first sparse pair scan; nil if the column has an empty row,
+	// whose start no bit can mark).
+	startsOnce sync.Once
+	starts     []uint64
+	before     []uint32
 	// ends[t] holds token t's first three bytes (bits 0..23) and last
 	// three (bits 32..55), for tokens of at least three bytes: the pair
 	// scan's verdicts are worked out only for the tokens whose ends can
@@ -913,7 +921,11 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		switch {
 		case !dense:
 			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), true)
-			looked = ps.rowsSparse(r, n)
+			if starts, before := c.rowStarts(); starts != nil && !noRank {
+				looked = ps.rowsRank(starts, before, r, n)
+			} else {
+				looked = ps.rowsSparse(r, n)
+			}
 		case first:
 			// Rows whose first token holds the needle, from the
 			// first-code table: where they are most rows (c_name),
@@ -1333,6 +1345,90 @@ func (ps *pairScan) lookRow(r int) uint64 {
 	return b2u(ps.bitapRow(r))
 }
 
+// rowStarts returns the starts and before tables (nil, nil if the column
+// has an empty row).
+func (c *Column) rowStarts() ([]uint64, []uint32) {
+	c.search.startsOnce.Do(func() {
+		nc := len(c.parts.Codes)
+		starts := make([]uint64, nc/64+2)
+		for r := range c.Len() {
+			a := c.rows[r]
+			if a == c.rows[r+1] {
+				return // an empty row
+			}
+			starts[a>>6] |= 1 << (a & 63)
+		}
+		before := make([]uint32, len(starts))
+		n := uint32(0)
+		for i, w := range starts {
+			before[i] = n
+			n += uint32(bits.OnesCount64(w))
+		}
+		c.search.starts, c.search.before = starts, before
+	})
+	return c.search.starts, c.search.before
+}
+
+// rowsRank is rowsSparse for columns without empty rows: it takes the
+// block's bits 56 codes at a time and finds the row of each set bit by a
+// rank in the row-start bitmap (rowStarts), branch-free, instead of
+// walking the row offsets. It returns the number of rows it matched or
+// looked at (bitapRow).
+func (ps *pairScan) rowsRank(starts []uint64, before []uint32, r0, n int) int {
+	c, pb, words := ps.c, ps.pb, ps.words
+	s0 := int(c.rows[r0])
+	looked, last := 0, -1
+	for k := 0; k < n; k += 56 {
+		m := uint64(1)<<56 - 1
+		if n-k < 56 {
+			m = uint64(1)<<(n-k) - 1
+		}
+		hw := le64(pb.h[k>>3:]) & m
+		lw := uint64(0)
+		if ps.anyL {
+			lw = le64(pb.l[k>>3:]) & m
+		}
+		if hw|lw == 0 {
+			continue
+		}
+		a := s0 + k
+		// The row starts among codes a..a+55, and before them.
+		sw := starts[a>>6] >> (a & 63)
+		if a&63 > 8 {
+			sw |= starts[a>>6+1] << (64 - a&63)
+		}
+		sw &= m
+		b0 := int(before[a>>6]) + bits.OnesCount64(starts[a>>6]&(1<<(a&63)-1)) - 1
+		// A row's first code: its bit came from the row before; only
+		// the token's holding the needle counts (rare).
+		for hs := hw & sw; hs != 0; hs &= hs - 1 {
+			i := bits.TrailingZeros64(hs)
+			if ps.within(uint32(a+i)) == 0 {
+				hw &^= 1 << i
+			}
+		}
+		for x := hw; x != 0; x &= x - 1 {
+			i := bits.TrailingZeros64(x)
+			r := b0 + bits.OnesCount64(sw&(2<<i-1))
+			looked += int(^words[r>>6] >> (r & 63) & 1) // rows, not bits
+			words[r>>6] |= 1 << (r & 63)
+		}
+		for x := lw &^ sw; x != 0; x &= x - 1 {
+			i := bits.TrailingZeros64(x)
+			r := b0 + bits.OnesCount64(sw&(2<<i-1))
+			if r == last || words[r>>6]&(1<<(r&63)) != 0 {
+				continue
+			}
+			last = r
+			looked++
+			if ps.bitapRow(r) {
+				words[r>>6] |= 1 << (r & 63)
+			}
+		}
+	}
+	return looked
+}
+
 // rowsSparse decides the rows from row r0 on whose n codes the block
 // holds, looking only at the rows holding a code with an h or l bit: the
 // others are skipped up to 64 codes at a time. It returns the number of rows
@@ -1456,3 +1552,5 @@ func (ps *pairScan) bitapRow(r int) bool {
 }
 
 var zzSetupOnly bool
+
+var noRank bool
