@@ -876,9 +876,6 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		within, pairs = wWithin, wExact|wAny
 	}
 	hAny, sAny := pairVerdicts(c, needle, &sc.bt, &sc.list, ps.tab, ps.built, nsig, e, ew, ps.wide)
-	if zzSetupOnly {
-		return set
-	}
 	if hAny&within == 0 && sAny&hAny&pairs == 0 {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
@@ -921,7 +918,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		switch {
 		case !dense:
 			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), true)
-			if starts, before := c.rowStarts(); starts != nil && !noRank {
+			if starts, before := c.rowStarts(); starts != nil {
 				looked = ps.rowsRank(starts, before, r, n)
 			} else {
 				looked = ps.rowsSparse(r, n)
@@ -1550,7 +1547,3 @@ func (ps *pairScan) bitapRow(r int) bool {
 	}
 	return false
 }
-
-var zzSetupOnly bool
-
-var noRank bool
