@@ -341,22 +341,8 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // Contains returns the rows whose value contains substr. Nothing is
 // decoded. If a byte of substr occurs in no token the column uses, it
 // returns at once; needles of up to 8 bytes go through the pair scan
-// (containsPairs), longer ones through the bitap scan below.
-//
-// That runs the shift-and (bitap) matcher on tokens instead of bytes. The
-// matcher's state D has bit j set when the last j+1 bytes read equal
-// substr[:j+1]. Feeding one byte is D = (D<<1 | 1) & B[byte], so feeding a
-// whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
-// and a match ends inside t iff D & H_t != 0 (a match begun in an earlier
-// token) or substr lies within t. Bit 63 of D is kept set (C_t has it) and
-// bit 63 of H_t records the second case. Tokens without a needle byte
-// (most) reset the matcher and are settled in bulk from their byte
-// signatures; the others' maps are worked out from their bytes the first
-// time the scan meets them. The scan (bitapScan) then feeds the matcher
-// only the few tokens before each place a match could end, so it costs
-// about one or two table loads per code and decodes nothing. Needles
-// longer than 63 bytes run the matcher on their first 63 bytes and confirm
-// the candidate rows by decoding them.
+// (containsPairs), longer ones through the pair scan on their rarest
+// 8-byte piece, whose candidate rows are then checked (containsLong).
 func (c *Column) Contains(substr []byte) RowSet {
 	if len(substr) > 0 && !c.dictHasBytes(substr) {
 		return newRowSet(c.Len())
@@ -367,7 +353,14 @@ func (c *Column) Contains(substr []byte) RowSet {
 	if len(substr) > pairMax {
 		return c.containsLong(substr, pairBlock)
 	}
-	return c.contains(substr, searchChunk, false)
+	set := newRowSet(c.Len()) // the empty needle: every row
+	for i := range set.words {
+		set.words[i] = ^uint64(0)
+	}
+	if r := c.Len() & 63; r != 0 {
+		set.words[len(set.words)-1] = 1<<r - 1
+	}
+	return set
 }
 
 // containsLong is Contains for needles longer than pairMax: a row holding
@@ -412,377 +405,21 @@ func (c *Column) rarestPiece(s []byte, n int) int {
 	return at
 }
 
-// contains is Contains with the chunk size (a multiple of 64) and the
-// first chunk's mode as parameters, so the tests can drive both scans and
-// every switch between them on small columns.
-func (c *Column) contains(substr []byte, chunk int, dense bool) RowSet {
-	set := newRowSet(c.Len())
-	if len(substr) == 0 {
-		for r := 0; r < c.Len(); r++ {
-			set.add(r)
-		}
-		return set
-	}
-	needle := substr[:min(len(substr), 63)]
-	var b [256]uint64
-	var nsig uint64
-	for j, ch := range needle {
-		b[ch] |= 1 << j
-		nsig |= 1 << sigBit[ch]
-	}
-	c.tokenSigs()
-	top := uint64(1) << (len(needle) - 1)
-	// The scratch tables are pooled: on a small column, allocating and
-	// zeroing them would cost more than the scan. tab needs no clearing:
-	// ends says which entries are built.
-	sc, _ := bitapPool.Get().(*bitapScratch)
-	if sc == nil {
-		sc = new(bitapScratch)
-	}
-	defer bitapPool.Put(sc)
-	if cap(sc.tab) < max(c.dec.n, 1) {
-		sc.tab = make([]bitapToken, max(c.dec.n, 1))
-	}
-	ends := &sc.ends // any uint16 indexes it without a check
-	pf := &sc.pair
-	pf.on = len(needle) <= 8
-	tab := sc.tab[:max(c.dec.n, 1)]
-	// Tokens without a needle byte (by their signature; most of them)
-	// are settled here in bulk: the matcher resets on them. The others
-	// are built when the scan first meets them.
-	sig, lens := c.search.sig, c.dec.lens
-	for t := range c.dec.n {
-		if sig[t]&nsig == 0 {
-			ends[t] = endNo
-			tab[t] = bitapToken{c: always, l: uint64(lens[t]), s: always}
-			pf.sb[t], pf.hb[t] = 0x80, 0
-		} else {
-			ends[t] = endUnknown
-			pf.sb[t], pf.hb[t] = 0xff, 0x80 // unknown: a superset, and a look
-		}
-	}
-	// Rows in chunks of searchChunk: a chunk goes row by row (rowScan,
-	// which leaves each row at its first match) while matches are dense,
-	// else as one flat code stream (bitapScan, cheapest when few rows
-	// match). The first chunk is scanned flat (the old single mode, so
-	// no file pays more than one chunk for the choice); each next one
-	// follows the density of the one before.
-	for r0 := 0; r0 < c.Len(); r0 += chunk {
-		r1 := min(r0+chunk, c.Len())
-		var hits int
-		if dense {
-			hits = rowScan(set.words, ends, pf, tab, c, &b, top, nsig, r0, r1)
-		} else {
-			bitapScan(set.words, ends, pf, tab, c, &b, top, nsig, r0, r1)
-			for _, w := range set.words[r0>>6 : (r1+63)>>6] {
-				hits += bits.OnesCount64(w)
-			}
-		}
-		dense = hits*denseMatches >= r1-r0
-	}
-	if len(needle) < len(substr) { // confirm the candidates
-		var buf []byte
-		for i, w := range set.words {
-			for ; w != 0; w &= w - 1 {
-				r := i*64 + bits.TrailingZeros64(w)
-				buf, _ = c.AppendRow(buf[:0], r)
-				if !bytes.Contains(buf, substr) {
-					set.words[i] &^= 1 << (r & 63)
-				}
-			}
-		}
-	}
-	return set
-}
-
-// bitapScratch is Contains' per-call scratch, pooled.
-type bitapScratch struct {
-	ends [MaxTokens]uint8
-	pair pairFilter
-	tab  []bitapToken
-}
-
-// pairFilter is the scan's sharper filter for needles of up to 8 bytes: a
-// match that does not lie within one token ends in a token k whose h meets
-// the state before it, which lies within the s of token k-1 (whatever came
-// before). sb and hb hold bits 0..6 of s and h, one byte a token, bit 7
-// flagging tokens that need a look whatever precedes them (not built yet,
-// or holding the needle): sb always has bit 7, hb has it for those. So a
-// group of eight codes (and the code before it) needs a look only if some
-// sb[prev] & hb[cur] is not zero, which is rare even for needles whose
-// bytes start many tokens.
-type pairFilter struct {
-	sb, hb [MaxTokens]uint8
-	on     bool
-}
-
-var bitapPool sync.Pool
-
-// Token states for Contains' scan. Bit endAttention is set for tokens
-// the scan must stop at: not yet built, or built and a match can end in
-// them (h != 0). A row with no such token cannot match.
-const (
-	endNo        = 1
-	endAttention = 2
-	endUnknown   = endAttention
-	endYes       = endAttention | 1
-	endWithin    = endAttention | 4 // the needle lies within the token
-)
-
-// bitapScan finds the rows containing the needle. It runs over the codes
-// as one flat stream, eight at a time, looking only at the 1-byte token
-// states (the part in use stays in L1): most groups of eight hold no token
-// a match can end in and cost eight loads and ORs (skipQuiet), or for
-// needles of up to 8 bytes sixteen loads and ANDs of the sharper pair
-// filter (skipQuietPairs). In
-// the other groups it builds the maps of tokens not seen before, then
-// takes the candidate tokens from a bit mask: a token holding the whole
-// needle matches outright; for one where a match may end, it runs the
-// matcher over just the tokens before it that the match could span.
-//
-// That check does not look for the row first: starting the matcher at an
-// earlier point (a previous row's tokens included) can only set more state
-// bits, so "no match" from there is final; only a possible match looks up
-// its row (a forward walk over the row offsets) and, if the tokens used
-// crossed the row's start, checks again from the row's start. lo is where
-// the scan resumed after the last matched row: every token from lo on has
-// been built, so the check never starts before it.
-func bitapScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64, r0, r1 int) {
-	rows := c.rows
-	codes := c.parts.Codes[:rows[r1]]
-	span := top >> 1
-	r, i, lo, hi := r0, int(rows[r0]), int(rows[r0]), len(codes)
-	for i < hi {
-		if pf.on {
-			i = skipQuietPairs(pf, codes, i)
-		} else {
-			i = skipQuiet(ends, codes, i)
-		}
-		stop := min(i+8, hi)
-		var mask uint
-		for k := i; k < stop; k++ {
-			st := ends[codes[k]]
-			if st == endUnknown {
-				st = buildToken(ends, pf, tab, c, codes[k], b, top, nsig)
-			}
-			mask |= uint(st>>1&1) << (k - i)
-		}
-		base := i
-		for mask != 0 {
-			k := base + bits.TrailingZeros(mask)
-			mask &= mask - 1
-			if k < lo { // inside the row matched last
-				continue
-			}
-			cd := codes[k]
-			within := ends[cd] == endWithin
-			// Cheap test first: the state before token k is within s of
-			// token k-1 (its state from any start), so if that misses h,
-			// no match ends here.
-			if !within && (k == lo || tab[codes[k-1]].s&tab[cd].h == 0 || !bitapEndsAt(tab, codes, lo, k, span)) {
-				continue
-			}
-			for int(rows[r+1]) <= k { // the row holding code k
-				r++
-			}
-			if start := int(rows[r]); !within && start > lo && !bitapEndsAt(tab, codes, start, k, span) {
-				continue
-			}
-			words[r>>6] |= 1 << (r & 63)
-			lo = int(rows[r+1]) // on to the next row
-		}
-		i = max(stop, lo)
-	}
-}
-
-// searchChunk is the number of rows Contains scans in one mode; a chunk
-// where at least 1/denseMatches of the rows matched makes the next one go
-// row by row. searchChunk is a multiple of 64, so chunks own whole words.
-const (
-	searchChunk  = 1024
-	denseMatches = 2
-)
-
-// rowScan is bitapScan row by row, for rows r0..r1-1 when most rows
-// match: each row is read from its first code until a match ends (a token
-// that holds the needle, or one where the matcher run from the row's start
-// ends a match), so a matching row costs the codes up to its first match.
-// It returns the number of rows matched.
-func rowScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64, r0, r1 int) int {
-	codes, rows := c.parts.Codes, c.rows[r0:r1+1]
-	span := top >> 1
-	hits := 0
-	// First the rows whose first token holds the needle, from the
-	// first-code table (2 bytes a row, read in order): in the dense
-	// columns this settles most rows without reading their codes.
-	for j, fc := range c.firstCodes()[r0:r1] {
-		st := ends[fc]
-		if st == endUnknown {
-			st = buildToken(ends, pf, tab, c, fc, b, top, nsig)
-		}
-		if st == endWithin && rows[j] < rows[j+1] { // an empty row's first code is 0
-			r := r0 + j
-			words[r>>6] |= 1 << (r & 63)
-			hits++
-		}
-	}
-	for j := 0; j+1 < len(rows); j++ {
-		if r := r0 + j; words[r>>6]&(1<<(r&63)) != 0 {
-			continue
-		}
-		start, end := int(rows[j]), int(rows[j+1])
-		rc := codes[start:end]
-		k := 0
-		// Quiet stretches four codes at a time.
-		for ; k+4 <= len(rc); k += 4 {
-			g := (*[4]uint16)(rc[k : k+4])
-			if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]])&endAttention != 0 {
-				break
-			}
-		}
-		for ; k < len(rc); k++ {
-			cd := rc[k]
-			st := ends[cd]
-			if st&endAttention == 0 {
-				continue
-			}
-			if st == endUnknown {
-				// Every token of the row before k is built: the matcher
-				// below may read them.
-				if st = buildToken(ends, pf, tab, c, cd, b, top, nsig); st&endAttention == 0 {
-					continue
-				}
-			}
-			if st == endWithin || k > 0 && tab[codes[start+k-1]].s&tab[cd].h != 0 && bitapEndsAt(tab, codes, start, start+k, span) {
-				r := r0 + j
-				words[r>>6] |= 1 << (r & 63)
-				hits++
-				break
-			}
-		}
-	}
-	return hits
-}
-
-// bitapEndsAt reports whether a match ends in token k when the matcher
-// starts from scratch no earlier than code lo: at the needle's length less
-// one byte back (span is a bit that many bits of shifting clear), or at
-// lo, whichever is later. Every token from lo to k is built.
-func bitapEndsAt(tab []bitapToken, codes []uint16, lo, k int, span uint64) bool {
-	j := k
-	for ; j > lo && span != 0; span >>= tab[codes[j]].l {
-		j--
-	}
-	d := uint64(always)
-	for _, cj := range codes[j:k] {
-		e := &tab[cj]
-		d = d<<(e.l&63)&e.a | e.c
-	}
-	return d&tab[codes[k]].h != 0
-}
-
-// skipQuietPairs is skipQuiet with the pair filter: it returns the first
-// i' >= i, in steps of 8, where some code of the group, with the code
-// before it, passes sb[prev] & hb[cur].
-//
-//go:noinline
-func skipQuietPairs(pf *pairFilter, codes []uint16, i int) int {
-	sb, hb := &pf.sb, &pf.hb
-	for ; i+8 <= len(codes); i += 8 {
-		prev := uint8(0x80) // before the first code: nothing (a within token still shows)
-		if i > 0 {
-			prev = sb[codes[i-1]]
-		}
-		g := (*[8]uint16)(codes[i : i+8])
-		x := prev&hb[g[0]] | sb[g[0]]&hb[g[1]] | sb[g[1]]&hb[g[2]] | sb[g[2]]&hb[g[3]] |
-			sb[g[3]]&hb[g[4]] | sb[g[4]]&hb[g[5]] | sb[g[5]]&hb[g[6]] | sb[g[6]]&hb[g[7]]
-		if x != 0 {
-			return i
-		}
-	}
-	return i
-}
-
-// skipQuiet returns the first i' >= i, in steps of 8, where the group of
-// eight codes (or the fewer left) holds a token that needs attention. Apart
-// and call-free, so its loop keeps everything in registers.
-//
-//go:noinline
-func skipQuiet(ends *[MaxTokens]uint8, codes []uint16, i int) int {
-	for ; i+8 <= len(codes); i += 8 {
-		g := (*[8]uint16)(codes[i : i+8])
-		if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]]|ends[g[4]]|ends[g[5]]|ends[g[6]]|ends[g[7]])&endAttention != 0 {
-			return i
-		}
-	}
-	return i
-}
-
-// buildToken builds token cd's map and records and returns its state.
-func buildToken(ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top, nsig uint64) uint8 {
-	e := &tab[cd]
-	if c.search.sig[cd]&nsig == 0 { // no needle byte: the matcher resets
-		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(c.dec.lens[cd]), always
-	} else {
-		e.build(c.token(cd), b, top)
-	}
-	switch {
-	case e.h&always != 0:
-		ends[cd] = endWithin
-	case e.h != 0:
-		ends[cd] = endYes
-	default:
-		ends[cd] = endNo
-	}
-	if pf.on {
-		low := top - 1 // bits 0..len(needle)-2: the states a later token can use
-		pf.sb[cd] = uint8(e.s&low) | 0x80
-		pf.hb[cd] = uint8(e.h & low)
-		if e.h&always != 0 {
-			pf.hb[cd] |= 0x80
-		}
-	}
-	return ends[cd]
-}
-
 // always is the bit of the bitap state that is always set.
 const always = 1 << 63
 
-// bitapToken is one token's affine map for Contains: D' = D<<l & a | c.
-// s = (^0<<l) & a | c holds every state the token can leave, whatever
-// came before it.
+// bitapToken is one token's affine map for the shift-and (bitap) matcher
+// run on tokens (bitapRow): the state D has bit j set when the last j+1
+// bytes read equal the needle's first j+1, and feeding the token is D' =
+// D<<l & a | c; a match ends in the token iff D & h != 0 (h's bit 63, which
+// D always has, if the token holds the needle). After k bytes of the
+// token, D_k = (D<<k) & P_k | Q_k with P_0 = ^0, Q_0 = 0, P_k =
+// (P_{k-1}<<1) & B[t_k], Q_k = (Q_{k-1}<<1 | 1) & B[t_k] (B[ch] has bit j
+// if needle[j] == ch): a = P_l, c = Q_l | always, and h has bit top>>k
+// when P_k has top (the token's first k bytes end the needle). pairVerdicts
+// works them out (tokenBits).
 type bitapToken struct {
-	a, c, h, l, s uint64
-}
-
-// build derives the map from the token's bytes: after k bytes, D_k =
-// (D<<k) & P_k | Q_k with P_0 = ^0, Q_0 = 0, P_k = (P_{k-1}<<1) & B[t_k],
-// Q_k = (Q_{k-1}<<1 | 1) & B[t_k]. Bit top of D_k is set iff bit
-// top>>k of D is set and P_k has top (that goes into h) or Q_k has top
-// (a match within the token: h's bit 63, which D always has).
-func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
-	var any uint64
-	for _, ch := range t {
-		any |= b[ch]
-	}
-	if any == 0 { // no byte of the needle: the state resets (the common case)
-		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(len(t)), always
-		return
-	}
-	p, q := ^uint64(0), uint64(0)
-	var h uint64
-	for k, ch := range t {
-		p = p << 1 & b[ch]
-		q = (q<<1 | 1) & b[ch]
-		if p&top != 0 {
-			h |= top >> (k + 1)
-		}
-		if q&top != 0 {
-			h |= always
-		}
-	}
-	e.a, e.c, e.h, e.l = p, q|always, h, uint64(len(t))
-	e.s = ^uint64(0)<<(len(t)&63)&p | e.c
+	a, c, h, l uint64
 }
 
 // Contains' pair scan, for needles of up to pairMax bytes. The verdict

@@ -62,16 +62,12 @@ func checkPredicates(t testing.TB, c *Column, needle []byte) {
 			wantSub = append(wantSub, r)
 		}
 	}
-	// Contains' two scans (row by row, flat) and its switches between
-	// them, on chunks of 64 rows whatever the column's size.
-	rowsFirst, flatFirst := c.contains(needle, 64, true), c.contains(needle, 64, false)
 	type result struct {
 		name string
 		got  RowSet
 		want []int
 	}
-	results := []result{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub},
-		{"Contains/64 rows first", rowsFirst, wantSub}, {"Contains/64 flat first", flatFirst, wantSub}}
+	results := []result{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub}}
 	// The pair scan on blocks of a few codes: rows longer than a block,
 	// and switches between its sparse and dense passes.
 	if len(needle) > 0 && len(needle) <= pairMax {
