@@ -76,7 +76,6 @@ type search struct {
 	// the column (counted over the codes' tokens): the rarity of a
 	// needle's pieces.
 	logCount [256]uint16
-	byLen    []uint16 // the tokens by length, shortest first
 
 	// starts has bit i set if code i starts a row, and before[i] counts
 	// the row starts in codes [0, 64i): a code's row is a rank (built on
@@ -85,10 +84,11 @@ type search struct {
 	startsOnce sync.Once
 	starts     []uint64
 	before     []uint32
-	// ends[t] holds token t's first three bytes (bits 0..23) and last
-	// three (bits 32..55), for tokens of at least three bytes: the pair
-	// scan's verdicts are worked out only for the tokens whose ends can
-	// meet the needle.
+	// ends[t] describes token t's ends, for the pair scan to work out
+	// verdicts only for the tokens whose ends can meet the needle: its
+	// first and last three bytes hashed (tri3, bits 0..11 and 12..23),
+	// its first two bytes (24..39) and last two (40..55), its length
+	// (56..60) and, bit 61, whether it is shorter than three bytes.
 	ends []uint64
 }
 
@@ -153,30 +153,19 @@ func (c *Column) tokenSigs() []uint64 {
 				count[ch] += uint64(uses[t])
 			}
 		}
-		// The tokens in order of length (counting sort), so that the
-		// per-call loops over their bytes run the same number of times
-		// token after token: no mispredicted loop exit per token.
-		var at [MaxTokenSize + 2]int
-		for t := range c.dec.n {
-			at[c.dec.lens[t]+1]++
-		}
-		for l := 1; l < len(at); l++ {
-			at[l] += at[l-1]
-		}
-		byLen := make([]uint16, c.dec.n)
-		for t := range c.dec.n {
-			l := c.dec.lens[t]
-			byLen[at[l]] = uint16(t)
-			at[l]++
-		}
-		c.search.byLen = byLen
 		ends := make([]uint64, max(c.dec.n, 1))
 		for t := range c.dec.n {
-			if l := int(c.dec.lens[t]); l >= 3 {
+			l := int(c.dec.lens[t])
+			x := uint64(l) << 56
+			if l < 3 {
+				x |= 1 << 61
+			} else {
 				tok := c.token(uint16(t))
-				ends[t] = uint64(tok[0]) | uint64(tok[1])<<8 | uint64(tok[2])<<16 |
-					uint64(tok[l-3])<<32 | uint64(tok[l-2])<<40 | uint64(tok[l-1])<<48
+				f := uint32(tok[0]) | uint32(tok[1])<<8 | uint32(tok[2])<<16
+				z := uint32(tok[l-3]) | uint32(tok[l-2])<<8 | uint32(tok[l-1])<<16
+				x |= uint64(tri3(f)) | uint64(tri3(z))<<12 | uint64(f&0xffff)<<24 | uint64(z>>8)<<40
 			}
+			ends[t] = x
 		}
 		c.search.ends = ends
 		for ch, n := range count {
@@ -449,6 +438,7 @@ type pairScratch struct {
 	bits  yBits
 	bt    [256]uint64 // the needle's byte masks, at the top of the word
 	list  [MaxTokens]uint16
+	tri   [4096]uint8  // the needle's 3-byte pieces, hashed (tri3); zero between calls
 	tab   []bitapToken // the maps of the tokens that meet part of the needle
 	built []uint64     // which entries of tab are set, a bit a token
 }
@@ -512,7 +502,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	if ps.wide {
 		within, pairs = wWithin, wExact|wAny
 	}
-	hAny, sAny := pairVerdicts(c, needle, &sc.bt, &sc.list, ps.tab, ps.built, nsig, e, ew, ps.wide)
+	hAny, sAny := pairVerdicts(c, needle, sc, ps.tab, ps.built, nsig, e, ew, ps.wide)
 	if hAny&within == 0 && sAny&hAny&pairs == 0 {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
@@ -585,7 +575,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 // | sb<<8 in e, or hf | sb<<16 in ew if wide, and returns the OR of the
 // hf and of the sb fields. Apart from containsPairs so that its loop keeps
 // the matcher's words in registers.
-func pairVerdicts(c *Column, needle []byte, bt *[256]uint64, list *[MaxTokens]uint16, tab []bitapToken, built []uint64, nsig uint64, e *[MaxTokens]uint16, ew *[MaxTokens]uint32, wide bool) (hAny, sAny uint16) {
+func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, built []uint64, nsig uint64, e *[MaxTokens]uint16, ew *[MaxTokens]uint32, wide bool) (hAny, sAny uint16) {
 	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
 	// wExact, wAny (7 bits) and wWithin in 16 bits.
 	fs, within := uint(3), uint16(yWithin)
@@ -596,6 +586,7 @@ func pairVerdicts(c *Column, needle []byte, bt *[256]uint64, list *[MaxTokens]ui
 	low := uint64(1)<<(m-1) - 1
 	wsh := uint(64 - m)
 	lb := uint64(1) << wsh
+	bt := &sc.bt
 	clear(bt[:])
 	for j, ch := range needle {
 		bt[ch] |= lb << j
@@ -607,40 +598,43 @@ func pairVerdicts(c *Column, needle []byte, bt *[256]uint64, list *[MaxTokens]ui
 	// first one or two, or (holding it) it is as long as the needle and
 	// has every byte of it by its signature. The others are settled
 	// without reading their bytes.
-	var tri [64]uint64
+	tri := &sc.tri // zero but for this needle's entries, cleared again below
 	for j := 0; j+3 <= m; j++ {
-		k := tri3(uint32(needle[j]) | uint32(needle[j+1])<<8 | uint32(needle[j+2])<<16)
-		tri[k>>6] |= 1 << (k & 63)
+		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 1
 	}
 	first1, last1 := uint64(needle[m-1]), uint64(needle[0])
 	first2, last2 := uint64(1)<<63, uint64(1)<<63 // no 2-byte key matches
 	if m >= 2 {
 		first2, last2 = uint64(needle[m-2])|uint64(needle[m-1])<<8, uint64(needle[0])|uint64(needle[1])<<8
 	}
-	fat, lens, sig, ends := c.dec.rows, c.dec.lens, c.search.sig, c.search.ends
+	fat, lens, sig, ends := c.dec.rows, c.dec.lens, c.search.sig, c.search.ends[:c.dec.n]
 	// First, branch-free, every token gets the verdicts of a token that
-	// meets no part of the needle, and the others are listed (in order of
-	// length); then the listed ones are worked out.
+	// meets no part of the needle, and the others are listed; then the
+	// listed ones are worked out.
 	n := 0
-	dflt := uint32(within) << 16
-	for _, t := range c.search.byLen {
-		l := int(lens[t])
-		x := ends[t]
-		f, z := uint32(x&0xffffff), uint32(x>>32&0xffffff)
-		kf, kz := tri3(f), tri3(z)
-		hit := tri[kf>>6]>>(kf&63)&1 | tri[kz>>6]>>(kz&63)&1 |
-			b2u(uint64(f&0xff) == first1) | b2u(uint64(f&0xffff) == first2) |
-			b2u(uint64(z>>16) == last1) | b2u(uint64(z>>8) == last2) |
-			b2u(l >= m && sig[t]&nsig == nsig) | b2u(l < 3)
-		list[n] = t
+	sig = sig[:len(ends)]
+	for t, x := range ends {
+		hit := uint64(tri[x&0xfff]|tri[x>>12&0xfff]) |
+			b2u(x>>24&0xff == first1) | b2u(x>>24&0xffff == first2) |
+			b2u(x>>48&0xff == last1) | b2u(x>>40&0xffff == last2) |
+			x>>61&1 | b2u(int(x>>56&31) >= m && sig[t]&nsig == nsig)
+		sc.list[n] = uint16(t)
 		n += int(hit & b2u(sig[t]&nsig != 0))
-		if wide {
+	}
+	for j := 0; j+3 <= m; j++ {
+		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 0
+	}
+	if wide {
+		dflt := uint32(within) << 16
+		for t := range ends {
 			ew[t] = dflt
-		} else {
-			e[t] = uint16(within) << 8
+		}
+	} else {
+		for t := range ends {
+			e[t] = within << 8
 		}
 	}
-	for _, t := range list[:n] {
+	for _, t := range sc.list[:n] {
 		l := int(lens[t])
 		p, q, hist, w := tokenBits(fat[int(t)<<4:int(t)<<4+l], bt, lb)
 		p, q = p>>wsh, q>>wsh
