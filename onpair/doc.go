@@ -221,6 +221,17 @@
 // 16-bit words for needles of 5..8 bytes): what it ends with (for the
 // token after it) and what it starts with, whether it holds the needle,
 // and where it could sit as a middle piece (for the token before it).
+// Most tokens meet no part of the needle, and that is known without
+// reading their bytes: a per-column table keeps each token's first and
+// last three bytes (hashed to 12 bits each), first and last two, and
+// length, 8 bytes a token; a token is worked out only if an end of it is
+// three bytes of the needle, or begins with the needle's last one or two
+// bytes, or ends with its first one or two (or it is as long as the needle
+// and has all its bytes). The rest, branch-free, get the verdicts of a
+// token that meets nothing; the listed ones run the matcher over their
+// bytes from every state at once (shifts by constants only, the needle's
+// bits at the top of the word), in a function of its own so that the
+// matcher's words stay in registers.
 // Then one flat branch-free pass over blocks of 8192 codes ANDs each
 // code's verdict with its predecessor's, eight codes in one 64-bit word
 // (the even and the odd codes' entries in two words of 16-bit lanes, one
@@ -230,37 +241,32 @@
 // Rows are decided from those bits (one 8-byte load for a row of up to 57
 // codes): every row of a block where matches are dense (first from the
 // per-row first-code table when it settles most rows, as on c_name), else
-// only the rows holding a set bit, found by skipping zero words. The rare
+// only the rows holding a set bit: their row is a rank in a per-column
+// bitmap of the codes that start a row (1 bit a code, and a 4-byte count
+// every 64 codes), 56 codes at a time, with no walk over the row offsets
+// (columns with an empty row, which no bit can mark, walk them). The rare
 // rows with only the second kind of bit are checked by running the bitap
-// matcher over their tokens.
+// matcher over their tokens (the token maps come from the same pass).
 //
-// Needles of 9 bytes or more run the shift-and (bitap) matcher on tokens:
-// feeding a token to the matcher's state is an affine map, D' = (D<<len)
-// & A | C, worked out once per token from its bytes (lazily, for the
-// tokens the column uses). The scan goes over the codes eight at a time
-// looking only at a 1-byte state per token: most groups hold no token in
-// which a match can end, and cost eight table loads. At a token where one
-// can, it runs the matcher over just the tokens the match could span (the
-// needle's length back); a token that holds the whole needle matches
-// outright.
-// Where most rows match that flat scan pays per matching row, so it goes
-// in chunks of 1024 rows and scans a chunk row by row when at least half
-// the rows of the chunk before matched: first the per-row first-code
-// table (a first token holding the needle settles the row), then each
-// remaining row from its start, four token states at a time, until its
-// first match. Needles longer than 63 bytes are matched on their first 63
-// bytes, and the candidate rows confirmed by decoding them. Both scans
-// skip the tokens without a needle byte by an 8-byte signature per token
-// (sigBit: letters, digits and the other bytes on separate bits).
+// Needles longer than 8 bytes: a row holding the needle holds each of its
+// pieces, so the pair scan runs on one 8-byte piece (exact for the piece)
+// and only the rows it returns are decoded and searched for the whole
+// needle. The piece is the one whose bytes are rarest in the column (each
+// byte's count over the codes' tokens, kept per column as 8*log2), so on
+// most columns the candidates are few beyond the rows that match. Where
+// the rows holding the piece are many and most hold the whole needle
+// (urls2, "edia.org/wik": a third of the rows), checking them is most of
+// the time.
 //
 // Nothing in the search assumes the codes are the greedy parse of the
 // text: FuzzDiffSearch checks all three predicates against
 // decode-and-compare on trained columns and on columns whose rows are cut
 // into arbitrary, duplicated, unsorted tokens, with empty needles, needles
-// longer than every row, bytes absent from the dictionary and needles cut
-// across token boundaries; the tests also run both Contains scans on
-// small chunks and blocks (rows longer than a block, every switch between
-// the dense and sparse passes).
+// longer than every row, bytes absent from the dictionary, needles of
+// 9-40 bytes (found, absent but made of the column's bytes, found but for
+// one byte) and needles cut across token boundaries; the tests also run
+// the pair scan and the long-needle path on small blocks (rows longer than
+// a block, every switch between the dense and sparse passes).
 //
 // # Performance
 //
@@ -436,10 +442,14 @@
 //     and WithMaxDecodedSize (default 4 GiB), which bounds what AppendAll
 //     allocates. UnmarshalBinary uses the defaults.
 //   - The predicates allocate the RowSet (R/8 bytes), once per column the
-//     first-code table (2R bytes), and per call at most N bytes of
-//     verdicts (Equal, HasPrefix) or a pooled 64 KiB state table plus 32
-//     bytes per token (Contains); they never decode more than one row at
-//     a time.
+//     first-code table (2R bytes) and for Contains 20 bytes a token
+//     (signatures, end keys, byte counts) and 3 bits a code (row-start
+//     bitmap and its counts), and per call at most N bytes of verdicts
+//     (Equal, HasPrefix) or a pooled scratch (Contains: 264 KiB of tables
+//     whatever the dictionary, 520 KiB with 16-bit verdicts, plus 32
+//     bytes per token); they never decode more than one row at a time
+//     (Contains of a needle longer than 8 bytes decodes its candidate
+//     rows).
 //   - Errors wrap ErrCorrupt (and one of the distinct validation errors
 //     ErrNoOffsets, ErrFirstOffsetNotZero, ErrNonIncreasingOffsets,
 //     ErrTokenTooLarge, ErrTooManyTokens, ErrMissingDecoderPadding,

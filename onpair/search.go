@@ -611,16 +611,25 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 	// First, branch-free, every token gets the verdicts of a token that
 	// meets no part of the needle, and the others are listed; then the
 	// listed ones are worked out.
+	// (The tokens with a needle byte by their signature first: on most
+	// columns, for most needles, they are few.)
 	n := 0
-	sig = sig[:len(ends)]
-	for t, x := range ends {
+	list := &sc.list
+	for t, g := range sig[:len(ends)] {
+		list[n] = uint16(t)
+		n += int(b2u(g&nsig != 0))
+	}
+	k := 0
+	for _, t := range list[:n] {
+		x := ends[t]
 		hit := uint64(tri[x&0xfff]|tri[x>>12&0xfff]) |
 			b2u(x>>24&0xff == first1) | b2u(x>>24&0xffff == first2) |
 			b2u(x>>48&0xff == last1) | b2u(x>>40&0xffff == last2) |
 			x>>61&1 | b2u(int(x>>56&31) >= m && sig[t]&nsig == nsig)
-		sc.list[n] = uint16(t)
-		n += int(hit & b2u(sig[t]&nsig != 0))
+		list[k] = t
+		k += int(hit)
 	}
+	n = k
 	for j := 0; j+3 <= m; j++ {
 		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 0
 	}
@@ -634,10 +643,11 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 			e[t] = within << 8
 		}
 	}
+	listBits(sc.list[:n], fat, lens, bt, lb, tab)
 	for _, t := range sc.list[:n] {
 		l := int(lens[t])
-		p, q, hist, w := tokenBits(fat[int(t)<<4:int(t)<<4+l], bt, lb)
-		p, q = p>>wsh, q>>wsh
+		x := &tab[t]
+		p, q, hist, w := x.a>>wsh, x.c>>wsh, x.h, x.l
 		// Step k (bit l-1-k of hist) is h's bit m-2-k.
 		var h uint64
 		if d := m - 1 - l; d >= 0 {
@@ -663,25 +673,26 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 	return hAny, sAny
 }
 
-// tokenBits runs the matcher over one token's bytes from every state at
-// once (the bitap map of build), branch-free and with shifts by constants
-// only: the needle's bits sit at the top of the word (bt[ch] has bit
-// 64-m+j if needle[j] == ch, lb is bit 64-m). It returns p and q, hist,
-// whose bit l-1-k is set if the token's first k+1 bytes end the needle,
-// and w, whose bit 63 is set if the token holds the needle. Apart, so its
-// four words stay in registers.
-//
-//go:noinline
-func tokenBits(tok []byte, bt *[256]uint64, lb uint64) (p, q, hist, w uint64) {
-	p = ^uint64(0)
-	for _, ch := range tok {
-		bc := bt[ch]
-		p = p << 1 & bc
-		q = (q<<1 | lb) & bc
-		hist = hist<<1 | p>>63
-		w |= q
+// listBits runs the matcher over the bytes of each listed token from
+// every state at once (the bitap map, see bitapToken), branch-free and
+// with shifts by constants only: the needle's bits sit at the top of the
+// word (bt[ch] has bit 64-m+j if needle[j] == ch, lb is bit 64-m). It
+// leaves in tab[t] p and q (in a and c), hist (in h), whose bit l-1-k is
+// set if the token's first k+1 bytes end the needle, and w (in l), whose
+// bit 63 is set if the token holds the needle. Apart, so that its four
+// words stay in registers.
+func listBits(list []uint16, fat []byte, lens *[MaxTokens]uint8, bt *[256]uint64, lb uint64, tab []bitapToken) {
+	for _, t := range list {
+		p, q, hist, w := ^uint64(0), uint64(0), uint64(0), uint64(0)
+		for _, ch := range fat[int(t)<<4 : int(t)<<4+int(lens[t])] {
+			bc := bt[ch]
+			p = p << 1 & bc
+			q = (q<<1 | lb) & bc
+			hist = hist<<1 | p>>63
+			w |= q
+		}
+		tab[t] = bitapToken{a: p, c: q, h: hist, l: w}
 	}
-	return
 }
 
 // pairDense: a block where at least 1/pairDense of the rows were looked
