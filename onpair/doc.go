@@ -386,20 +386,34 @@
 //
 // Predicates against decoding the column (AppendArrow) and comparing each
 // row (BenchmarkPairedSearch, same rounds; measured on 2026-11-26, median
-// of five runs of 60 rounds per file, load average 6-9), speedup: Equal
-// 4.8x (3.4-8.5), HasPrefix 4.8x (3.5-7.9), Contains of three bytes from
-// the middle of row 7 4.6x (3.4-9.7), Contains of a needle absent from
-// the data ("qzx") 98x (5.5-434; on 8 of the 12 files a byte of it occurs
-// in no token the column uses, and japanese 50x), Contains of six bytes
-// from the middle of row 7 (contains6) 4.5x (1.8-8.9). Lowest three-byte
-// Contains: l_comment 3.4x, urls2 3.5x ("org", 70% of rows match; its
-// five runs 3.2-3.6x), email 3.9x. Below 3x: contains6 on japanese
-// (1.8x, 24 codes a row against bytes.Contains' vectorised search),
-// urls2 (2.7x) and l_comment (2.9x). Runs of the previous Contains (the
-// bitap scan for every needle, ch&63 signatures): 3.9x (1.7-7.9) and 8.4x
-// (2.7-19.1), urls2 1.7x, l_comment 2.4x, japanese "qzx" 2.7x (three
-// runs); contains6 3.5x (1.1-9.8; japanese 1.1x, urls2 1.4x, l_comment
-// 2.2x, c_name 2.8x).
+// of five runs of 40 rounds per file, alternating with runs of the
+// previous Contains), speedup: Equal 4.9x (3.2-7.9), HasPrefix 4.3x
+// (3.3-5.5), Contains of three bytes from the middle of row 7 5.6x
+// (3.5-9.9; previous 4.5x, 2.8-8.2), Contains of a needle absent from the
+// data ("qzx") 71x (4.7-332; on 8 of the 12 files a byte of it occurs in
+// no token the column uses), Contains of six bytes from the middle of row
+// 7 (contains6) 4.7x (2.4-8.4; previous 4.1x, 1.8-6.9), of twelve bytes
+// (contains12) 5.4x (2.0-12.9; previous, the bitap scan, 2.4x, 0.9-5.7),
+// and of twelve bytes of row 7 rearranged so that no row holds them
+// (contains12-absent) 5.3x (1.7-10.2; previous 3.0x, 0.7-5.9). Below 3x:
+// japanese contains6 2.4x (five runs 2.4-2.7; previous 1.8x),
+// contains12 2.0x (previous 0.9x) and contains12-absent 1.7x (previous
+// 0.7x): 24 codes a row, 27 codes a token (the per-call verdicts are a
+// third of the time) and a vectorised bytes.Contains; urls2 contains6
+// 2.7x (2.5-2.8; previous 2.3x) and contains12 2.2x (previous 2.0x: a
+// third of the rows hold "edia.org/wik", and the rows holding its piece
+// are decoded and checked, 40% of the time). l_comment contains6 3.2x
+// (2.9-3.3; previous 2.8x).
+//
+// Tried on 2026-11-26 for Contains and not kept (paired runs, alternating
+// builds): the token maps for bitapRow built when a row first needs them
+// (l_comment contains6 2.7x -> 2.4x: that path meets most tokens anyway,
+// row by row); the l bits of 16-bit verdicts classified branch-free
+// (urls2 contains6 6% more CPU time); the verdict loop over the tokens in
+// order of length, so that the loop over a token's bytes exits
+// predictably (no gain once the end keys list few tokens); the bitap scan
+// for needles of 9 bytes or more (contains12 2.4x, 0.9-5.7, against 5.4x
+// with the piece; urls2 the same).
 //
 // Tried on 2026-11-26 for the pair scan and not kept (paired runs, or CPU
 // profiles on the loaded machine): the Y bytes stored and then classified
