@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"iter"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -90,6 +91,15 @@ type search struct {
 	// its first two bytes (24..39) and last two (40..55), its length
 	// (56..60) and, bit 61, whether it is shorter than three bytes.
 	ends []uint64
+	// byFirst and byLast list the used tokens of three bytes or more as
+	// key<<16 | token, sorted, the key being the first byte and the
+	// second (byFirst) or the last and the one before (byLast); short the
+	// used tokens of one or two bytes; byLen[:longFrom[l]] the used tokens
+	// of at least l bytes (3 <= l <= 16).
+	byFirst, byLast []uint32
+	short           []uint16
+	byLen           []uint16
+	longFrom        [MaxTokenSize + 1]int
 }
 
 // tri3 hashes a 3-byte key to a bit of a 4096-bit table.
@@ -168,6 +178,34 @@ func (c *Column) tokenSigs() []uint64 {
 			ends[t] = x
 		}
 		c.search.ends = ends
+		// The used tokens indexed by their ends and length, for the pair
+		// scan to visit only the tokens an end of which can meet the
+		// needle.
+		var byFirst, byLast []uint32
+		var short []uint16
+		var longer [MaxTokenSize + 2][]uint16
+		for t := range c.dec.n {
+			if uses[t] == 0 {
+				continue
+			}
+			l := int(c.dec.lens[t])
+			if l < 3 {
+				short = append(short, uint16(t))
+				continue
+			}
+			tok := c.token(uint16(t))
+			byFirst = append(byFirst, (uint32(tok[0])<<8|uint32(tok[1]))<<16|uint32(t))
+			byLast = append(byLast, (uint32(tok[l-1])<<8|uint32(tok[l-2]))<<16|uint32(t))
+			longer[l] = append(longer[l], uint16(t))
+		}
+		slices.Sort(byFirst)
+		slices.Sort(byLast)
+		var byLen []uint16 // by length, longest first
+		for l := MaxTokenSize; l >= 3; l-- {
+			byLen = append(byLen, longer[l]...)
+			c.search.longFrom[l] = len(byLen)
+		}
+		c.search.byFirst, c.search.byLast, c.search.short, c.search.byLen = byFirst, byLast, short, byLen
 		for ch, n := range count {
 			// 8*log2(n+1), to within one: the position of the top bit
 			// and the next three bits.
@@ -438,9 +476,11 @@ type pairScratch struct {
 	bits  yBits
 	bt    [256]uint64 // the needle's byte masks, at the top of the word
 	list  [MaxTokens]uint16
+	cand  [MaxTokens]uint16
 	tri   [4096]uint8  // the needle's 3-byte pieces, hashed (tri3); zero between calls
 	tab   []bitapToken // the maps of the tokens that meet part of the needle
 	built []uint64     // which entries of tab are set, a bit a token
+	seen  []uint64     // the tokens the verdicts' index walk has met
 }
 
 var pairPool sync.Pool
@@ -488,6 +528,7 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	if cap(sc.tab) < c.dec.n {
 		sc.tab = make([]bitapToken, c.dec.n)
 		sc.built = make([]uint64, (c.dec.n+63)/64)
+		sc.seen = make([]uint64, (c.dec.n+63)/64)
 	}
 	built := sc.built[:(c.dec.n+63)/64]
 	clear(built)
@@ -611,25 +652,78 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 	// First, branch-free, every token gets the verdicts of a token that
 	// meets no part of the needle, and the others are listed; then the
 	// listed ones are worked out.
-	// (The tokens with a needle byte by their signature first: on most
-	// columns, for most needles, they are few.)
+	// The candidates come from the per-column indexes: the tokens whose
+	// first two bytes are two of the needle's, or whose first is its last,
+	// likewise for their last two, the short tokens, and the tokens as
+	// long as the needle that have all its bytes (by signature). Where
+	// they are a third of the tokens or more (the needle's pieces are in
+	// most tokens, as "#00" on c_name), one branch-free pass over all the
+	// tokens costs less than visiting them.
+	srch := c.search
+	var rg [2*pairMax + 2][2]int
+	nrg, total := 0, len(srch.short)
+	span := func(idx []uint32, from uint32, sh uint) {
+		lo, _ := slices.BinarySearch(idx, from)
+		hi := lo
+		for hi < len(idx) && idx[hi]>>sh == from>>sh {
+			hi++
+		}
+		rg[nrg] = [2]int{lo, hi}
+		nrg++
+		total += hi - lo
+	}
+	for i := 0; i+1 < m; i++ {
+		span(srch.byFirst, (uint32(needle[i])<<8|uint32(needle[i+1]))<<16, 16)
+		span(srch.byLast, (uint32(needle[i+1])<<8|uint32(needle[i]))<<16, 16)
+	}
+	span(srch.byFirst, uint32(needle[m-1])<<24, 24)
+	span(srch.byLast, uint32(needle[0])<<24, 24)
+	cand, nl := &sc.cand, 0
+	for _, t := range srch.byLen[:srch.longFrom[max(m, 3)]] {
+		cand[nl] = t
+		nl += int(b2u(sig[t]&nsig == nsig))
+	}
 	n := 0
 	list := &sc.list
-	for t, g := range sig[:len(ends)] {
-		list[n] = uint16(t)
-		n += int(b2u(g&nsig != 0))
+	if pairLinear*(total+nl) >= len(ends) {
+		// Every token with a needle byte, by its signature, then those
+		// whose ends meet the needle.
+		for t, g := range sig[:len(ends)] {
+			list[n] = uint16(t)
+			n += int(b2u(g&nsig != 0))
+		}
+		k := 0
+		for _, t := range list[:n] {
+			x := ends[t]
+			hit := uint64(tri[x&0xfff]|tri[x>>12&0xfff]) |
+				b2u(x>>24&0xff == first1) | b2u(x>>24&0xffff == first2) |
+				b2u(x>>48&0xff == last1) | b2u(x>>40&0xffff == last2) |
+				x>>61&1 | b2u(int(x>>56&31) >= m && sig[t]&nsig == nsig)
+			list[k] = t
+			k += int(hit)
+		}
+		n = k
+	} else {
+		pk := tokenPicker{tri: tri, sig: sig, ends: ends, nsig: nsig, m: m, list: list,
+			first1: first1, first2: first2, last1: last1, last2: last2, seen: sc.seen[:len(built)]}
+		clear(pk.seen)
+		for j, r := range rg[:nrg] {
+			idx := srch.byFirst
+			if j&1 != 0 {
+				idx = srch.byLast
+			}
+			for _, x := range idx[r[0]:r[1]] {
+				pk.pick(uint16(x))
+			}
+		}
+		for _, t := range srch.short {
+			pk.pick(t)
+		}
+		for _, t := range cand[:nl] {
+			pk.pick(t)
+		}
+		n = pk.n
 	}
-	k := 0
-	for _, t := range list[:n] {
-		x := ends[t]
-		hit := uint64(tri[x&0xfff]|tri[x>>12&0xfff]) |
-			b2u(x>>24&0xff == first1) | b2u(x>>24&0xffff == first2) |
-			b2u(x>>48&0xff == last1) | b2u(x>>40&0xffff == last2) |
-			x>>61&1 | b2u(int(x>>56&31) >= m && sig[t]&nsig == nsig)
-		list[k] = t
-		k += int(hit)
-	}
-	n = k
 	for j := 0; j+3 <= m; j++ {
 		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 0
 	}
@@ -671,6 +765,36 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 		}
 	}
 	return hAny, sAny
+}
+
+// pairLinear: the pair scan's verdicts visit the candidate tokens from
+// the indexes unless they are 1/pairLinear of the tokens or more (a
+// variable so that the tests can drive both ways).
+var pairLinear = 3
+
+// tokenPicker lists the tokens whose ends can meet the needle (see
+// pairVerdicts), each once.
+type tokenPicker struct {
+	tri                          *[4096]uint8
+	sig, ends, seen              []uint64
+	nsig                         uint64
+	first1, first2, last1, last2 uint64
+	m, n                         int
+	list                         *[MaxTokens]uint16
+}
+
+func (pk *tokenPicker) pick(t uint16) {
+	if pk.seen[t>>6]&(1<<(t&63)) != 0 {
+		return
+	}
+	pk.seen[t>>6] |= 1 << (t & 63)
+	x, g := pk.ends[t], pk.sig[t]
+	hit := uint64(pk.tri[x&0xfff]|pk.tri[x>>12&0xfff]) |
+		b2u(x>>24&0xff == pk.first1) | b2u(x>>24&0xffff == pk.first2) |
+		b2u(x>>48&0xff == pk.last1) | b2u(x>>40&0xffff == pk.last2) |
+		x>>61&1 | b2u(int(x>>56&31) >= pk.m && g&pk.nsig == pk.nsig)
+	pk.list[pk.n] = t
+	pk.n += int(hit & b2u(g&pk.nsig != 0))
 }
 
 // listBits runs the matcher over the bytes of each listed token from

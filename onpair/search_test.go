@@ -75,6 +75,14 @@ func checkPredicates(t testing.TB, c *Column, needle []byte) {
 			results = append(results, result{fmt.Sprintf("Contains/pairs block %d", block), c.containsPairs(needle, block), wantSub})
 		}
 	}
+	// The verdicts from the candidate tokens of the indexes, whatever
+	// their number.
+	if len(needle) > 0 && len(needle) <= pairMax {
+		saved := pairLinear
+		pairLinear = 0
+		results = append(results, result{"Contains/pairs index", c.containsPairs(needle, pairBlock), wantSub})
+		pairLinear = saved
+	}
 	// Longer needles: the pair scan on a piece, then the candidates
 	// confirmed, also on small blocks.
 	if len(needle) > pairMax {
