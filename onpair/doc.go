@@ -227,11 +227,18 @@
 // length, 8 bytes a token; a token is worked out only if an end of it is
 // three bytes of the needle, or begins with the needle's last one or two
 // bytes, or ends with its first one or two (or it is as long as the needle
-// and has all its bytes). The rest, branch-free, get the verdicts of a
-// token that meets nothing; the listed ones run the matcher over their
-// bytes from every state at once (shifts by constants only, the needle's
-// bits at the top of the word), in a function of its own so that the
-// matcher's words stay in registers.
+// and has all its bytes). Those are found from per-column indexes: the
+// used tokens of three bytes or more sorted by their first two bytes and
+// by their last two (4 bytes a token each, a binary search for each two
+// bytes of the needle and for its first and last byte), the shorter
+// tokens, and the tokens by length (those as long as the needle, kept if
+// their signature has all its bytes); where the candidates are a third of
+// the tokens or more (the needle's pieces are in most tokens, as "#00" on
+// c_name), one branch-free pass over every token's keys costs less. The
+// rest get the verdicts of a token that meets nothing; the listed ones
+// run the matcher over their bytes from every state at once (shifts by
+// constants only, the needle's bits at the top of the word), in a
+// function of its own so that the matcher's words stay in registers.
 // Then one flat branch-free pass over blocks of 8192 codes ANDs each
 // code's verdict with its predecessor's, eight codes in one 64-bit word
 // (the even and the odd codes' entries in two words of 16-bit lanes, one
@@ -456,12 +463,12 @@
 //     and WithMaxDecodedSize (default 4 GiB), which bounds what AppendAll
 //     allocates. UnmarshalBinary uses the defaults.
 //   - The predicates allocate the RowSet (R/8 bytes), once per column the
-//     first-code table (2R bytes) and for Contains 20 bytes a token
-//     (signatures, end keys, byte counts) and 3 bits a code (row-start
-//     bitmap and its counts), and per call at most N bytes of verdicts
-//     (Equal, HasPrefix) or a pooled scratch (Contains: 264 KiB of tables
-//     whatever the dictionary, 520 KiB with 16-bit verdicts, plus 32
-//     bytes per token); they never decode more than one row at a time
+//     first-code table (2R bytes) and for Contains 26 bytes a token
+//     (signatures, end keys, end indexes, byte counts) and 3 bits a code
+//     (row-start bitmap and its counts), and per call at most N bytes of
+//     verdicts (Equal, HasPrefix) or a pooled scratch (Contains: 392 KiB
+//     of tables whatever the dictionary, 648 KiB with 16-bit verdicts,
+//     plus 32 bytes per token); they never decode more than one row at a time
 //     (Contains of a needle longer than 8 bytes decodes its candidate
 //     rows).
 //   - Errors wrap ErrCorrupt (and one of the distinct validation errors
