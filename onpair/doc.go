@@ -394,23 +394,26 @@
 // Predicates against decoding the column (AppendArrow) and comparing each
 // row (BenchmarkPairedSearch, same rounds; measured on 2026-11-26, median
 // of five runs of 40 rounds per file, alternating with runs of the
-// previous Contains), speedup: Equal 4.9x (3.2-7.9), HasPrefix 4.3x
-// (3.3-5.5), Contains of three bytes from the middle of row 7 5.6x
-// (3.5-9.9; previous 4.5x, 2.8-8.2), Contains of a needle absent from the
-// data ("qzx") 71x (4.7-332; on 8 of the 12 files a byte of it occurs in
+// previous Contains), speedup: Equal 5.0x (3.3-9.9), HasPrefix 4.4x
+// (3.3-7.0), Contains of three bytes from the middle of row 7 6.0x
+// (3.3-9.8; previous 4.4x, 3.0-8.5), Contains of a needle absent from the
+// data ("qzx") 86x (4.7-388; on 8 of the 12 files a byte of it occurs in
 // no token the column uses), Contains of six bytes from the middle of row
-// 7 (contains6) 4.7x (2.4-8.4; previous 4.1x, 1.8-6.9), of twelve bytes
-// (contains12) 5.4x (2.0-12.9; previous, the bitap scan, 2.4x, 0.9-5.7),
+// 7 (contains6) 5.3x (2.6-9.0; previous 4.2x, 1.9-7.4), of twelve bytes
+// (contains12) 5.9x (2.2-13.6; previous, the bitap scan, 2.5x, 1.0-6.6),
 // and of twelve bytes of row 7 rearranged so that no row holds them
-// (contains12-absent) 5.3x (1.7-10.2; previous 3.0x, 0.7-5.9). Below 3x:
-// japanese contains6 2.4x (five runs 2.4-2.7; previous 1.8x),
-// contains12 2.0x (previous 0.9x) and contains12-absent 1.7x (previous
+// (contains12-absent) 5.8x (1.9-12.0; previous 3.1x, 0.7-6.8). Below 3x:
+// japanese contains6 2.8x (five runs 2.4-3.4; previous 1.9x),
+// contains12 2.3x (previous 1.0x) and contains12-absent 1.9x (previous
 // 0.7x): 24 codes a row, 27 codes a token (the per-call verdicts are a
-// third of the time) and a vectorised bytes.Contains; urls2 contains6
-// 2.7x (2.5-2.8; previous 2.3x) and contains12 2.2x (previous 2.0x: a
+// third of the time) against a vectorised bytes.Contains; urls2 contains6
+// 2.6x (2.6-2.8; previous 2.4x) and contains12 2.2x (previous 2.1x: a
 // third of the rows hold "edia.org/wik", and the rows holding its piece
-// are decoded and checked, 40% of the time). l_comment contains6 3.2x
-// (2.9-3.3; previous 2.8x).
+// are decoded and checked, 40% of the time). l_comment contains6 3.4x
+// (3.2-3.5; previous 2.8x). Lower than before: c_name three-byte
+// Contains, 3.3x (3.2-4.0; previous 3.8x): "#00" is in most of its
+// tokens, so the verdicts cost more than the scan, which the first-code
+// table settles.
 //
 // Tried on 2026-11-26 for Contains and not kept (paired runs, alternating
 // builds): the token maps for bitapRow built when a row first needs them
