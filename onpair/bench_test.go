@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -398,7 +399,9 @@ func stringsLoop(values []string, idx []int, buf []byte) []byte {
 // every row) and compare each row. Needles come from row 7 of each file: the
 // whole value (Equal), its first half (HasPrefix) and three bytes from its
 // middle (Contains), plus "qzx" (Contains of a needle found in few rows or
-// none: the pure scan) and six bytes from the middle (contains6).
+// none: the pure scan), six bytes from the middle (contains6), twelve
+// (contains12) and twelve bytes of row 7 rearranged so that no row holds
+// them (contains12-absent: past the pair scan, every byte used).
 func BenchmarkPairedSearch(b *testing.B) {
 	for _, name := range dbtextFiles {
 		b.Run(name, func(b *testing.B) {
@@ -415,8 +418,12 @@ func BenchmarkPairedSearch(b *testing.B) {
 				{"prefix", row[:max(mid, 1)], (*Column).HasPrefix, bytes.HasPrefix},
 				{"contains", row[max(mid-1, 0):min(mid+2, len(row))], (*Column).Contains, bytes.Contains},
 				{"contains-rare", []byte("qzx"), (*Column).Contains, bytes.Contains},
-				// Six bytes: past the pair scan's 4, the bitap scan.
+				// Six bytes: the pair scan's 16-bit verdicts.
 				{"contains6", row[max(mid-3, 0):min(mid+3, len(row))], (*Column).Contains, bytes.Contains},
+				// Past the pair scan's 8 bytes: twelve bytes from the middle,
+				// and twelve bytes the column uses that no row holds.
+				{"contains12", row[max(mid-6, 0):min(mid+6, len(row))], (*Column).Contains, bytes.Contains},
+				{"contains12-absent", absentNeedle(bc.values, row, 12), (*Column).Contains, bytes.Contains},
 			}
 			var data []byte
 			var ends []uint64
@@ -452,6 +459,31 @@ func BenchmarkPairedSearch(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// absentNeedle returns n bytes of row (rotated and reversed until no value
+// holds them), a needle made of bytes the column uses and found in no row;
+// if every try is found, the last one.
+func absentNeedle(values []string, row []byte, n int) []byte {
+	var try []byte
+	for k := range 2 * len(row) {
+		try = try[:0]
+		for j := range min(n, len(row)) {
+			i := (k/2 + j*(1+k%2)) % len(row) // every byte, or every other one
+			try = append(try, row[len(row)-1-i])
+		}
+		found := false
+		for _, v := range values {
+			if strings.Contains(v, string(try)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return try
 }
 
 // BenchmarkPairedRowLoops times AppendRow with the assembly loop for rows

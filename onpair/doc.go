@@ -227,6 +227,24 @@
 // 16-bit words for needles of 5..8 bytes): what it ends with (for the
 // token after it) and what it starts with, whether it holds the needle,
 // and where it could sit as a middle piece (for the token before it).
+// Most tokens meet no part of the needle, and that is known without
+// reading their bytes: a per-column table keeps each token's first and
+// last three bytes (hashed to 12 bits each), first and last two, and
+// length, 8 bytes a token; a token is worked out only if an end of it is
+// three bytes of the needle, or begins with the needle's last one or two
+// bytes, or ends with its first one or two (or it is as long as the needle
+// and has all its bytes). Those are found from per-column indexes: the
+// used tokens of three bytes or more sorted by their first two bytes and
+// by their last two (4 bytes a token each, a binary search for each two
+// bytes of the needle and for its first and last byte), the shorter
+// tokens, and the tokens by length (those as long as the needle, kept if
+// their signature has all its bytes); where the candidates are a third of
+// the tokens or more (the needle's pieces are in most tokens, as "#00" on
+// c_name), one branch-free pass over every token's keys costs less. The
+// rest get the verdicts of a token that meets nothing; the listed ones
+// run the matcher over their bytes from every state at once (shifts by
+// constants only, the needle's bits at the top of the word), in a
+// function of its own so that the matcher's words stay in registers.
 // Then one flat branch-free pass over blocks of 8192 codes ANDs each
 // code's verdict with its predecessor's, eight codes in one 64-bit word
 // (the even and the odd codes' entries in two words of 16-bit lanes, one
@@ -236,37 +254,32 @@
 // Rows are decided from those bits (one 8-byte load for a row of up to 57
 // codes): every row of a block where matches are dense (first from the
 // per-row first-code table when it settles most rows, as on c_name), else
-// only the rows holding a set bit, found by skipping zero words. The rare
+// only the rows holding a set bit: their row is a rank in a per-column
+// bitmap of the codes that start a row (1 bit a code, and a 4-byte count
+// every 64 codes), 56 codes at a time, with no walk over the row offsets
+// (columns with an empty row, which no bit can mark, walk them). The rare
 // rows with only the second kind of bit are checked by running the bitap
-// matcher over their tokens.
+// matcher over their tokens (the token maps come from the same pass).
 //
-// Needles of 9 bytes or more run the shift-and (bitap) matcher on tokens:
-// feeding a token to the matcher's state is an affine map, D' = (D<<len)
-// & A | C, worked out once per token from its bytes (lazily, for the
-// tokens the column uses). The scan goes over the codes eight at a time
-// looking only at a 1-byte state per token: most groups hold no token in
-// which a match can end, and cost eight table loads. At a token where one
-// can, it runs the matcher over just the tokens the match could span (the
-// needle's length back); a token that holds the whole needle matches
-// outright.
-// Where most rows match that flat scan pays per matching row, so it goes
-// in chunks of 1024 rows and scans a chunk row by row when at least half
-// the rows of the chunk before matched: first the per-row first-code
-// table (a first token holding the needle settles the row), then each
-// remaining row from its start, four token states at a time, until its
-// first match. Needles longer than 63 bytes are matched on their first 63
-// bytes, and the candidate rows confirmed by decoding them. Both scans
-// skip the tokens without a needle byte by an 8-byte signature per token
-// (sigBit: letters, digits and the other bytes on separate bits).
+// Needles longer than 8 bytes: a row holding the needle holds each of its
+// pieces, so the pair scan runs on one 8-byte piece (exact for the piece)
+// and only the rows it returns are decoded and searched for the whole
+// needle. The piece is the one whose bytes are rarest in the column (each
+// byte's count over the codes' tokens, kept per column as 8*log2), so on
+// most columns the candidates are few beyond the rows that match. Where
+// the rows holding the piece are many and most hold the whole needle
+// (urls2, "edia.org/wik": a third of the rows), checking them is most of
+// the time.
 //
 // Nothing in the search assumes the codes are the greedy parse of the
 // text: FuzzDiffSearch checks all three predicates against
 // decode-and-compare on trained columns and on columns whose rows are cut
 // into arbitrary, duplicated, unsorted tokens, with empty needles, needles
-// longer than every row, bytes absent from the dictionary and needles cut
-// across token boundaries; the tests also run both Contains scans on
-// small chunks and blocks (rows longer than a block, every switch between
-// the dense and sparse passes).
+// longer than every row, bytes absent from the dictionary, needles of
+// 9-40 bytes (found, absent but made of the column's bytes, found but for
+// one byte) and needles cut across token boundaries; the tests also run
+// the pair scan and the long-needle path on small blocks (rows longer than
+// a block, every switch between the dense and sparse passes).
 //
 // # Performance
 //
@@ -405,20 +418,37 @@
 //
 // Predicates against decoding the column (AppendArrow) and comparing each
 // row (BenchmarkPairedSearch, same rounds; measured on 2026-11-26, median
-// of five runs of 60 rounds per file, load average 6-9), speedup: Equal
-// 4.8x (3.4-8.5), HasPrefix 4.8x (3.5-7.9), Contains of three bytes from
-// the middle of row 7 4.6x (3.4-9.7), Contains of a needle absent from
-// the data ("qzx") 98x (5.5-434; on 8 of the 12 files a byte of it occurs
-// in no token the column uses, and japanese 50x), Contains of six bytes
-// from the middle of row 7 (contains6) 4.5x (1.8-8.9). Lowest three-byte
-// Contains: l_comment 3.4x, urls2 3.5x ("org", 70% of rows match; its
-// five runs 3.2-3.6x), email 3.9x. Below 3x: contains6 on japanese
-// (1.8x, 24 codes a row against bytes.Contains' vectorised search),
-// urls2 (2.7x) and l_comment (2.9x). Runs of the previous Contains (the
-// bitap scan for every needle, ch&63 signatures): 3.9x (1.7-7.9) and 8.4x
-// (2.7-19.1), urls2 1.7x, l_comment 2.4x, japanese "qzx" 2.7x (three
-// runs); contains6 3.5x (1.1-9.8; japanese 1.1x, urls2 1.4x, l_comment
-// 2.2x, c_name 2.8x).
+// of five runs of 40 rounds per file, alternating with runs of the
+// previous Contains), speedup: Equal 5.0x (3.3-9.9), HasPrefix 4.4x
+// (3.3-7.0), Contains of three bytes from the middle of row 7 6.0x
+// (3.3-9.8; previous 4.4x, 3.0-8.5), Contains of a needle absent from the
+// data ("qzx") 86x (4.7-388; on 8 of the 12 files a byte of it occurs in
+// no token the column uses), Contains of six bytes from the middle of row
+// 7 (contains6) 5.3x (2.6-9.0; previous 4.2x, 1.9-7.4), of twelve bytes
+// (contains12) 5.9x (2.2-13.6; previous, the bitap scan, 2.5x, 1.0-6.6),
+// and of twelve bytes of row 7 rearranged so that no row holds them
+// (contains12-absent) 5.8x (1.9-12.0; previous 3.1x, 0.7-6.8). Below 3x:
+// japanese contains6 2.8x (five runs 2.4-3.4; previous 1.9x),
+// contains12 2.3x (previous 1.0x) and contains12-absent 1.9x (previous
+// 0.7x): 24 codes a row, 27 codes a token (the per-call verdicts are a
+// third of the time) against a vectorised bytes.Contains; urls2 contains6
+// 2.6x (2.6-2.8; previous 2.4x) and contains12 2.2x (previous 2.1x: a
+// third of the rows hold "edia.org/wik", and the rows holding its piece
+// are decoded and checked, 40% of the time). l_comment contains6 3.4x
+// (3.2-3.5; previous 2.8x). Lower than before: c_name three-byte
+// Contains, 3.3x (3.2-4.0; previous 3.8x): "#00" is in most of its
+// tokens, so the verdicts cost more than the scan, which the first-code
+// table settles.
+//
+// Tried on 2026-11-26 for Contains and not kept (paired runs, alternating
+// builds): the token maps for bitapRow built when a row first needs them
+// (l_comment contains6 2.7x -> 2.4x: that path meets most tokens anyway,
+// row by row); the l bits of 16-bit verdicts classified branch-free
+// (urls2 contains6 6% more CPU time); the verdict loop over the tokens in
+// order of length, so that the loop over a token's bytes exits
+// predictably (no gain once the end keys list few tokens); the bitap scan
+// for needles of 9 bytes or more (contains12 2.4x, 0.9-5.7, against 5.4x
+// with the piece; urls2 the same).
 //
 // Tried on 2026-11-26 for the pair scan and not kept (paired runs, or CPU
 // profiles on the loaded machine): the Y bytes stored and then classified
@@ -461,10 +491,14 @@
 //     and WithMaxDecodedSize (default 4 GiB), which bounds what AppendAll
 //     allocates. UnmarshalBinary uses the defaults.
 //   - The predicates allocate the RowSet (R/8 bytes), once per column the
-//     first-code table (2R bytes), and per call at most N bytes of
-//     verdicts (Equal, HasPrefix) or a pooled 64 KiB state table plus 32
-//     bytes per token (Contains); they never decode more than one row at
-//     a time.
+//     first-code table (2R bytes) and for Contains 26 bytes a token
+//     (signatures, end keys, end indexes, byte counts) and 3 bits a code
+//     (row-start bitmap and its counts), and per call at most N bytes of
+//     verdicts (Equal, HasPrefix) or a pooled scratch (Contains: 392 KiB
+//     of tables whatever the dictionary, 648 KiB with 16-bit verdicts,
+//     plus 32 bytes per token); they never decode more than one row at a time
+//     (Contains of a needle longer than 8 bytes decodes its candidate
+//     rows).
 //   - Errors wrap ErrCorrupt (and one of the distinct validation errors
 //     ErrNoOffsets, ErrFirstOffsetNotZero, ErrNonIncreasingOffsets,
 //     ErrTokenTooLarge, ErrTooManyTokens, ErrMissingDecoderPadding,

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"iter"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -72,7 +73,37 @@ type search struct {
 	sigOnce sync.Once
 	sig     []uint64
 	bytes   [4]uint64 // every byte of the tokens the column uses
+	// logCount[ch] is about 8*log2 of how many times byte ch occurs in
+	// the column (counted over the codes' tokens): the rarity of a
+	// needle's pieces.
+	logCount [256]uint16
+
+	// starts has bit i set if code i starts a row, and before[i] counts
+	// the row starts in codes [0, 64i): a code's row is a rank (built on
+	// the first sparse pair scan; nil if the column has an empty row,
+	// whose start no bit can mark).
+	startsOnce sync.Once
+	starts     []uint64
+	before     []uint32
+	// ends[t] describes token t's ends, for the pair scan to work out
+	// verdicts only for the tokens whose ends can meet the needle: its
+	// first and last three bytes hashed (tri3, bits 0..11 and 12..23),
+	// its first two bytes (24..39) and last two (40..55), its length
+	// (56..60) and, bit 61, whether it is shorter than three bytes.
+	ends []uint64
+	// byFirst and byLast list the used tokens of three bytes or more as
+	// key<<16 | token, sorted, the key being the first byte and the
+	// second (byFirst) or the last and the one before (byLast); short the
+	// used tokens of one or two bytes; byLen[:longFrom[l]] the used tokens
+	// of at least l bytes (3 <= l <= 16).
+	byFirst, byLast []uint32
+	short           []uint16
+	byLen           []uint16
+	longFrom        [MaxTokenSize + 1]int
 }
+
+// tri3 hashes a 3-byte key to a bit of a 4096-bit table.
+func tri3(k uint32) uint32 { return k * 0x9E3779B1 >> 20 }
 
 // dictHasBytes reports whether every byte of s occurs in some token the
 // column uses: if one does not, no row can contain s.
@@ -116,19 +147,71 @@ func (c *Column) tokenSigs() []uint64 {
 		// Tokens the codes never use keep an empty signature and add no
 		// byte to the set: a trained dictionary holds every single byte,
 		// whether the column has it or not.
-		used := make([]uint64, (c.dec.n+63)/64)
+		uses := make([]uint32, max(c.dec.n, 1))
 		for _, cd := range c.parts.Codes {
-			used[cd>>6] |= 1 << (cd & 63)
+			uses[cd]++
 		}
 		set := &c.search.bytes
+		var count [256]uint64
 		for t := range c.dec.n {
-			if used[t>>6]&(1<<(t&63)) == 0 {
+			if uses[t] == 0 {
 				continue
 			}
 			for _, ch := range c.token(uint16(t)) {
 				sig[t] |= 1 << sigBit[ch]
 				set[ch>>6] |= 1 << (ch & 63)
+				count[ch] += uint64(uses[t])
 			}
+		}
+		ends := make([]uint64, max(c.dec.n, 1))
+		for t := range c.dec.n {
+			l := int(c.dec.lens[t])
+			x := uint64(l) << 56
+			if l < 3 {
+				x |= 1 << 61
+			} else {
+				tok := c.token(uint16(t))
+				f := uint32(tok[0]) | uint32(tok[1])<<8 | uint32(tok[2])<<16
+				z := uint32(tok[l-3]) | uint32(tok[l-2])<<8 | uint32(tok[l-1])<<16
+				x |= uint64(tri3(f)) | uint64(tri3(z))<<12 | uint64(f&0xffff)<<24 | uint64(z>>8)<<40
+			}
+			ends[t] = x
+		}
+		c.search.ends = ends
+		// The used tokens indexed by their ends and length, for the pair
+		// scan to visit only the tokens an end of which can meet the
+		// needle.
+		var byFirst, byLast []uint32
+		var short []uint16
+		var longer [MaxTokenSize + 2][]uint16
+		for t := range c.dec.n {
+			if uses[t] == 0 {
+				continue
+			}
+			l := int(c.dec.lens[t])
+			if l < 3 {
+				short = append(short, uint16(t))
+				continue
+			}
+			tok := c.token(uint16(t))
+			byFirst = append(byFirst, (uint32(tok[0])<<8|uint32(tok[1]))<<16|uint32(t))
+			byLast = append(byLast, (uint32(tok[l-1])<<8|uint32(tok[l-2]))<<16|uint32(t))
+			longer[l] = append(longer[l], uint16(t))
+		}
+		slices.Sort(byFirst)
+		slices.Sort(byLast)
+		var byLen []uint16 // by length, longest first
+		for l := MaxTokenSize; l >= 3; l-- {
+			byLen = append(byLen, longer[l]...)
+			c.search.longFrom[l] = len(byLen)
+		}
+		c.search.byFirst, c.search.byLast, c.search.short, c.search.byLen = byFirst, byLast, short, byLen
+		for ch, n := range count {
+			// 8*log2(n+1), to within one: the position of the top bit
+			// and the next three bits.
+			l := bits.Len64(n + 1)
+			frac := (n + 1) << (64 - l) >> 60 & 7 // the three bits after the top one
+			c.search.logCount[ch] = uint16(8*(l-1)) + uint16(frac)
 		}
 		c.search.sig = sig
 	})
@@ -285,22 +368,8 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 // Contains returns the rows whose value contains substr. Nothing is
 // decoded. If a byte of substr occurs in no token the column uses, it
 // returns at once; needles of up to 8 bytes go through the pair scan
-// (containsPairs), longer ones through the bitap scan below.
-//
-// That runs the shift-and (bitap) matcher on tokens instead of bytes. The
-// matcher's state D has bit j set when the last j+1 bytes read equal
-// substr[:j+1]. Feeding one byte is D = (D<<1 | 1) & B[byte], so feeding a
-// whole token t of l bytes is an affine map, D' = (D<<l) & A_t | C_t,
-// and a match ends inside t iff D & H_t != 0 (a match begun in an earlier
-// token) or substr lies within t. Bit 63 of D is kept set (C_t has it) and
-// bit 63 of H_t records the second case. Tokens without a needle byte
-// (most) reset the matcher and are settled in bulk from their byte
-// signatures; the others' maps are worked out from their bytes the first
-// time the scan meets them. The scan (bitapScan) then feeds the matcher
-// only the few tokens before each place a match could end, so it costs
-// about one or two table loads per code and decodes nothing. Needles
-// longer than 63 bytes run the matcher on their first 63 bytes and confirm
-// the candidate rows by decoding them.
+// (containsPairs), longer ones through the pair scan on their rarest
+// 8-byte piece, whose candidate rows are then checked (containsLong).
 func (c *Column) Contains(substr []byte) RowSet {
 	if len(substr) > 0 && !c.dictHasBytes(substr) {
 		return newRowSet(c.Len())
@@ -308,380 +377,76 @@ func (c *Column) Contains(substr []byte) RowSet {
 	if len(substr) > 0 && len(substr) <= pairMax {
 		return c.containsPairs(substr, pairBlock)
 	}
-	return c.contains(substr, searchChunk, false)
-}
-
-// contains is Contains with the chunk size (a multiple of 64) and the
-// first chunk's mode as parameters, so the tests can drive both scans and
-// every switch between them on small columns.
-func (c *Column) contains(substr []byte, chunk int, dense bool) RowSet {
-	set := newRowSet(c.Len())
-	if len(substr) == 0 {
-		for r := 0; r < c.Len(); r++ {
-			set.add(r)
-		}
-		return set
+	if len(substr) > pairMax {
+		return c.containsLong(substr, pairBlock)
 	}
-	needle := substr[:min(len(substr), 63)]
-	var b [256]uint64
-	var nsig uint64
-	for j, ch := range needle {
-		b[ch] |= 1 << j
-		nsig |= 1 << sigBit[ch]
+	set := newRowSet(c.Len()) // the empty needle: every row
+	for i := range set.words {
+		set.words[i] = ^uint64(0)
 	}
-	c.tokenSigs()
-	top := uint64(1) << (len(needle) - 1)
-	// The scratch tables are pooled: on a small column, allocating and
-	// zeroing them would cost more than the scan. tab needs no clearing:
-	// ends says which entries are built.
-	sc, _ := bitapPool.Get().(*bitapScratch)
-	if sc == nil {
-		sc = new(bitapScratch)
-	}
-	defer bitapPool.Put(sc)
-	if cap(sc.tab) < max(c.dec.n, 1) {
-		sc.tab = make([]bitapToken, max(c.dec.n, 1))
-	}
-	ends := &sc.ends // any uint16 indexes it without a check
-	pf := &sc.pair
-	pf.on = len(needle) <= 8
-	tab := sc.tab[:max(c.dec.n, 1)]
-	// Tokens without a needle byte (by their signature; most of them)
-	// are settled here in bulk: the matcher resets on them. The others
-	// are built when the scan first meets them.
-	sig, lens := c.search.sig, c.dec.lens
-	for t := range c.dec.n {
-		if sig[t]&nsig == 0 {
-			ends[t] = endNo
-			tab[t] = bitapToken{c: always, l: uint64(lens[t]), s: always}
-			pf.sb[t], pf.hb[t] = 0x80, 0
-		} else {
-			ends[t] = endUnknown
-			pf.sb[t], pf.hb[t] = 0xff, 0x80 // unknown: a superset, and a look
-		}
-	}
-	// Rows in chunks of searchChunk: a chunk goes row by row (rowScan,
-	// which leaves each row at its first match) while matches are dense,
-	// else as one flat code stream (bitapScan, cheapest when few rows
-	// match). The first chunk is scanned flat (the old single mode, so
-	// no file pays more than one chunk for the choice); each next one
-	// follows the density of the one before.
-	for r0 := 0; r0 < c.Len(); r0 += chunk {
-		r1 := min(r0+chunk, c.Len())
-		var hits int
-		if dense {
-			hits = rowScan(set.words, ends, pf, tab, c, &b, top, nsig, r0, r1)
-		} else {
-			bitapScan(set.words, ends, pf, tab, c, &b, top, nsig, r0, r1)
-			for _, w := range set.words[r0>>6 : (r1+63)>>6] {
-				hits += bits.OnesCount64(w)
-			}
-		}
-		dense = hits*denseMatches >= r1-r0
-	}
-	if len(needle) < len(substr) { // confirm the candidates
-		var buf []byte
-		for i, w := range set.words {
-			for ; w != 0; w &= w - 1 {
-				r := i*64 + bits.TrailingZeros64(w)
-				buf, _ = c.AppendRow(buf[:0], r)
-				if !bytes.Contains(buf, substr) {
-					set.words[i] &^= 1 << (r & 63)
-				}
-			}
-		}
+	if r := c.Len() & 63; r != 0 {
+		set.words[len(set.words)-1] = 1<<r - 1
 	}
 	return set
 }
 
-// bitapScratch is Contains' per-call scratch, pooled.
-type bitapScratch struct {
-	ends [MaxTokens]uint8
-	pair pairFilter
-	tab  []bitapToken
+// containsLong is Contains for needles longer than pairMax: a row holding
+// the needle holds each of its pieces, so the pair scan on one piece of
+// pairMax bytes (exact for the piece) gives the candidate rows, and only
+// they are checked for the whole needle. The piece is the one whose bytes
+// are rarest in the column (tokenSigs' byte counts), so that on most
+// columns the candidates are few beyond the rows that match.
+func (c *Column) containsLong(substr []byte, block int) RowSet {
+	k := c.rarestPiece(substr, pairMax)
+	set := c.containsPairs(substr[k:k+pairMax], block)
+	var buf []byte
+	for i, w := range set.words {
+		for v := w; v != 0; v &= v - 1 {
+			r := i*64 + bits.TrailingZeros64(v)
+			buf, _ = c.AppendRow(buf[:0], r)
+			if !bytes.Contains(buf, substr) {
+				w &^= 1 << (r & 63)
+			}
+		}
+		set.words[i] = w
+	}
+	return set
 }
 
-// pairFilter is the scan's sharper filter for needles of up to 8 bytes: a
-// match that does not lie within one token ends in a token k whose h meets
-// the state before it, which lies within the s of token k-1 (whatever came
-// before). sb and hb hold bits 0..6 of s and h, one byte a token, bit 7
-// flagging tokens that need a look whatever precedes them (not built yet,
-// or holding the needle): sb always has bit 7, hb has it for those. So a
-// group of eight codes (and the code before it) needs a look only if some
-// sb[prev] & hb[cur] is not zero, which is rare even for needles whose
-// bytes start many tokens.
-type pairFilter struct {
-	sb, hb [MaxTokens]uint8
-	on     bool
-}
-
-var bitapPool sync.Pool
-
-// Token states for Contains' scan. Bit endAttention is set for tokens
-// the scan must stop at: not yet built, or built and a match can end in
-// them (h != 0). A row with no such token cannot match.
-const (
-	endNo        = 1
-	endAttention = 2
-	endUnknown   = endAttention
-	endYes       = endAttention | 1
-	endWithin    = endAttention | 4 // the needle lies within the token
-)
-
-// bitapScan finds the rows containing the needle. It runs over the codes
-// as one flat stream, eight at a time, looking only at the 1-byte token
-// states (the part in use stays in L1): most groups of eight hold no token
-// a match can end in and cost eight loads and ORs (skipQuiet), or for
-// needles of up to 8 bytes sixteen loads and ANDs of the sharper pair
-// filter (skipQuietPairs). In
-// the other groups it builds the maps of tokens not seen before, then
-// takes the candidate tokens from a bit mask: a token holding the whole
-// needle matches outright; for one where a match may end, it runs the
-// matcher over just the tokens before it that the match could span.
-//
-// That check does not look for the row first: starting the matcher at an
-// earlier point (a previous row's tokens included) can only set more state
-// bits, so "no match" from there is final; only a possible match looks up
-// its row (a forward walk over the row offsets) and, if the tokens used
-// crossed the row's start, checks again from the row's start. lo is where
-// the scan resumed after the last matched row: every token from lo on has
-// been built, so the check never starts before it.
-func bitapScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64, r0, r1 int) {
-	rows := c.rows
-	codes := c.parts.Codes[:rows[r1]]
-	span := top >> 1
-	r, i, lo, hi := r0, int(rows[r0]), int(rows[r0]), len(codes)
-	for i < hi {
-		if pf.on {
-			i = skipQuietPairs(pf, codes, i)
-		} else {
-			i = skipQuiet(ends, codes, i)
+// rarestPiece returns the start of the n-byte piece of s whose bytes are
+// least frequent in the column: the least sum of their log counts.
+func (c *Column) rarestPiece(s []byte, n int) int {
+	c.tokenSigs()
+	lg := &c.search.logCount
+	var sum, best uint32
+	at := 0
+	for j, ch := range s {
+		sum += uint32(lg[ch])
+		if j >= n {
+			sum -= uint32(lg[s[j-n]])
 		}
-		stop := min(i+8, hi)
-		var mask uint
-		for k := i; k < stop; k++ {
-			st := ends[codes[k]]
-			if st == endUnknown {
-				st = buildToken(ends, pf, tab, c, codes[k], b, top, nsig)
-			}
-			mask |= uint(st>>1&1) << (k - i)
-		}
-		base := i
-		for mask != 0 {
-			k := base + bits.TrailingZeros(mask)
-			mask &= mask - 1
-			if k < lo { // inside the row matched last
-				continue
-			}
-			cd := codes[k]
-			within := ends[cd] == endWithin
-			// Cheap test first: the state before token k is within s of
-			// token k-1 (its state from any start), so if that misses h,
-			// no match ends here.
-			if !within && (k == lo || tab[codes[k-1]].s&tab[cd].h == 0 || !bitapEndsAt(tab, codes, lo, k, span)) {
-				continue
-			}
-			for int(rows[r+1]) <= k { // the row holding code k
-				r++
-			}
-			if start := int(rows[r]); !within && start > lo && !bitapEndsAt(tab, codes, start, k, span) {
-				continue
-			}
-			words[r>>6] |= 1 << (r & 63)
-			lo = int(rows[r+1]) // on to the next row
-		}
-		i = max(stop, lo)
-	}
-}
-
-// searchChunk is the number of rows Contains scans in one mode; a chunk
-// where at least 1/denseMatches of the rows matched makes the next one go
-// row by row. searchChunk is a multiple of 64, so chunks own whole words.
-const (
-	searchChunk  = 1024
-	denseMatches = 2
-)
-
-// rowScan is bitapScan row by row, for rows r0..r1-1 when most rows
-// match: each row is read from its first code until a match ends (a token
-// that holds the needle, or one where the matcher run from the row's start
-// ends a match), so a matching row costs the codes up to its first match.
-// It returns the number of rows matched.
-func rowScan(words []uint64, ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, b *[256]uint64, top, nsig uint64, r0, r1 int) int {
-	codes, rows := c.parts.Codes, c.rows[r0:r1+1]
-	span := top >> 1
-	hits := 0
-	// First the rows whose first token holds the needle, from the
-	// first-code table (2 bytes a row, read in order): in the dense
-	// columns this settles most rows without reading their codes.
-	for j, fc := range c.firstCodes()[r0:r1] {
-		st := ends[fc]
-		if st == endUnknown {
-			st = buildToken(ends, pf, tab, c, fc, b, top, nsig)
-		}
-		if st == endWithin && rows[j] < rows[j+1] { // an empty row's first code is 0
-			r := r0 + j
-			words[r>>6] |= 1 << (r & 63)
-			hits++
+		if j == n-1 || j >= n && sum < best {
+			best, at = sum, j-n+1
 		}
 	}
-	for j := 0; j+1 < len(rows); j++ {
-		if r := r0 + j; words[r>>6]&(1<<(r&63)) != 0 {
-			continue
-		}
-		start, end := int(rows[j]), int(rows[j+1])
-		rc := codes[start:end]
-		k := 0
-		// Quiet stretches four codes at a time.
-		for ; k+4 <= len(rc); k += 4 {
-			g := (*[4]uint16)(rc[k : k+4])
-			if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]])&endAttention != 0 {
-				break
-			}
-		}
-		for ; k < len(rc); k++ {
-			cd := rc[k]
-			st := ends[cd]
-			if st&endAttention == 0 {
-				continue
-			}
-			if st == endUnknown {
-				// Every token of the row before k is built: the matcher
-				// below may read them.
-				if st = buildToken(ends, pf, tab, c, cd, b, top, nsig); st&endAttention == 0 {
-					continue
-				}
-			}
-			if st == endWithin || k > 0 && tab[codes[start+k-1]].s&tab[cd].h != 0 && bitapEndsAt(tab, codes, start, start+k, span) {
-				r := r0 + j
-				words[r>>6] |= 1 << (r & 63)
-				hits++
-				break
-			}
-		}
-	}
-	return hits
-}
-
-// bitapEndsAt reports whether a match ends in token k when the matcher
-// starts from scratch no earlier than code lo: at the needle's length less
-// one byte back (span is a bit that many bits of shifting clear), or at
-// lo, whichever is later. Every token from lo to k is built.
-func bitapEndsAt(tab []bitapToken, codes []uint16, lo, k int, span uint64) bool {
-	j := k
-	for ; j > lo && span != 0; span >>= tab[codes[j]].l {
-		j--
-	}
-	d := uint64(always)
-	for _, cj := range codes[j:k] {
-		e := &tab[cj]
-		d = d<<(e.l&63)&e.a | e.c
-	}
-	return d&tab[codes[k]].h != 0
-}
-
-// skipQuietPairs is skipQuiet with the pair filter: it returns the first
-// i' >= i, in steps of 8, where some code of the group, with the code
-// before it, passes sb[prev] & hb[cur].
-//
-//go:noinline
-func skipQuietPairs(pf *pairFilter, codes []uint16, i int) int {
-	sb, hb := &pf.sb, &pf.hb
-	for ; i+8 <= len(codes); i += 8 {
-		prev := uint8(0x80) // before the first code: nothing (a within token still shows)
-		if i > 0 {
-			prev = sb[codes[i-1]]
-		}
-		g := (*[8]uint16)(codes[i : i+8])
-		x := prev&hb[g[0]] | sb[g[0]]&hb[g[1]] | sb[g[1]]&hb[g[2]] | sb[g[2]]&hb[g[3]] |
-			sb[g[3]]&hb[g[4]] | sb[g[4]]&hb[g[5]] | sb[g[5]]&hb[g[6]] | sb[g[6]]&hb[g[7]]
-		if x != 0 {
-			return i
-		}
-	}
-	return i
-}
-
-// skipQuiet returns the first i' >= i, in steps of 8, where the group of
-// eight codes (or the fewer left) holds a token that needs attention. Apart
-// and call-free, so its loop keeps everything in registers.
-//
-//go:noinline
-func skipQuiet(ends *[MaxTokens]uint8, codes []uint16, i int) int {
-	for ; i+8 <= len(codes); i += 8 {
-		g := (*[8]uint16)(codes[i : i+8])
-		if (ends[g[0]]|ends[g[1]]|ends[g[2]]|ends[g[3]]|ends[g[4]]|ends[g[5]]|ends[g[6]]|ends[g[7]])&endAttention != 0 {
-			return i
-		}
-	}
-	return i
-}
-
-// buildToken builds token cd's map and records and returns its state.
-func buildToken(ends *[MaxTokens]uint8, pf *pairFilter, tab []bitapToken, c *Column, cd uint16, b *[256]uint64, top, nsig uint64) uint8 {
-	e := &tab[cd]
-	if c.search.sig[cd]&nsig == 0 { // no needle byte: the matcher resets
-		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(c.dec.lens[cd]), always
-	} else {
-		e.build(c.token(cd), b, top)
-	}
-	switch {
-	case e.h&always != 0:
-		ends[cd] = endWithin
-	case e.h != 0:
-		ends[cd] = endYes
-	default:
-		ends[cd] = endNo
-	}
-	if pf.on {
-		low := top - 1 // bits 0..len(needle)-2: the states a later token can use
-		pf.sb[cd] = uint8(e.s&low) | 0x80
-		pf.hb[cd] = uint8(e.h & low)
-		if e.h&always != 0 {
-			pf.hb[cd] |= 0x80
-		}
-	}
-	return ends[cd]
+	return at
 }
 
 // always is the bit of the bitap state that is always set.
 const always = 1 << 63
 
-// bitapToken is one token's affine map for Contains: D' = D<<l & a | c.
-// s = (^0<<l) & a | c holds every state the token can leave, whatever
-// came before it.
+// bitapToken is one token's affine map for the shift-and (bitap) matcher
+// run on tokens (bitapRow): the state D has bit j set when the last j+1
+// bytes read equal the needle's first j+1, and feeding the token is D' =
+// D<<l & a | c; a match ends in the token iff D & h != 0 (h's bit 63, which
+// D always has, if the token holds the needle). After k bytes of the
+// token, D_k = (D<<k) & P_k | Q_k with P_0 = ^0, Q_0 = 0, P_k =
+// (P_{k-1}<<1) & B[t_k], Q_k = (Q_{k-1}<<1 | 1) & B[t_k] (B[ch] has bit j
+// if needle[j] == ch): a = P_l, c = Q_l | always, and h has bit top>>k
+// when P_k has top (the token's first k bytes end the needle). pairVerdicts
+// works them out (tokenBits).
 type bitapToken struct {
-	a, c, h, l, s uint64
-}
-
-// build derives the map from the token's bytes: after k bytes, D_k =
-// (D<<k) & P_k | Q_k with P_0 = ^0, Q_0 = 0, P_k = (P_{k-1}<<1) & B[t_k],
-// Q_k = (Q_{k-1}<<1 | 1) & B[t_k]. Bit top of D_k is set iff bit
-// top>>k of D is set and P_k has top (that goes into h) or Q_k has top
-// (a match within the token: h's bit 63, which D always has).
-func (e *bitapToken) build(t []byte, b *[256]uint64, top uint64) {
-	var any uint64
-	for _, ch := range t {
-		any |= b[ch]
-	}
-	if any == 0 { // no byte of the needle: the state resets (the common case)
-		e.a, e.c, e.h, e.l, e.s = 0, always, 0, uint64(len(t)), always
-		return
-	}
-	p, q := ^uint64(0), uint64(0)
-	var h uint64
-	for k, ch := range t {
-		p = p << 1 & b[ch]
-		q = (q<<1 | 1) & b[ch]
-		if p&top != 0 {
-			h |= top >> (k + 1)
-		}
-		if q&top != 0 {
-			h |= always
-		}
-	}
-	e.a, e.c, e.h, e.l = p, q|always, h, uint64(len(t))
-	e.s = ^uint64(0)<<(len(t)&63)&p | e.c
+	a, c, h, l uint64
 }
 
 // Contains' pair scan, for needles of up to pairMax bytes. The verdict
@@ -706,10 +471,16 @@ const (
 // pairScratch is containsPairs' per-call scratch, pooled (the table is
 // 128 KiB, of which the column's tokens use the first entries).
 type pairScratch struct {
-	e    [MaxTokens]uint16
-	ew   *[MaxTokens]uint32 // 16-bit verdicts, allocated for the first needle of 5..8 bytes
-	bits yBits
-	tab  []bitapToken // the maps of the tokens with a needle byte (by signature)
+	e     [MaxTokens]uint16
+	ew    *[MaxTokens]uint32 // 16-bit verdicts, allocated for the first needle of 5..8 bytes
+	bits  yBits
+	bt    [256]uint64 // the needle's byte masks, at the top of the word
+	list  [MaxTokens]uint16
+	cand  [MaxTokens]uint16
+	tri   [4096]uint8  // the needle's 3-byte pieces, hashed (tri3); zero between calls
+	tab   []bitapToken // the maps of the tokens that meet part of the needle
+	built []uint64     // which entries of tab are set, a bit a token
+	seen  []uint64     // the tokens the verdicts' index walk has met
 }
 
 var pairPool sync.Pool
@@ -743,61 +514,37 @@ var pairPool sync.Pool
 // up to 64 codes at a time.
 func (c *Column) containsPairs(needle []byte, block int) RowSet {
 	set := newRowSet(c.Len())
-	var b [256]uint64
-	var nsig uint64
-	for j, ch := range needle {
-		b[ch] |= 1 << j
-		nsig |= 1 << sigBit[ch]
-	}
-	m := len(needle)
-	top := uint64(1) << (m - 1)
-	low := top - 1
 	sc, _ := pairPool.Get().(*pairScratch)
 	if sc == nil {
 		sc = new(pairScratch)
 	}
 	defer pairPool.Put(sc)
+	var nsig uint64
+	for _, ch := range needle {
+		nsig |= 1 << sigBit[ch]
+	}
+	m := len(needle)
 	block = min(block, pairBlock)
 	if cap(sc.tab) < c.dec.n {
 		sc.tab = make([]bitapToken, c.dec.n)
+		sc.built = make([]uint64, (c.dec.n+63)/64)
+		sc.seen = make([]uint64, (c.dec.n+63)/64)
 	}
-	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], sig: c.tokenSigs(), nsig: nsig, words: set.words}
+	built := sc.built[:(c.dec.n+63)/64]
+	clear(built)
+	c.tokenSigs()
+	ps := pairScan{c: c, e: &sc.e, pb: &sc.bits, tab: sc.tab[:c.dec.n], built: built, words: set.words}
 	if ps.wide = m > pairNarrow; ps.wide && sc.ew == nil {
 		sc.ew = new([MaxTokens]uint32)
 	}
-	e, ew, sig := ps.e, sc.ew, ps.sig
+	e, ew := ps.e, sc.ew
 	ps.ew = ew
-	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
-	// wExact, wAny (7 bits) and wWithin in 16 bits.
-	fs, within, pairs := uint(3), uint16(yWithin), uint16(yExact|yAny)
+	within, pairs := uint16(yWithin), uint16(yExact|yAny)
 	if ps.wide {
-		fs, within, pairs = 7, wWithin, wExact|wAny
+		within, pairs = wWithin, wExact|wAny
 	}
-	var flags, sAny, hAny uint16
-	for t := range c.dec.n {
-		var hf, sb uint16
-		if sig[t]&nsig == 0 { // no needle byte (by its signature)
-			sb = within
-		} else {
-			tb := &ps.tab[t]
-			tb.build(c.token(uint16(t)), &b, top)
-			h, q := uint16(tb.h&low), uint16(tb.c&low)
-			mid := uint16(tb.a & low >> tb.l) // the offsets it can start at as a middle piece
-			hf, sb = h|mid<<fs, q|q<<fs|within
-			if tb.h&always != 0 {
-				hf |= within
-			}
-			flags |= hf
-			sAny |= sb
-			hAny |= hf
-		}
-		if ps.wide {
-			ew[t] = uint32(hf) | uint32(sb)<<16
-		} else {
-			e[t] = hf | sb<<8
-		}
-	}
-	if flags&within == 0 && sAny&hAny&pairs == 0 {
+	hAny, sAny := pairVerdicts(c, needle, sc, ps.tab, ps.built, nsig, e, ew, ps.wide)
+	if hAny&within == 0 && sAny&hAny&pairs == 0 {
 		return set // no token holds the needle or ends a part of it that another starts
 	}
 	rows, codes, nr := c.rows, c.parts.Codes, c.Len()
@@ -839,7 +586,11 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		switch {
 		case !dense:
 			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), true)
-			looked = ps.rowsSparse(r, n)
+			if starts, before := c.rowStarts(); starts != nil {
+				looked = ps.rowsRank(starts, before, r, n)
+			} else {
+				looked = ps.rowsSparse(r, n)
+			}
 		case first:
 			// Rows whose first token holds the needle, from the
 			// first-code table: where they are most rows (c_name),
@@ -859,6 +610,213 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 		r = r1
 	}
 	return set
+}
+
+// pairVerdicts works out every token's verdicts (see containsPairs), hf
+// | sb<<8 in e, or hf | sb<<16 in ew if wide, and returns the OR of the
+// hf and of the sb fields. Apart from containsPairs so that its loop keeps
+// the matcher's words in registers.
+func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, built []uint64, nsig uint64, e *[MaxTokens]uint16, ew *[MaxTokens]uint32, wide bool) (hAny, sAny uint16) {
+	// The fields: yExact and yAny, 3 bits each, and yWithin in a byte;
+	// wExact, wAny (7 bits) and wWithin in 16 bits.
+	fs, within := uint(3), uint16(yWithin)
+	if wide {
+		fs, within = 7, wWithin
+	}
+	m := len(needle)
+	low := uint64(1)<<(m-1) - 1
+	wsh := uint(64 - m)
+	lb := uint64(1) << wsh
+	bt := &sc.bt
+	clear(bt[:])
+	for j, ch := range needle {
+		bt[ch] |= lb << j
+	}
+	// A token of three bytes or more can end a part of the needle (q),
+	// start one (h), lie within it (mid) or hold it only if its first or
+	// last three bytes are three of the needle's (in tri, hashed), or it
+	// starts with the needle's last one or two bytes, or ends with its
+	// first one or two, or (holding it) it is as long as the needle and
+	// has every byte of it by its signature. The others are settled
+	// without reading their bytes.
+	tri := &sc.tri // zero but for this needle's entries, cleared again below
+	for j := 0; j+3 <= m; j++ {
+		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 1
+	}
+	first1, last1 := uint64(needle[m-1]), uint64(needle[0])
+	first2, last2 := uint64(1)<<63, uint64(1)<<63 // no 2-byte key matches
+	if m >= 2 {
+		first2, last2 = uint64(needle[m-2])|uint64(needle[m-1])<<8, uint64(needle[0])|uint64(needle[1])<<8
+	}
+	fat, lens, sig, ends := c.dec.rows, c.dec.lens, c.search.sig, c.search.ends[:c.dec.n]
+	// First, branch-free, every token gets the verdicts of a token that
+	// meets no part of the needle, and the others are listed; then the
+	// listed ones are worked out.
+	// The candidates come from the per-column indexes: the tokens whose
+	// first two bytes are two of the needle's, or whose first is its last,
+	// likewise for their last two, the short tokens, and the tokens as
+	// long as the needle that have all its bytes (by signature). Where
+	// they are a third of the tokens or more (the needle's pieces are in
+	// most tokens, as "#00" on c_name), one branch-free pass over all the
+	// tokens costs less than visiting them.
+	srch := c.search
+	var rg [2*pairMax + 2][2]int
+	nrg, total := 0, len(srch.short)
+	span := func(idx []uint32, from uint32, sh uint) {
+		lo, _ := slices.BinarySearch(idx, from)
+		hi := lo
+		for hi < len(idx) && idx[hi]>>sh == from>>sh {
+			hi++
+		}
+		rg[nrg] = [2]int{lo, hi}
+		nrg++
+		total += hi - lo
+	}
+	for i := 0; i+1 < m; i++ {
+		span(srch.byFirst, (uint32(needle[i])<<8|uint32(needle[i+1]))<<16, 16)
+		span(srch.byLast, (uint32(needle[i+1])<<8|uint32(needle[i]))<<16, 16)
+	}
+	span(srch.byFirst, uint32(needle[m-1])<<24, 24)
+	span(srch.byLast, uint32(needle[0])<<24, 24)
+	cand, nl := &sc.cand, 0
+	for _, t := range srch.byLen[:srch.longFrom[max(m, 3)]] {
+		cand[nl] = t
+		nl += int(b2u(sig[t]&nsig == nsig))
+	}
+	n := 0
+	list := &sc.list
+	if pairLinear*(total+nl) >= len(ends) {
+		// Every token with a needle byte, by its signature, then those
+		// whose ends meet the needle.
+		for t, g := range sig[:len(ends)] {
+			list[n] = uint16(t)
+			n += int(b2u(g&nsig != 0))
+		}
+		k := 0
+		for _, t := range list[:n] {
+			x := ends[t]
+			hit := uint64(tri[x&0xfff]|tri[x>>12&0xfff]) |
+				b2u(x>>24&0xff == first1) | b2u(x>>24&0xffff == first2) |
+				b2u(x>>48&0xff == last1) | b2u(x>>40&0xffff == last2) |
+				x>>61&1 | b2u(int(x>>56&31) >= m && sig[t]&nsig == nsig)
+			list[k] = t
+			k += int(hit)
+		}
+		n = k
+	} else {
+		pk := tokenPicker{tri: tri, sig: sig, ends: ends, nsig: nsig, m: m, list: list,
+			first1: first1, first2: first2, last1: last1, last2: last2, seen: sc.seen[:len(built)]}
+		clear(pk.seen)
+		for j, r := range rg[:nrg] {
+			idx := srch.byFirst
+			if j&1 != 0 {
+				idx = srch.byLast
+			}
+			for _, x := range idx[r[0]:r[1]] {
+				pk.pick(uint16(x))
+			}
+		}
+		for _, t := range srch.short {
+			pk.pick(t)
+		}
+		for _, t := range cand[:nl] {
+			pk.pick(t)
+		}
+		n = pk.n
+	}
+	for j := 0; j+3 <= m; j++ {
+		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 0
+	}
+	if wide {
+		dflt := uint32(within) << 16
+		for t := range ends {
+			ew[t] = dflt
+		}
+	} else {
+		for t := range ends {
+			e[t] = within << 8
+		}
+	}
+	listBits(sc.list[:n], fat, lens, bt, lb, tab)
+	for _, t := range sc.list[:n] {
+		l := int(lens[t])
+		x := &tab[t]
+		p, q, hist, w := x.a>>wsh, x.c>>wsh, x.h, x.l
+		// Step k (bit l-1-k of hist) is h's bit m-2-k.
+		var h uint64
+		if d := m - 1 - l; d >= 0 {
+			h = hist << (d & 63)
+		} else {
+			h = hist >> (-d & 63)
+		}
+		h16, q16 := uint16(h&low), uint16(q&low)
+		mid := uint16(p & low >> l) // the offsets it can start at as a middle piece
+		hf, sb := h16|mid<<fs, q16|q16<<fs|within
+		hf |= uint16(w>>63) * within
+		sAny |= sb
+		hAny |= hf
+		// The map for bitapRow; tokens not listed reset the matcher.
+		tab[t] = bitapToken{a: p, c: q | always, h: h | w>>63<<63, l: uint64(l)}
+		built[t>>6] |= 1 << (t & 63)
+		if wide {
+			ew[t] = uint32(hf) | uint32(sb)<<16
+		} else {
+			e[t] = hf | sb<<8
+		}
+	}
+	return hAny, sAny
+}
+
+// pairLinear: the pair scan's verdicts visit the candidate tokens from
+// the indexes unless they are 1/pairLinear of the tokens or more (a
+// variable so that the tests can drive both ways).
+var pairLinear = 3
+
+// tokenPicker lists the tokens whose ends can meet the needle (see
+// pairVerdicts), each once.
+type tokenPicker struct {
+	tri                          *[4096]uint8
+	sig, ends, seen              []uint64
+	nsig                         uint64
+	first1, first2, last1, last2 uint64
+	m, n                         int
+	list                         *[MaxTokens]uint16
+}
+
+func (pk *tokenPicker) pick(t uint16) {
+	if pk.seen[t>>6]&(1<<(t&63)) != 0 {
+		return
+	}
+	pk.seen[t>>6] |= 1 << (t & 63)
+	x, g := pk.ends[t], pk.sig[t]
+	hit := uint64(pk.tri[x&0xfff]|pk.tri[x>>12&0xfff]) |
+		b2u(x>>24&0xff == pk.first1) | b2u(x>>24&0xffff == pk.first2) |
+		b2u(x>>48&0xff == pk.last1) | b2u(x>>40&0xffff == pk.last2) |
+		x>>61&1 | b2u(int(x>>56&31) >= pk.m && g&pk.nsig == pk.nsig)
+	pk.list[pk.n] = t
+	pk.n += int(hit & b2u(g&pk.nsig != 0))
+}
+
+// listBits runs the matcher over the bytes of each listed token from
+// every state at once (the bitap map, see bitapToken), branch-free and
+// with shifts by constants only: the needle's bits sit at the top of the
+// word (bt[ch] has bit 64-m+j if needle[j] == ch, lb is bit 64-m). It
+// leaves in tab[t] p and q (in a and c), hist (in h), whose bit l-1-k is
+// set if the token's first k+1 bytes end the needle, and w (in l), whose
+// bit 63 is set if the token holds the needle. Apart, so that its four
+// words stay in registers.
+func listBits(list []uint16, fat []byte, lens *[MaxTokens]uint8, bt *[256]uint64, lb uint64, tab []bitapToken) {
+	for _, t := range list {
+		p, q, hist, w := ^uint64(0), uint64(0), uint64(0), uint64(0)
+		for _, ch := range fat[int(t)<<4 : int(t)<<4+int(lens[t])] {
+			bc := bt[ch]
+			p = p << 1 & bc
+			q = (q<<1 | lb) & bc
+			hist = hist<<1 | p>>63
+			w |= q
+		}
+		tab[t] = bitapToken{a: p, c: q, h: hist, l: w}
+	}
 }
 
 // pairDense: a block where at least 1/pairDense of the rows were looked
@@ -1150,6 +1108,90 @@ func (ps *pairScan) lookRow(r int) uint64 {
 	return b2u(ps.bitapRow(r))
 }
 
+// rowStarts returns the starts and before tables (nil, nil if the column
+// has an empty row).
+func (c *Column) rowStarts() ([]uint64, []uint32) {
+	c.search.startsOnce.Do(func() {
+		nc := len(c.parts.Codes)
+		starts := make([]uint64, nc/64+2)
+		for r := range c.Len() {
+			a := c.rows[r]
+			if a == c.rows[r+1] {
+				return // an empty row
+			}
+			starts[a>>6] |= 1 << (a & 63)
+		}
+		before := make([]uint32, len(starts))
+		n := uint32(0)
+		for i, w := range starts {
+			before[i] = n
+			n += uint32(bits.OnesCount64(w))
+		}
+		c.search.starts, c.search.before = starts, before
+	})
+	return c.search.starts, c.search.before
+}
+
+// rowsRank is rowsSparse for columns without empty rows: it takes the
+// block's bits 56 codes at a time and finds the row of each set bit by a
+// rank in the row-start bitmap (rowStarts), branch-free, instead of
+// walking the row offsets. It returns the number of rows it matched or
+// looked at (bitapRow).
+func (ps *pairScan) rowsRank(starts []uint64, before []uint32, r0, n int) int {
+	c, pb, words := ps.c, ps.pb, ps.words
+	s0 := int(c.rows[r0])
+	looked, last := 0, -1
+	for k := 0; k < n; k += 56 {
+		m := uint64(1)<<56 - 1
+		if n-k < 56 {
+			m = uint64(1)<<(n-k) - 1
+		}
+		hw := le64(pb.h[k>>3:]) & m
+		lw := uint64(0)
+		if ps.anyL {
+			lw = le64(pb.l[k>>3:]) & m
+		}
+		if hw|lw == 0 {
+			continue
+		}
+		a := s0 + k
+		// The row starts among codes a..a+55, and before them.
+		sw := starts[a>>6] >> (a & 63)
+		if a&63 > 8 {
+			sw |= starts[a>>6+1] << (64 - a&63)
+		}
+		sw &= m
+		b0 := int(before[a>>6]) + bits.OnesCount64(starts[a>>6]&(1<<(a&63)-1)) - 1
+		// A row's first code: its bit came from the row before; only
+		// the token's holding the needle counts (rare).
+		for hs := hw & sw; hs != 0; hs &= hs - 1 {
+			i := bits.TrailingZeros64(hs)
+			if ps.within(uint32(a+i)) == 0 {
+				hw &^= 1 << i
+			}
+		}
+		for x := hw; x != 0; x &= x - 1 {
+			i := bits.TrailingZeros64(x)
+			r := b0 + bits.OnesCount64(sw&(2<<i-1))
+			looked += int(^words[r>>6] >> (r & 63) & 1) // rows, not bits
+			words[r>>6] |= 1 << (r & 63)
+		}
+		for x := lw &^ sw; x != 0; x &= x - 1 {
+			i := bits.TrailingZeros64(x)
+			r := b0 + bits.OnesCount64(sw&(2<<i-1))
+			if r == last || words[r>>6]&(1<<(r&63)) != 0 {
+				continue
+			}
+			last = r
+			looked++
+			if ps.bitapRow(r) {
+				words[r>>6] |= 1 << (r & 63)
+			}
+		}
+	}
+	return looked
+}
+
 // rowsSparse decides the rows from row r0 on whose n codes the block
 // holds, looking only at the rows holding a code with an h or l bit: the
 // others are skipped up to 64 codes at a time. It returns the number of rows
@@ -1195,9 +1237,8 @@ type pairScan struct {
 	c     *Column
 	e     *[MaxTokens]uint16
 	pb    *yBits
-	tab   []bitapToken
-	sig   []uint64
-	nsig  uint64
+	tab   []bitapToken // the maps of the tokens that meet part of the needle,
+	built []uint64     // which have a bit here (the others reset the matcher)
 	words []uint64
 	anyL  bool // the block has an l bit
 	wide  bool // 16-bit verdicts (ew), for needles of 5..8 bytes
@@ -1260,7 +1301,7 @@ func (ps *pairScan) bitapRow(r int) bool {
 	c := ps.c
 	d := uint64(always)
 	for _, cd := range c.parts.Codes[c.rows[r]:c.rows[r+1]] {
-		if ps.sig[cd]&ps.nsig == 0 { // no needle byte: the matcher resets
+		if ps.built[cd>>6]&(1<<(cd&63)) == 0 { // meets no part of the needle: the matcher resets
 			d = always
 			continue
 		}

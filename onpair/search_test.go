@@ -62,21 +62,32 @@ func checkPredicates(t testing.TB, c *Column, needle []byte) {
 			wantSub = append(wantSub, r)
 		}
 	}
-	// Contains' two scans (row by row, flat) and its switches between
-	// them, on chunks of 64 rows whatever the column's size.
-	rowsFirst, flatFirst := c.contains(needle, 64, true), c.contains(needle, 64, false)
 	type result struct {
 		name string
 		got  RowSet
 		want []int
 	}
-	results := []result{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub},
-		{"Contains/64 rows first", rowsFirst, wantSub}, {"Contains/64 flat first", flatFirst, wantSub}}
+	results := []result{{"Equal", eq, wantEq}, {"HasPrefix", pre, wantPre}, {"Contains", sub, wantSub}}
 	// The pair scan on blocks of a few codes: rows longer than a block,
 	// and switches between its sparse and dense passes.
 	if len(needle) > 0 && len(needle) <= pairMax {
 		for _, block := range []int{1, 5, 16, 64} {
 			results = append(results, result{fmt.Sprintf("Contains/pairs block %d", block), c.containsPairs(needle, block), wantSub})
+		}
+	}
+	// The verdicts from the candidate tokens of the indexes, whatever
+	// their number.
+	if len(needle) > 0 && len(needle) <= pairMax {
+		saved := pairLinear
+		pairLinear = 0
+		results = append(results, result{"Contains/pairs index", c.containsPairs(needle, pairBlock), wantSub})
+		pairLinear = saved
+	}
+	// Longer needles: the pair scan on a piece, then the candidates
+	// confirmed, also on small blocks.
+	if len(needle) > pairMax {
+		for _, block := range []int{1, 16} {
+			results = append(results, result{fmt.Sprintf("Contains/long block %d", block), c.containsLong(needle, block), wantSub})
 		}
 	}
 	for _, k := range results {
@@ -164,6 +175,13 @@ func FuzzDiffSearch(f *testing.F) {
 	f.Add([]byte("hello world foo bar\nworld hello\nlo wo"), []byte("lo wor"), []byte{1, 2, 0}, uint16(0x0305))
 	f.Add([]byte("hello world foo bar\nworld hello\nllo wor"), []byte("llo wor"), []byte{4, 0, 2}, uint16(9))
 	f.Add([]byte("xxab\ncdyy\nab\ncd"), []byte("bc"), []byte{1}, uint16(2))
+	// Needles of 9-40 bytes (a piece through the pair scan, candidates
+	// confirmed): present, present but for one byte, absent though made
+	// of the column's bytes, and a piece present in rows lacking the rest.
+	f.Add([]byte("the quick brown fox jumps\nquick brown fax\nover the lazy dog quick brown fox"), []byte("quick brown fox"), []byte{2, 5, 1}, uint16(0x0a04))
+	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789ABCD\nabcdefghijklmnopqrstuvwxyz0123456789ABCE"), []byte("abcdefghijklmnopqrstuvwxyz0123456789ABCD"), []byte{7, 0, 3}, uint16(0x2801))
+	f.Add([]byte("aaaaaaaaab\naaaaaaaaaa\nbaaaaaaaaa"), []byte("aaaaaaaaab"), []byte{0}, uint16(0x0900))
+	f.Add([]byte("http://nl.wikipedia.org/wiki/Het\nhttp://en.wikipedia.org/wiki/Het"), []byte("gro.aidepikiw"), []byte{3, 3, 1}, uint16(0x1205))
 	f.Fuzz(func(t *testing.T, blob, needle, cuts []byte, pick uint16) {
 		if len(blob) > 4096 {
 			return
