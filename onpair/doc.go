@@ -506,6 +506,9 @@
 //     plus 32 bytes per token); they never decode more than one row at a time
 //     (Contains of a needle longer than 8 bytes decodes its candidate
 //     rows).
+//   - Column.AppendRow's first call builds the short-row table, 8R bytes,
+//     once per column, in columns where most rows have at most four codes
+//     (WithRowTable(false): none).
 //   - Errors wrap ErrCorrupt (and one of the distinct validation errors
 //     ErrNoOffsets, ErrFirstOffsetNotZero, ErrNonIncreasingOffsets,
 //     ErrTokenTooLarge, ErrTooManyTokens, ErrMissingDecoderPadding,
