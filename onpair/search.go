@@ -92,15 +92,20 @@ type search struct {
 	// (56..60) and, bit 61, whether it is shorter than three bytes.
 	ends []uint64
 	// byFirst and byLast list the used tokens of three bytes or more as
-	// key<<16 | token, sorted, the key being the first byte and the
-	// second (byFirst) or the last and the one before (byLast); short the
+	// key<<16 | token, sorted, the key being the first three bytes in
+	// order (byFirst) or the last three from the last (byLast), so that a
+	// range holds the tokens starting (ending) with three, two or one
+	// given bytes; short the
 	// used tokens of one or two bytes; byLen[:longFrom[l]] the used tokens
 	// of at least l bytes (3 <= l <= 16).
-	byFirst, byLast []uint32
+	byFirst, byLast []uint64
 	short           []uint16
 	byLen           []uint16
 	longFrom        [MaxTokenSize + 1]int
 }
+
+// key3 is the 3-byte key of the token indexes byFirst and byLast.
+func key3(a, b, c byte) uint64 { return uint64(a)<<16 | uint64(b)<<8 | uint64(c) }
 
 // tri3 hashes a 3-byte key to a bit of a 4096-bit table.
 func tri3(k uint32) uint32 { return k * 0x9E3779B1 >> 20 }
@@ -181,7 +186,7 @@ func (c *Column) tokenSigs() []uint64 {
 		// The used tokens indexed by their ends and length, for the pair
 		// scan to visit only the tokens an end of which can meet the
 		// needle.
-		var byFirst, byLast []uint32
+		var byFirst, byLast []uint64
 		var short []uint16
 		var longer [MaxTokenSize + 2][]uint16
 		for t := range c.dec.n {
@@ -194,8 +199,8 @@ func (c *Column) tokenSigs() []uint64 {
 				continue
 			}
 			tok := c.token(uint16(t))
-			byFirst = append(byFirst, (uint32(tok[0])<<8|uint32(tok[1]))<<16|uint32(t))
-			byLast = append(byLast, (uint32(tok[l-1])<<8|uint32(tok[l-2]))<<16|uint32(t))
+			byFirst = append(byFirst, key3(tok[0], tok[1], tok[2])<<16|uint64(t))
+			byLast = append(byLast, key3(tok[l-1], tok[l-2], tok[l-3])<<16|uint64(t))
 			longer[l] = append(longer[l], uint16(t))
 		}
 		slices.Sort(byFirst)
@@ -662,7 +667,7 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 	srch := c.search
 	var rg [2*pairMax + 2][2]int
 	nrg, total := 0, len(srch.short)
-	span := func(idx []uint32, from uint32, sh uint) {
+	span := func(idx []uint64, from uint64, sh uint) {
 		lo, _ := slices.BinarySearch(idx, from)
 		hi := lo
 		for hi < len(idx) && idx[hi]>>sh == from>>sh {
@@ -672,12 +677,23 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 		nrg++
 		total += hi - lo
 	}
-	for i := 0; i+1 < m; i++ {
-		span(srch.byFirst, (uint32(needle[i])<<8|uint32(needle[i+1]))<<16, 16)
-		span(srch.byLast, (uint32(needle[i+1])<<8|uint32(needle[i]))<<16, 16)
+	// A token of three bytes or more that lies within the needle, or
+	// starts (ends) with three bytes or more of it, starts (ends) with one
+	// of its 3-byte pieces; the others meet it only by starting with its
+	// last one or two bytes or ending with its first one or two, or by
+	// holding it. (Ranges of tokens by their first two bytes, as before
+	// 2026-11-26, held most tokens for needles of CJK text, whose
+	// characters share their first two bytes.)
+	for i := 0; i+2 < m; i++ {
+		span(srch.byFirst, key3(needle[i], needle[i+1], needle[i+2])<<16, 16)
+		span(srch.byLast, key3(needle[i+2], needle[i+1], needle[i])<<16, 16)
 	}
-	span(srch.byFirst, uint32(needle[m-1])<<24, 24)
-	span(srch.byLast, uint32(needle[0])<<24, 24)
+	if m >= 2 {
+		span(srch.byFirst, key3(needle[m-2], needle[m-1], 0)<<16, 24)
+		span(srch.byLast, key3(needle[1], needle[0], 0)<<16, 24)
+	}
+	span(srch.byFirst, key3(needle[m-1], 0, 0)<<16, 32)
+	span(srch.byLast, key3(needle[0], 0, 0)<<16, 32)
 	cand, nl := &sc.cand, 0
 	for _, t := range srch.byLen[:srch.longFrom[max(m, 3)]] {
 		cand[nl] = t
@@ -727,15 +743,13 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 	for j := 0; j+3 <= m; j++ {
 		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 0
 	}
+	// Every token gets the verdicts of a token that meets nothing (by
+	// doubling copies: a store loop over the tokens was a seventh of
+	// this function's time on japanese).
 	if wide {
-		dflt := uint32(within) << 16
-		for t := range ends {
-			ew[t] = dflt
-		}
+		fillRepeat(ew[:len(ends)], uint32(within)<<16)
 	} else {
-		for t := range ends {
-			e[t] = within << 8
-		}
+		fillRepeat(e[:len(ends)], within<<8)
 	}
 	listBits(sc.list[:n], fat, lens, bt, lb, tab)
 	for _, t := range sc.list[:n] {
@@ -765,6 +779,17 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 		}
 	}
 	return hAny, sAny
+}
+
+// fillRepeat sets every element of s to v.
+func fillRepeat[E uint16 | uint32](s []E, v E) {
+	if len(s) == 0 {
+		return
+	}
+	s[0] = v
+	for k := 1; k < len(s); k *= 2 {
+		copy(s[k:], s[:k])
+	}
 }
 
 // pairLinear: the pair scan's verdicts visit the candidate tokens from
