@@ -985,9 +985,7 @@ func fillBitsWide(ew *[MaxTokens]uint32, codes []uint16, pb *yBits, prev uint32,
 			h[j], l[j] = 0, 0
 			continue
 		}
-		ha, la := wClass(ya)
-		hb, lb := wClass(yb)
-		h[j], l[j] = ha|hb<<4, la|lb<<4
+		h[j], l[j] = wClass8(ya, yb)
 		anyL |= l[j]
 	}
 	var ya, yb uint64
@@ -1008,6 +1006,24 @@ func fillBitsWide(ew *[MaxTokens]uint32, codes []uint16, pb *yBits, prev uint32,
 	clear(pb.h[nw+1 : nw+10])
 	clear(pb.l[nw+1 : nw+10])
 	return uint32(p), anyL != 0
+}
+
+// wClass8 returns the h and l bits of eight 16-bit verdicts, codes 0..3
+// in ya and 4..7 in yb: each lane's bit 15 (h) or 14 (l) is moved to bit
+// 16i of the word for ya's lane i and 16i+4 for yb's, and one multiply
+// gathers bit 16i+k at bit 56+i+k (the other products land at distinct
+// bits below 48, or past 63: no carry reaches the top byte).
+func wClass8(ya, yb uint64) (h, l uint8) {
+	const exact, c7fff, b15 = 0x007f007f007f007f, 0x7fff7fff7fff7fff, 0x8000800080008000
+	const anyF, b14 = 0x3f803f803f803f80, 0x4000400040004000
+	const gather = 1<<56 | 1<<41 | 1<<26 | 1<<11
+	ha := (ya&exact + c7fff | ya) & b15
+	hb := (yb&exact + c7fff | yb) & b15
+	h = uint8((ha>>15 | hb>>11) * gather >> 56)
+	if la, lb := (ya&anyF+anyF)&b14, (yb&anyF+anyF)&b14; la|lb != 0 {
+		l = uint8((la>>14 | lb>>10) * gather >> 56)
+	}
+	return
 }
 
 // wClass returns the h and l bits (bits 0..3) of four 16-bit verdicts.

@@ -211,3 +211,29 @@ func FuzzDiffSearch(f *testing.F) {
 		}
 	})
 }
+
+// TestWClass8 checks the one-multiply classification of eight 16-bit
+// verdicts against wClass run on each half, on lanes with every bit
+// pattern of the fields that matter.
+func TestWClass8(t *testing.T) {
+	lanes := []uint64{0, 1, 0x40, 0x7f, 0x80, 0x2000, 0x3f80, 0x4000, 0x8000, 0xffff, 0x807f, 0x3f81, 0xc000}
+	x := uint64(0x9E3779B97F4A7C15)
+	for i := range 20000 {
+		var ya, yb uint64
+		for k := range 4 {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			ya |= lanes[x%uint64(len(lanes))] << (16 * k)
+			yb |= lanes[x>>32%uint64(len(lanes))] << (16 * k)
+		}
+		if i&1 == 0 { // also arbitrary words
+			ya, yb = x, x*0x2545F4914F6CDD1D
+		}
+		ha, la := wClass(ya)
+		hb, lb := wClass(yb)
+		h, l := wClass8(ya, yb)
+		require.Equal(t, ha|hb<<4, h, "h of %#x %#x", ya, yb)
+		require.Equal(t, la|lb<<4, l, "l of %#x %#x", ya, yb)
+	}
+}
