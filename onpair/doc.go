@@ -234,9 +234,11 @@
 // three bytes of the needle, or begins with the needle's last one or two
 // bytes, or ends with its first one or two (or it is as long as the needle
 // and has all its bytes). Those are found from per-column indexes: the
-// used tokens of three bytes or more sorted by their first two bytes and
-// by their last two (4 bytes a token each, a binary search for each two
-// bytes of the needle and for its first and last byte), the shorter
+// used tokens of three bytes or more sorted by their first three bytes
+// and by their last three (8 bytes a token each, a binary search for each
+// three bytes of the needle, for its last two and first two, and for its
+// last and first byte: keyed by two bytes, CJK needles met most tokens,
+// whose characters share their first two bytes), the shorter
 // tokens, and the tokens by length (those as long as the needle, kept if
 // their signature has all its bytes); where the candidates are a third of
 // the tokens or more (the needle's pieces are in most tokens, as "#00" on
@@ -250,7 +252,10 @@
 // (the even and the odd codes' entries in two words of 16-bit lanes, one
 // shift and one AND apart; four codes a word with 16-bit verdicts), and
 // keeps two bits a code: "a match ends here, exactly" and "a match
-// through a middle piece may".
+// through a middle piece may" (with 16-bit verdicts, the bits of eight
+// codes gathered by one multiply). Blocks where matches are rare, and the
+// first block, whose density is not known yet, skip the groups of eight
+// codes with no bit to set.
 // Rows are decided from those bits (one 8-byte load for a row of up to 57
 // codes): every row of a block where matches are dense (first from the
 // per-row first-code table when it settles most rows, as on c_name), else
@@ -498,7 +503,7 @@
 //     and WithMaxDecodedSize (default 4 GiB), which bounds what AppendAll
 //     allocates. UnmarshalBinary uses the defaults.
 //   - The predicates allocate the RowSet (R/8 bytes), once per column the
-//     first-code table (2R bytes) and for Contains 26 bytes a token
+//     first-code table (2R bytes) and for Contains 34 bytes a token
 //     (signatures, end keys, end indexes, byte counts) and 3 bits a code
 //     (row-start bitmap and its counts), and per call at most N bytes of
 //     verdicts (Equal, HasPrefix) or a pooled scratch (Contains: 392 KiB
