@@ -182,6 +182,10 @@ func FuzzDiffSearch(f *testing.F) {
 	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789ABCD\nabcdefghijklmnopqrstuvwxyz0123456789ABCE"), []byte("abcdefghijklmnopqrstuvwxyz0123456789ABCD"), []byte{7, 0, 3}, uint16(0x2801))
 	f.Add([]byte("aaaaaaaaab\naaaaaaaaaa\nbaaaaaaaaa"), []byte("aaaaaaaaab"), []byte{0}, uint16(0x0900))
 	f.Add([]byte("http://nl.wikipedia.org/wiki/Het\nhttp://en.wikipedia.org/wiki/Het"), []byte("gro.aidepikiw"), []byte{3, 3, 1}, uint16(0x1205))
+	// CJK text: the token indexes keyed by three bytes (characters sharing
+	// their first two), 16-bit verdicts and a long needle's piece.
+	f.Add([]byte("あいうえおかきくけこ\nかきくけこあいう\nうえおかき\nこあい"), []byte("えおかき"), []byte{3, 0, 2, 1}, uint16(0x0603))
+	f.Add([]byte("日本語のテキスト\n日本の語\nテキスト日本語"), []byte("\xac語のテ"), []byte{1, 1, 2}, uint16(0x0c02))
 	f.Fuzz(func(t *testing.T, blob, needle, cuts []byte, pick uint16) {
 		if len(blob) > 4096 {
 			return
