@@ -404,10 +404,7 @@ func (c *Column) Contains(substr []byte) RowSet {
 func (c *Column) containsLong(substr []byte, block int) RowSet {
 	k := c.rarestPiece(substr, pairMax)
 	set := c.containsPairs(substr[k:k+pairMax], block)
-	// Room for AppendRow's inline paths, which want 8*MaxTokenSize
-	// spare bytes (with a buffer only as large as the last row, every row
-	// went the slow way).
-	buf := make([]byte, 0, 1024)
+	var buf []byte
 	for i, w := range set.words {
 		for v := w; v != 0; v &= v - 1 {
 			r := i*64 + bits.TrailingZeros64(v)
