@@ -452,6 +452,27 @@
 // tokens, so the verdicts cost more than the scan, which the first-code
 // table settles.
 //
+// Later on 2026-11-26 (the token indexes keyed by three bytes, the first
+// block's fill skipping empty groups, one multiply for eight codes' bits;
+// five alternating runs of 40 rounds of the build before and the build
+// after, medians): japanese contains6 3.2x (2.4-3.6; before, same runs,
+// 2.8x), contains12 2.8x (2.2-3.1; before 2.65x), contains12-absent 2.2x
+// (2.0-2.3; before 1.9x); urls2 contains6 2.6x and contains12 2.15x
+// (before 2.7x and 2.2x: no change beyond the noise). Over the 12 files,
+// the median speedups of contains6, contains12 and contains12-absent
+// 5.2x, 5.8x, 5.7x (before 5.1x, 5.6x, 5.6x). What is left on japanese
+// is the scan itself (about 60% of the time: two loads a code, at about
+// one code a cycle) and the verdicts (20%); on urls2 contains12 the scan
+// for the piece alone is over a third of decode-and-compare's time, so no
+// cheaper check of its candidate rows can bring it to 3x.
+//
+// Tried later on 2026-11-26 and not kept: AppendRow given a 1 KiB buffer
+// for the candidate rows of long needles, so that it takes its inline
+// paths (urls2 contains12 no better; lastname contains12 5.5x -> 3.9x,
+// three runs each: its first call builds the short-row table, 8 bytes a
+// row); the 16-bit verdicts' fill split into a dense and a sparse loop
+// with the flag out of the loop (no gain in the fill alone, 7 runs).
+//
 // Tried on 2026-11-26 for Contains and not kept (paired runs, alternating
 // builds): the token maps for bitapRow built when a row first needs them
 // (l_comment contains6 2.7x -> 2.4x: that path meets most tokens anyway,
