@@ -469,8 +469,8 @@
 // Tried later on 2026-11-26 and not kept: AppendRow given a 1 KiB buffer
 // for the candidate rows of long needles, so that it takes its inline
 // paths (urls2 contains12 no better; lastname contains12 5.5x -> 3.9x,
-// three runs each: its first call builds the short-row table, 8 bytes a
-// row); the 16-bit verdicts' fill split into a dense and a sparse loop
+// three runs each; the cause was not found: AppendRow's inline paths
+// build the short-row table, 8 bytes a row, on their first call); the 16-bit verdicts' fill split into a dense and a sparse loop
 // with the flag out of the loop (no gain in the fill alone, 7 runs).
 //
 // Tried on 2026-11-26 for Contains and not kept (paired runs, alternating
