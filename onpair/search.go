@@ -73,6 +73,11 @@ type search struct {
 	sigOnce sync.Once
 	sig     []uint64
 	bytes   [4]uint64 // every byte of the tokens the column uses
+	// bigrams has bit a<<8|b set if byte b follows byte a somewhere in
+	// the codes' text (within a token or across two adjacent codes, rows
+	// not told apart: a superset), 8 KiB: a needle with a pair of bytes
+	// outside it is in no row.
+	bigrams *[1 << 10]uint64
 	// logCount[ch] is about 8*log2 of how many times byte ch occurs in
 	// the column (counted over the codes' tokens): the rarity of a
 	// needle's pieces.
@@ -120,7 +125,45 @@ func (c *Column) dictHasBytes(s []byte) bool {
 			return false
 		}
 	}
+	bg := c.search.bigrams
+	for i := 1; i < len(s); i++ {
+		if k := uint(s[i-1])<<8 | uint(s[i]); bg[k>>6]&(1<<(k&63)) == 0 {
+			return false
+		}
+	}
 	return true
+}
+
+// buildBigrams returns the column's bigram set (see search.bigrams):
+// the pairs within each used token, and for each two adjacent codes the
+// last byte of the first token and the first of the second.
+func (c *Column) buildBigrams(uses []uint32) *[1 << 10]uint64 {
+	bg := new([1 << 10]uint64)
+	n := c.dec.n
+	first, last := make([]uint8, max(n, 1)), make([]uint8, max(n, 1))
+	for t := range n {
+		if uses[t] == 0 {
+			continue
+		}
+		tok := c.token(uint16(t))
+		if len(tok) == 0 { // an empty token joins its neighbours: no filter
+			for i := range bg {
+				bg[i] = ^uint64(0)
+			}
+			return bg
+		}
+		first[t], last[t] = tok[0], tok[len(tok)-1]
+		for i := 1; i < len(tok); i++ {
+			k := uint(tok[i-1])<<8 | uint(tok[i])
+			bg[k>>6] |= 1 << (k & 63)
+		}
+	}
+	codes := c.parts.Codes
+	for i := 1; i < len(codes); i++ {
+		k := uint(last[codes[i-1]])<<8 | uint(first[codes[i]])
+		bg[k>>6] |= 1 << (k & 63)
+	}
+	return bg
 }
 
 // sigBit maps a byte to its bit of a token signature: letters (either
@@ -183,6 +226,7 @@ func (c *Column) tokenSigs() []uint64 {
 			ends[t] = x
 		}
 		c.search.ends = ends
+		c.search.bigrams = c.buildBigrams(uses)
 		// The used tokens indexed by their ends and length, for the pair
 		// scan to visit only the tokens an end of which can meet the
 		// needle.
@@ -371,7 +415,8 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 }
 
 // Contains returns the rows whose value contains substr. Nothing is
-// decoded. If a byte of substr occurs in no token the column uses, it
+// decoded. If a byte of substr occurs in no token the column uses, or two
+// adjacent bytes of it never follow each other in the column (bigrams), it
 // returns at once; needles of up to 8 bytes go through the pair scan
 // (containsPairs), longer ones through the pair scan on their rarest
 // 8-byte piece, whose candidate rows are then checked (containsLong).

@@ -241,3 +241,27 @@ func TestWClass8(t *testing.T) {
 		require.Equal(t, la|lb<<4, l, "l of %#x %#x", ya, yb)
 	}
 }
+
+// TestContainsBigrams: the bigram filter returns no row for a needle with
+// a pair of bytes the column lacks (every byte of it present), and keeps
+// the pairs that only occur across two tokens of a row, or across rows.
+func TestContainsBigrams(t *testing.T) {
+	rows := [][]byte{[]byte("abcd"), []byte("xyab"), []byte("cdxy")}
+	c := segmentedColumn(t, rows, []byte{1}) // tokens of two bytes: "ab" "cd" "xy"
+	require.Zero(t, c.Contains([]byte("ac")).Count())  // no row has "ac"
+	require.Zero(t, c.Contains([]byte("dcx")).Count()) // nor "dc"
+	require.Equal(t, []int{0}, slices.Collect(c.Contains([]byte("bc")).All()))
+	require.Equal(t, []int{1}, slices.Collect(c.Contains([]byte("yab")).All()))
+	require.Zero(t, c.Contains([]byte("bcdxyab")).Count()) // across rows only: none
+	require.Zero(t, c.Contains([]byte("bx")).Count())      // "ab"+"xy" never adjacent
+	bg := c.search.bigrams
+	for _, k := range []uint{'b'<<8 | 'c', 'd'<<8 | 'x', 'y'<<8 | 'a', 'a'<<8 | 'b'} {
+		require.NotZero(t, bg[k>>6]&(1<<(k&63)), "bigram %q%q", byte(k>>8), byte(k))
+	}
+	for _, k := range []uint{'a'<<8 | 'c', 'd'<<8 | 'c', 'b'<<8 | 'x'} {
+		require.Zero(t, bg[k>>6]&(1<<(k&63)), "bigram %q%q", byte(k>>8), byte(k))
+	}
+	for _, n := range []string{"ac", "bc", "yab", "dxy", "bcdxyab", "cdx"} {
+		checkPredicates(t, c, []byte(n))
+	}
+}
