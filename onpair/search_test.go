@@ -247,7 +247,7 @@ func TestWClass8(t *testing.T) {
 // the pairs that only occur across two tokens of a row, or across rows.
 func TestContainsBigrams(t *testing.T) {
 	rows := [][]byte{[]byte("abcd"), []byte("xyab"), []byte("cdxy")}
-	c := segmentedColumn(t, rows, []byte{1}) // tokens of two bytes: "ab" "cd" "xy"
+	c := segmentedColumn(t, rows, []byte{1})           // tokens of two bytes: "ab" "cd" "xy"
 	require.Zero(t, c.Contains([]byte("ac")).Count())  // no row has "ac"
 	require.Zero(t, c.Contains([]byte("dcx")).Count()) // nor "dc"
 	require.Equal(t, []int{0}, slices.Collect(c.Contains([]byte("bc")).All()))
