@@ -477,6 +477,12 @@
 // (4.9x -> 150x), not on the other files (their pairs occur: no change);
 // "qzx" on urls2 4.6x -> 369x, l_comment 14x -> 472x, ps_comment 9x ->
 // 228x. The other figures above stand for needles whose pairs all occur.
+// A last run, the build before all of these against the one with all of
+// them (five alternating runs each, medians, the machine less loaded):
+// japanese contains6 3.5x (before 3.0x), contains12 2.9x (2.6x),
+// contains12-absent 42x (2.2x); urls2 contains6 2.7x (2.8x), contains12
+// 2.3x (2.3x); no file's contains, contains6 or contains12 below 2.9x but
+// urls2's and japanese contains12.
 //
 // Tried later on 2026-11-26 and not kept: AppendRow given a 1 KiB buffer
 // for the candidate rows of long needles, so that it takes its inline
