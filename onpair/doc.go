@@ -217,7 +217,12 @@
 // Contains first checks that every byte of the needle occurs in some
 // token the column uses (a trained dictionary holds all 256 single bytes
 // whether the rows have them or not): if one does not, no row matches and
-// it returns at once.
+// it returns at once. Likewise for each two adjacent bytes of the needle,
+// in a per-column set of the byte pairs of the text (8 KiB, built with the
+// other side tables: the pairs inside each used token, and the last byte
+// of each code's token with the first of the next code's, rows not told
+// apart, a superset): a needle made of the column's bytes in an order the
+// text never has (a typo, bytes of two scripts) costs a few loads.
 //
 // Needles of up to 8 bytes go through a pair scan. A match lies within
 // one token, or spans exactly two (the first token ends with the needle's
@@ -234,9 +239,11 @@
 // three bytes of the needle, or begins with the needle's last one or two
 // bytes, or ends with its first one or two (or it is as long as the needle
 // and has all its bytes). Those are found from per-column indexes: the
-// used tokens of three bytes or more sorted by their first two bytes and
-// by their last two (4 bytes a token each, a binary search for each two
-// bytes of the needle and for its first and last byte), the shorter
+// used tokens of three bytes or more sorted by their first three bytes
+// and by their last three (8 bytes a token each, a binary search for each
+// three bytes of the needle, for its last two and first two, and for its
+// last and first byte: keyed by two bytes, CJK needles met most tokens,
+// whose characters share their first two bytes), the shorter
 // tokens, and the tokens by length (those as long as the needle, kept if
 // their signature has all its bytes); where the candidates are a third of
 // the tokens or more (the needle's pieces are in most tokens, as "#00" on
@@ -250,7 +257,10 @@
 // (the even and the odd codes' entries in two words of 16-bit lanes, one
 // shift and one AND apart; four codes a word with 16-bit verdicts), and
 // keeps two bits a code: "a match ends here, exactly" and "a match
-// through a middle piece may".
+// through a middle piece may" (with 16-bit verdicts, the bits of eight
+// codes gathered by one multiply). Blocks where matches are rare, and the
+// first block, whose density is not known yet, skip the groups of eight
+// codes with no bit to set.
 // Rows are decided from those bits (one 8-byte load for a row of up to 57
 // codes): every row of a block where matches are dense (first from the
 // per-row first-code table when it settles most rows, as on c_name), else
@@ -447,6 +457,41 @@
 // tokens, so the verdicts cost more than the scan, which the first-code
 // table settles.
 //
+// Later on 2026-11-26 (the token indexes keyed by three bytes, the first
+// block's fill skipping empty groups, one multiply for eight codes' bits;
+// five alternating runs of 40 rounds of the build before and the build
+// after, medians): japanese contains6 3.2x (2.4-3.6; before, same runs,
+// 2.8x), contains12 2.8x (2.2-3.1; before 2.65x), contains12-absent 2.2x
+// (2.0-2.3; before 1.9x); urls2 contains6 2.6x and contains12 2.15x
+// (before 2.7x and 2.2x: no change beyond the noise). Over the 12 files,
+// the median speedups of contains6, contains12 and contains12-absent
+// 5.2x, 5.8x, 5.7x (before 5.1x, 5.6x, 5.6x). What is left on japanese
+// is the scan itself (about 60% of the time: two loads a code, at about
+// one code a cycle) and the verdicts (20%); on urls2 contains12 the scan
+// for the piece alone is over a third of decode-and-compare's time, so no
+// cheaper check of its candidate rows can bring it to 3x.
+//
+// Then the bigram exit (same runs, three of the build before it and three
+// after): contains12-absent, whose needles are the bytes of row 7
+// rearranged, is now settled by it on japanese (2.2x -> 47x) and c_name
+// (4.9x -> 150x), not on the other files (their pairs occur: no change);
+// "qzx" on urls2 4.6x -> 369x, l_comment 14x -> 472x, ps_comment 9x ->
+// 228x. The other figures above stand for needles whose pairs all occur.
+// A last run, the build before all of these against the one with all of
+// them (five alternating runs each, medians, the machine less loaded):
+// japanese contains6 3.5x (before 3.0x), contains12 2.9x (2.6x),
+// contains12-absent 42x (2.2x); urls2 contains6 2.7x (2.8x), contains12
+// 2.3x (2.3x); every other contains, contains6 and contains12 figure of
+// that run 3.1x or more (c_name contains12 3.1x, l_comment contains6
+// 3.2x the lowest).
+//
+// Tried later on 2026-11-26 and not kept: AppendRow given a 1 KiB buffer
+// for the candidate rows of long needles, so that it takes its inline
+// paths (urls2 contains12 no better; lastname contains12 5.5x -> 3.9x,
+// three runs each; the cause was not found: AppendRow's inline paths
+// build the short-row table, 8 bytes a row, on their first call); the 16-bit verdicts' fill split into a dense and a sparse loop
+// with the flag out of the loop (no gain in the fill alone, 7 runs).
+//
 // Tried on 2026-11-26 for Contains and not kept (paired runs, alternating
 // builds): the token maps for bitapRow built when a row first needs them
 // (l_comment contains6 2.7x -> 2.4x: that path meets most tokens anyway,
@@ -498,8 +543,9 @@
 //     and WithMaxDecodedSize (default 4 GiB), which bounds what AppendAll
 //     allocates. UnmarshalBinary uses the defaults.
 //   - The predicates allocate the RowSet (R/8 bytes), once per column the
-//     first-code table (2R bytes) and for Contains 26 bytes a token
-//     (signatures, end keys, end indexes, byte counts) and 3 bits a code
+//     first-code table (2R bytes) and for Contains 34 bytes a token
+//     (signatures, end keys, end indexes, byte counts), 8 KiB (the byte
+//     pairs of the text) and 3 bits a code
 //     (row-start bitmap and its counts), and per call at most N bytes of
 //     verdicts (Equal, HasPrefix) or a pooled scratch (Contains: 392 KiB
 //     of tables whatever the dictionary, 648 KiB with 16-bit verdicts,

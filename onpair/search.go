@@ -73,6 +73,11 @@ type search struct {
 	sigOnce sync.Once
 	sig     []uint64
 	bytes   [4]uint64 // every byte of the tokens the column uses
+	// bigrams has bit a<<8|b set if byte b follows byte a somewhere in
+	// the codes' text (within a token or across two adjacent codes, rows
+	// not told apart: a superset), 8 KiB: a needle with a pair of bytes
+	// outside it is in no row.
+	bigrams *[1 << 10]uint64
 	// logCount[ch] is about 8*log2 of how many times byte ch occurs in
 	// the column (counted over the codes' tokens): the rarity of a
 	// needle's pieces.
@@ -92,15 +97,20 @@ type search struct {
 	// (56..60) and, bit 61, whether it is shorter than three bytes.
 	ends []uint64
 	// byFirst and byLast list the used tokens of three bytes or more as
-	// key<<16 | token, sorted, the key being the first byte and the
-	// second (byFirst) or the last and the one before (byLast); short the
+	// key<<16 | token, sorted, the key being the first three bytes in
+	// order (byFirst) or the last three from the last (byLast), so that a
+	// range holds the tokens starting (ending) with three, two or one
+	// given bytes; short the
 	// used tokens of one or two bytes; byLen[:longFrom[l]] the used tokens
 	// of at least l bytes (3 <= l <= 16).
-	byFirst, byLast []uint32
+	byFirst, byLast []uint64
 	short           []uint16
 	byLen           []uint16
 	longFrom        [MaxTokenSize + 1]int
 }
+
+// key3 is the 3-byte key of the token indexes byFirst and byLast.
+func key3(a, b, c byte) uint64 { return uint64(a)<<16 | uint64(b)<<8 | uint64(c) }
 
 // tri3 hashes a 3-byte key to a bit of a 4096-bit table.
 func tri3(k uint32) uint32 { return k * 0x9E3779B1 >> 20 }
@@ -115,7 +125,45 @@ func (c *Column) dictHasBytes(s []byte) bool {
 			return false
 		}
 	}
+	bg := c.search.bigrams
+	for i := 1; i < len(s); i++ {
+		if k := uint(s[i-1])<<8 | uint(s[i]); bg[k>>6]&(1<<(k&63)) == 0 {
+			return false
+		}
+	}
 	return true
+}
+
+// buildBigrams returns the column's bigram set (see search.bigrams):
+// the pairs within each used token, and for each two adjacent codes the
+// last byte of the first token and the first of the second.
+func (c *Column) buildBigrams(uses []uint32) *[1 << 10]uint64 {
+	bg := new([1 << 10]uint64)
+	n := c.dec.n
+	first, last := make([]uint8, max(n, 1)), make([]uint8, max(n, 1))
+	for t := range n {
+		if uses[t] == 0 {
+			continue
+		}
+		tok := c.token(uint16(t))
+		if len(tok) == 0 { // an empty token joins its neighbours: no filter
+			for i := range bg {
+				bg[i] = ^uint64(0)
+			}
+			return bg
+		}
+		first[t], last[t] = tok[0], tok[len(tok)-1]
+		for i := 1; i < len(tok); i++ {
+			k := uint(tok[i-1])<<8 | uint(tok[i])
+			bg[k>>6] |= 1 << (k & 63)
+		}
+	}
+	codes := c.parts.Codes
+	for i := 1; i < len(codes); i++ {
+		k := uint(last[codes[i-1]])<<8 | uint(first[codes[i]])
+		bg[k>>6] |= 1 << (k & 63)
+	}
+	return bg
 }
 
 // sigBit maps a byte to its bit of a token signature: letters (either
@@ -178,10 +226,11 @@ func (c *Column) tokenSigs() []uint64 {
 			ends[t] = x
 		}
 		c.search.ends = ends
+		c.search.bigrams = c.buildBigrams(uses)
 		// The used tokens indexed by their ends and length, for the pair
 		// scan to visit only the tokens an end of which can meet the
 		// needle.
-		var byFirst, byLast []uint32
+		var byFirst, byLast []uint64
 		var short []uint16
 		var longer [MaxTokenSize + 2][]uint16
 		for t := range c.dec.n {
@@ -194,8 +243,8 @@ func (c *Column) tokenSigs() []uint64 {
 				continue
 			}
 			tok := c.token(uint16(t))
-			byFirst = append(byFirst, (uint32(tok[0])<<8|uint32(tok[1]))<<16|uint32(t))
-			byLast = append(byLast, (uint32(tok[l-1])<<8|uint32(tok[l-2]))<<16|uint32(t))
+			byFirst = append(byFirst, key3(tok[0], tok[1], tok[2])<<16|uint64(t))
+			byLast = append(byLast, key3(tok[l-1], tok[l-2], tok[l-3])<<16|uint64(t))
 			longer[l] = append(longer[l], uint16(t))
 		}
 		slices.Sort(byFirst)
@@ -366,7 +415,8 @@ func (c *Column) rowHasPrefix(r int, prefix []byte) bool {
 }
 
 // Contains returns the rows whose value contains substr. Nothing is
-// decoded. If a byte of substr occurs in no token the column uses, it
+// decoded. If a byte of substr occurs in no token the column uses, or two
+// adjacent bytes of it never follow each other in the column (bigrams), it
 // returns at once; needles of up to 8 bytes go through the pair scan
 // (containsPairs), longer ones through the pair scan on their rarest
 // 8-byte piece, whose candidate rows are then checked (containsLong).
@@ -603,7 +653,12 @@ func (c *Column) containsPairs(needle []byte, block int) RowSet {
 			}
 			fallthrough
 		default:
-			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), false)
+			// The fill's modes give the same bits; the first block,
+			// whose density is not known yet, skips the groups of codes
+			// with no bit to set (on japanese, where the needles are
+			// rare, the dense fill of the first block was a tenth of
+			// the time).
+			_, ps.anyL = ps.fill(codes[s0:s0+n], ps.start(), r == 0)
 			looked = ps.rowsDense(r, r1)
 		}
 		dense = looked*pairDense >= r1-r
@@ -662,7 +717,7 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 	srch := c.search
 	var rg [2*pairMax + 2][2]int
 	nrg, total := 0, len(srch.short)
-	span := func(idx []uint32, from uint32, sh uint) {
+	span := func(idx []uint64, from uint64, sh uint) {
 		lo, _ := slices.BinarySearch(idx, from)
 		hi := lo
 		for hi < len(idx) && idx[hi]>>sh == from>>sh {
@@ -672,12 +727,23 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 		nrg++
 		total += hi - lo
 	}
-	for i := 0; i+1 < m; i++ {
-		span(srch.byFirst, (uint32(needle[i])<<8|uint32(needle[i+1]))<<16, 16)
-		span(srch.byLast, (uint32(needle[i+1])<<8|uint32(needle[i]))<<16, 16)
+	// A token of three bytes or more that lies within the needle, or
+	// starts (ends) with three bytes or more of it, starts (ends) with one
+	// of its 3-byte pieces; the others meet it only by starting with its
+	// last one or two bytes or ending with its first one or two, or by
+	// holding it. (Ranges of tokens by their first two bytes, as before
+	// 2026-11-26, held most tokens for needles of CJK text, whose
+	// characters share their first two bytes.)
+	for i := 0; i+2 < m; i++ {
+		span(srch.byFirst, key3(needle[i], needle[i+1], needle[i+2])<<16, 16)
+		span(srch.byLast, key3(needle[i+2], needle[i+1], needle[i])<<16, 16)
 	}
-	span(srch.byFirst, uint32(needle[m-1])<<24, 24)
-	span(srch.byLast, uint32(needle[0])<<24, 24)
+	if m >= 2 {
+		span(srch.byFirst, key3(needle[m-2], needle[m-1], 0)<<16, 24)
+		span(srch.byLast, key3(needle[1], needle[0], 0)<<16, 24)
+	}
+	span(srch.byFirst, key3(needle[m-1], 0, 0)<<16, 32)
+	span(srch.byLast, key3(needle[0], 0, 0)<<16, 32)
 	cand, nl := &sc.cand, 0
 	for _, t := range srch.byLen[:srch.longFrom[max(m, 3)]] {
 		cand[nl] = t
@@ -727,15 +793,13 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 	for j := 0; j+3 <= m; j++ {
 		tri[tri3(uint32(needle[j])|uint32(needle[j+1])<<8|uint32(needle[j+2])<<16)] = 0
 	}
+	// Every token gets the verdicts of a token that meets nothing (by
+	// doubling copies: a store loop over the tokens was a seventh of
+	// this function's time on japanese).
 	if wide {
-		dflt := uint32(within) << 16
-		for t := range ends {
-			ew[t] = dflt
-		}
+		fillRepeat(ew[:len(ends)], uint32(within)<<16)
 	} else {
-		for t := range ends {
-			e[t] = within << 8
-		}
+		fillRepeat(e[:len(ends)], within<<8)
 	}
 	listBits(sc.list[:n], fat, lens, bt, lb, tab)
 	for _, t := range sc.list[:n] {
@@ -765,6 +829,17 @@ func pairVerdicts(c *Column, needle []byte, sc *pairScratch, tab []bitapToken, b
 		}
 	}
 	return hAny, sAny
+}
+
+// fillRepeat sets every element of s to v.
+func fillRepeat[E uint16 | uint32](s []E, v E) {
+	if len(s) == 0 {
+		return
+	}
+	s[0] = v
+	for k := 1; k < len(s); k *= 2 {
+		copy(s[k:], s[:k])
+	}
 }
 
 // pairLinear: the pair scan's verdicts visit the candidate tokens from
@@ -952,9 +1027,7 @@ func fillBitsWide(ew *[MaxTokens]uint32, codes []uint16, pb *yBits, prev uint32,
 			h[j], l[j] = 0, 0
 			continue
 		}
-		ha, la := wClass(ya)
-		hb, lb := wClass(yb)
-		h[j], l[j] = ha|hb<<4, la|lb<<4
+		h[j], l[j] = wClass8(ya, yb)
 		anyL |= l[j]
 	}
 	var ya, yb uint64
@@ -975,6 +1048,24 @@ func fillBitsWide(ew *[MaxTokens]uint32, codes []uint16, pb *yBits, prev uint32,
 	clear(pb.h[nw+1 : nw+10])
 	clear(pb.l[nw+1 : nw+10])
 	return uint32(p), anyL != 0
+}
+
+// wClass8 returns the h and l bits of eight 16-bit verdicts, codes 0..3
+// in ya and 4..7 in yb: each lane's bit 15 (h) or 14 (l) is moved to bit
+// 16i of the word for ya's lane i and 16i+4 for yb's, and one multiply
+// gathers bit 16i+k at bit 56+i+k (the other products land at distinct
+// bits below 48, or past 63: no carry reaches the top byte).
+func wClass8(ya, yb uint64) (h, l uint8) {
+	const exact, c7fff, b15 = 0x007f007f007f007f, 0x7fff7fff7fff7fff, 0x8000800080008000
+	const anyF, b14 = 0x3f803f803f803f80, 0x4000400040004000
+	const gather = 1<<56 | 1<<41 | 1<<26 | 1<<11
+	ha := (ya&exact + c7fff | ya) & b15
+	hb := (yb&exact + c7fff | yb) & b15
+	h = uint8((ha>>15 | hb>>11) * gather >> 56)
+	if la, lb := (ya&anyF+anyF)&b14, (yb&anyF+anyF)&b14; la|lb != 0 {
+		l = uint8((la>>14 | lb>>10) * gather >> 56)
+	}
+	return
 }
 
 // wClass returns the h and l bits (bits 0..3) of four 16-bit verdicts.

@@ -182,6 +182,10 @@ func FuzzDiffSearch(f *testing.F) {
 	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789ABCD\nabcdefghijklmnopqrstuvwxyz0123456789ABCE"), []byte("abcdefghijklmnopqrstuvwxyz0123456789ABCD"), []byte{7, 0, 3}, uint16(0x2801))
 	f.Add([]byte("aaaaaaaaab\naaaaaaaaaa\nbaaaaaaaaa"), []byte("aaaaaaaaab"), []byte{0}, uint16(0x0900))
 	f.Add([]byte("http://nl.wikipedia.org/wiki/Het\nhttp://en.wikipedia.org/wiki/Het"), []byte("gro.aidepikiw"), []byte{3, 3, 1}, uint16(0x1205))
+	// CJK text: the token indexes keyed by three bytes (characters sharing
+	// their first two), 16-bit verdicts and a long needle's piece.
+	f.Add([]byte("あいうえおかきくけこ\nかきくけこあいう\nうえおかき\nこあい"), []byte("えおかき"), []byte{3, 0, 2, 1}, uint16(0x0603))
+	f.Add([]byte("日本語のテキスト\n日本の語\nテキスト日本語"), []byte("\xac語のテ"), []byte{1, 1, 2}, uint16(0x0c02))
 	f.Fuzz(func(t *testing.T, blob, needle, cuts []byte, pick uint16) {
 		if len(blob) > 4096 {
 			return
@@ -210,4 +214,54 @@ func FuzzDiffSearch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWClass8 checks the one-multiply classification of eight 16-bit
+// verdicts against wClass run on each half, on lanes with every bit
+// pattern of the fields that matter.
+func TestWClass8(t *testing.T) {
+	lanes := []uint64{0, 1, 0x40, 0x7f, 0x80, 0x2000, 0x3f80, 0x4000, 0x8000, 0xffff, 0x807f, 0x3f81, 0xc000}
+	x := uint64(0x9E3779B97F4A7C15)
+	for i := range 20000 {
+		var ya, yb uint64
+		for k := range 4 {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			ya |= lanes[x%uint64(len(lanes))] << (16 * k)
+			yb |= lanes[x>>32%uint64(len(lanes))] << (16 * k)
+		}
+		if i&1 == 0 { // also arbitrary words
+			ya, yb = x, x*0x2545F4914F6CDD1D
+		}
+		ha, la := wClass(ya)
+		hb, lb := wClass(yb)
+		h, l := wClass8(ya, yb)
+		require.Equal(t, ha|hb<<4, h, "h of %#x %#x", ya, yb)
+		require.Equal(t, la|lb<<4, l, "l of %#x %#x", ya, yb)
+	}
+}
+
+// TestContainsBigrams: the bigram filter returns no row for a needle with
+// a pair of bytes the column lacks (every byte of it present), and keeps
+// the pairs that only occur across two tokens of a row, or across rows.
+func TestContainsBigrams(t *testing.T) {
+	rows := [][]byte{[]byte("abcd"), []byte("xyab"), []byte("cdxy")}
+	c := segmentedColumn(t, rows, []byte{1})           // tokens of two bytes: "ab" "cd" "xy"
+	require.Zero(t, c.Contains([]byte("ac")).Count())  // no row has "ac"
+	require.Zero(t, c.Contains([]byte("dcx")).Count()) // nor "dc"
+	require.Equal(t, []int{0}, slices.Collect(c.Contains([]byte("bc")).All()))
+	require.Equal(t, []int{1}, slices.Collect(c.Contains([]byte("yab")).All()))
+	require.Zero(t, c.Contains([]byte("bcdxyab")).Count()) // across rows only: none
+	require.Zero(t, c.Contains([]byte("bx")).Count())      // "ab"+"xy" never adjacent
+	bg := c.search.bigrams
+	for _, k := range []uint{'b'<<8 | 'c', 'd'<<8 | 'x', 'y'<<8 | 'a', 'a'<<8 | 'b'} {
+		require.NotZero(t, bg[k>>6]&(1<<(k&63)), "bigram %q%q", byte(k>>8), byte(k))
+	}
+	for _, k := range []uint{'a'<<8 | 'c', 'd'<<8 | 'c', 'b'<<8 | 'x'} {
+		require.Zero(t, bg[k>>6]&(1<<(k&63)), "bigram %q%q", byte(k>>8), byte(k))
+	}
+	for _, n := range []string{"ac", "bc", "yab", "dxy", "bcdxyab", "cdx"} {
+		checkPredicates(t, c, []byte(n))
+	}
 }
