@@ -1,5 +1,7 @@
 package xz
 
+import "encoding/binary"
+
 // The LZMA decoder: one LZMA2 chunk at a time, straight into the output
 // buffer, which is also the dictionary (the whole block's output is in
 // memory, so no circular window and no second copy). The range decoder's
@@ -15,6 +17,10 @@ const (
 	// never leave the padded copy.
 	chunkPad = 64
 )
+
+// shortMatch is the longest match copied in 8-byte words; longer ones
+// use copy.
+const shortMatch = 32
 
 // litBranchBits is how many of an unmatched literal's top bits are
 // decoded with branches (see decodeChunk).
@@ -200,6 +206,10 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 	lc := d.lc
 	lpMask := uint32(1)<<d.lp - 1
 	pbMask := uint32(1)<<d.pb - 1
+	// buf is the whole buffer: short matches are copied in 8-byte words
+	// that may write up to 7 bytes past the match (and past end) but stay
+	// within the buffer's capacity; bytes past pos are not visible yet.
+	buf := out
 	out = out[:end]
 	var bit uint32
 	res := chunkOK
@@ -385,7 +395,14 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			break
 		}
 		src := pos - int(rep0) - 1
-		if ml <= int(rep0)+1 {
+		if rep0 >= 7 && ml <= shortMatch && pos+shortMatch+8 <= len(buf) {
+			// A distance of 8 or more: each word's source bytes are
+			// written before it is read, so word copies in order give
+			// the overlapping match's bytes too.
+			for k := 0; k < ml; k += 8 {
+				binary.LittleEndian.PutUint64(buf[pos+k:], binary.LittleEndian.Uint64(buf[src+k:]))
+			}
+		} else if ml <= int(rep0)+1 {
 			copy(out[pos:pos+ml], out[src:src+ml])
 		} else if rep0 == 0 {
 			b := out[src]
