@@ -1,6 +1,9 @@
 package xz
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The LZMA decoder: one LZMA2 chunk at a time, straight into the output
 // buffer, which is also the dictionary (the whole block's output is in
@@ -173,6 +176,311 @@ func bitTreeReverse(probs []prob, n uint32, rng, code uint32, in []byte, ip int)
 	return sym, rng, code, ip
 }
 
+// The fixed-width bit trees, unrolled (the steps are those of bitTree:
+// no branch on the bit, m is all ones for a 0 bit).
+
+// bitTree3 decodes the 3-bit trees of the length coder.
+func bitTree3(probs *[8]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	var p *prob
+	var v, bound, m uint32
+	p = &probs[1]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym := 3 + m
+	p = &probs[sym&7]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&7]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	return sym - 8, rng, code, ip
+}
+
+// bitTree6 decodes the 6-bit distance slot trees.
+func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	var p *prob
+	var v, bound, m uint32
+	p = &probs[1]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym := 3 + m
+	p = &probs[sym&63]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&63]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&63]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&63]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&63]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	return sym - 64, rng, code, ip
+}
+
+// bitTree8 decodes the 8-bit tree of long lengths.
+func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	var p *prob
+	var v, bound, m uint32
+	p = &probs[1]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym := 3 + m
+	p = &probs[sym&255]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&255]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&255]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&255]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&255]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&255]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	p = &probs[sym&255]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	return sym - 256, rng, code, ip
+}
+
+// bitTreeAlign decodes the 4 align bits (a reverse tree).
+func bitTreeAlign(probs *[alignSize]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	var p *prob
+	var v, bound, m uint32
+	p = &probs[1]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	t := 3 + m
+	p = &probs[t&15]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	t = t<<1 + 1 + m
+	p = &probs[t&15]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	t = t<<1 + 1 + m
+	p = &probs[t&15]
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
+	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	t = t<<1 + 1 + m
+	// t is 1 followed by the bits in decoding order: reverse them.
+	return uint32(bits.Reverse8(uint8(t << 4))), rng, code, ip
+}
+
 // chunkResult is why decodeChunk stopped early.
 type chunkResult uint8
 
@@ -307,7 +615,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				ls = distStates - 1
 			}
 			var slot uint32
-			slot, rng, code, ip = bitTree(d.slot[ls][:], slotBits, rng, code, in, ip)
+			slot, rng, code, ip = bitTree6(&d.slot[ls&(distStates-1)], rng, code, in, ip)
 			if slot < distModelStart {
 				rep0 = slot
 			} else {
@@ -319,7 +627,9 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 					r, rng, code, ip = bitTreeReverse(d.special[dist-slot:], nd, rng, code, in, ip)
 					dist += r
 				} else {
-					// Direct bits, then 4 align bits (reverse tree).
+					// Direct bits, shifted in below the slot's top
+					// bits, then 4 align bits (reverse tree).
+					dist = 2 | slot&1
 					for i := nd - alignBits; i > 0; i-- {
 						if rng < topValue {
 							rng <<= 8
@@ -330,11 +640,11 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 						code -= rng
 						t := 0 - code>>31 // all ones when code went "negative"
 						code += rng & t
-						dist += (t + 1) << (i - 1 + alignBits)
+						dist = dist<<1 + t + 1
 					}
 					var r uint32
-					r, rng, code, ip = bitTreeReverse(d.align[:], alignBits, rng, code, in, ip)
-					dist += r
+					r, rng, code, ip = bitTreeAlign(&d.align, rng, code, in, ip)
+					dist = dist<<alignBits + r
 				}
 				rep0 = dist
 			}
@@ -395,12 +705,18 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			break
 		}
 		src := pos - int(rep0) - 1
-		if rep0 >= 7 && ml <= shortMatch && pos+shortMatch+8 <= len(buf) {
+		if rep0 >= 7 && ml <= shortMatch && pos+shortMatch <= len(buf) {
 			// A distance of 8 or more: each word's source bytes are
 			// written before it is read, so word copies in order give
-			// the overlapping match's bytes too.
-			for k := 0; k < ml; k += 8 {
-				binary.LittleEndian.PutUint64(buf[pos+k:], binary.LittleEndian.Uint64(buf[src+k:]))
+			// the overlapping match's bytes too. Two words always (most
+			// matches are 16 bytes or shorter: no branch on the length
+			// to mispredict), two more when needed.
+			w := (*[shortMatch]byte)(buf[pos : pos+shortMatch])
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(buf[src:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(buf[src+8:]))
+			if ml > 16 {
+				binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(buf[src+16:]))
+				binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(buf[src+24:]))
 			}
 		} else if ml <= int(rep0)+1 {
 			copy(out[pos:pos+ml], out[src:src+ml])
@@ -443,14 +759,14 @@ func (l *lenDec) decode(posState uint32, rng, code uint32, in []byte, ip int) (u
 	ps := posState & (decPosStates - 1)
 	rng, code, ip, bit = rcBit(&l.choice, rng, code, in, ip)
 	if bit == 0 {
-		s, rng, code, ip = bitTree(l.low[ps][:], lenLowBits, rng, code, in, ip)
+		s, rng, code, ip = bitTree3(&l.low[ps], rng, code, in, ip)
 		return s, rng, code, ip
 	}
 	rng, code, ip, bit = rcBit(&l.choice2, rng, code, in, ip)
 	if bit == 0 {
-		s, rng, code, ip = bitTree(l.mid[ps][:], lenMidBits, rng, code, in, ip)
+		s, rng, code, ip = bitTree3(&l.mid[ps], rng, code, in, ip)
 		return s + lenLow, rng, code, ip
 	}
-	s, rng, code, ip = bitTree(l.high[:], lenHighBits, rng, code, in, ip)
+	s, rng, code, ip = bitTree8(&l.high, rng, code, in, ip)
 	return s + lenLow + lenMid, rng, code, ip
 }
