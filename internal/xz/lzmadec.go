@@ -176,49 +176,50 @@ func bitTreeReverse(probs []prob, n uint32, rng, code uint32, in []byte, ip int)
 	return sym, rng, code, ip
 }
 
-// The fixed-width bit trees, unrolled (the steps are those of bitTree:
-// no branch on the bit, m is all ones for a 0 bit).
+// The fixed-width bit trees, unrolled. The steps are those of bitTree
+// (no branch on the bit, m is all ones for a 0 bit), and each step loads
+// the probabilities of both children before its bit is known, so that
+// the next step's load is not on the range decoder's dependency chain.
 
 // bitTree3 decodes the 3-bit trees of the length coder.
 func bitTree3(probs *[8]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var p *prob
-	var v, bound, m uint32
-	p = &probs[1]
+	var bound, m, c0, c1 uint32
+	sym := uint32(1)
+	v := uint32(probs[1])
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&7]), uint32(probs[(sym<<1+1)&7])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym := 3 + m
-	p = &probs[sym&7]
-	if rng < topValue {
-		rng <<= 8
-		code = code<<8 | uint32(in[ip])
-		ip++
-	}
-	v = uint32(*p)
-	bound = (rng >> probBits) * v
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&7] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&7]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&7]), uint32(probs[(sym<<1+1)&7])
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	probs[sym&7] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	v = c0&m | c1&^m
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
 	bound = (rng >> probBits) * v
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&7] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
@@ -227,83 +228,82 @@ func bitTree3(probs *[8]prob, rng, code uint32, in []byte, ip int) (uint32, uint
 
 // bitTree6 decodes the 6-bit distance slot trees.
 func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var p *prob
-	var v, bound, m uint32
-	p = &probs[1]
+	var bound, m, c0, c1 uint32
+	sym := uint32(1)
+	v := uint32(probs[1])
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym := 3 + m
-	p = &probs[sym&63]
-	if rng < topValue {
-		rng <<= 8
-		code = code<<8 | uint32(in[ip])
-		ip++
-	}
-	v = uint32(*p)
-	bound = (rng >> probBits) * v
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&63]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&63]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&63]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&63]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	v = c0&m | c1&^m
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
 	bound = (rng >> probBits) * v
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
@@ -312,173 +312,171 @@ func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uin
 
 // bitTree8 decodes the 8-bit tree of long lengths.
 func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var p *prob
-	var v, bound, m uint32
-	p = &probs[1]
+	var bound, m, c0, c1 uint32
+	sym := uint32(1)
+	v := uint32(probs[1])
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym := 3 + m
-	p = &probs[sym&255]
-	if rng < topValue {
-		rng <<= 8
-		code = code<<8 | uint32(in[ip])
-		ip++
-	}
-	v = uint32(*p)
-	bound = (rng >> probBits) * v
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&255]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&255]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&255]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&255]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&255]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
-	p = &probs[sym&255]
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
+	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
+	m = uint32((int64(code) - int64(bound)) >> 63)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	rng = bound&m | (rng-bound)&^m
+	code -= bound &^ m
+	sym = sym<<1 + 1 + m
+	v = c0&m | c1&^m
+	if rng < topValue {
+		rng <<= 8
+		code = code<<8 | uint32(in[ip])
+		ip++
+	}
 	bound = (rng >> probBits) * v
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
 	sym = sym<<1 + 1 + m
 	return sym - 256, rng, code, ip
 }
 
-// bitTreeAlign decodes the 4 align bits (a reverse tree).
-func bitTreeAlign(probs *[alignSize]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var p *prob
-	var v, bound, m uint32
-	p = &probs[1]
+// bitTreeAlign decodes the 4 align bits, a reverse tree: the
+// bits come least significant first.
+func bitTreeAlign(probs *[16]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	var bound, m, c0, c1 uint32
+	sym := uint32(1)
+	v := uint32(probs[1])
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&15]), uint32(probs[(sym<<1+1)&15])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
-	t := 3 + m
-	p = &probs[t&15]
+	sym = sym<<1 + 1 + m
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&15]), uint32(probs[(sym<<1+1)&15])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
-	t = t<<1 + 1 + m
-	p = &probs[t&15]
+	sym = sym<<1 + 1 + m
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
+	c0, c1 = uint32(probs[(sym<<1)&15]), uint32(probs[(sym<<1+1)&15])
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
-	t = t<<1 + 1 + m
-	p = &probs[t&15]
+	sym = sym<<1 + 1 + m
+	v = c0&m | c1&^m
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
-	v = uint32(*p)
 	bound = (rng >> probBits) * v
 	m = uint32((int64(code) - int64(bound)) >> 63)
-	*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
+	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 	rng = bound&m | (rng-bound)&^m
 	code -= bound &^ m
-	t = t<<1 + 1 + m
-	// t is 1 followed by the bits in decoding order: reverse them.
-	return uint32(bits.Reverse8(uint8(t << 4))), rng, code, ip
+	sym = sym<<1 + 1 + m
+	return uint32(bits.Reverse8(uint8(sym << 4))), rng, code, ip
 }
 
 // chunkResult is why decodeChunk stopped early.
