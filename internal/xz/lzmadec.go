@@ -546,20 +546,23 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 					rng, code, ip, bit = rcBit(&probs[sym&0xFF], rng, code, in, ip)
 					sym = sym<<1 | bit
 				}
+				// Both children's probabilities are loaded before the
+				// bit is known: the load is off the dependency chain.
+				v := uint32(probs[sym&0xFF])
 				for sym < 0x100 {
-					p := &probs[sym&0xFF]
 					if rng < topValue {
 						rng <<= 8
 						code = code<<8 | uint32(in[ip])
 						ip++
 					}
-					v := uint32(*p)
 					bound := (rng >> probBits) * v
+					c0, c1 := uint32(probs[(sym<<1)&0xFF]), uint32(probs[(sym<<1+1)&0xFF])
 					m := uint32((int64(code) - int64(bound)) >> 63)
+					probs[sym&0xFF] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
 					rng = bound&m | (rng-bound)&^m
 					code -= bound &^ m
-					*p = prob((v+(1<<probBits-v)>>moveBits)&m | (v-v>>moveBits)&^m)
-					sym = sym<<1 | (m + 1)
+					sym = sym<<1 + 1 + m
+					v = c0&m | c1&^m
 				}
 			} else {
 				// Matched literal: the byte at rep0 steers the model
