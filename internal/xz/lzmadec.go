@@ -25,9 +25,15 @@ const (
 // use copy.
 const shortMatch = 32
 
+// shortBack[d-1] is the smallest multiple of the distance d (1 to 7)
+// that is at least 8.
+var shortBack = [8]uint8{8, 8, 9, 8, 10, 12, 14, 8}
+
 // litBranchBits is how many of an unmatched literal's top bits are
-// decoded with branches (see decodeChunk).
-const litBranchBits = 3
+// decoded with branches (see decodeChunk): 2 measured better than 3 once
+// the branch-free bits loaded their children ahead (up to 1.1x on at1
+// values streams, even on text).
+const litBranchBits = 2
 
 // lzmaDec is the adaptive model of the decoder.
 type lzmaDec struct {
@@ -718,6 +724,22 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			if ml > 16 {
 				binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(buf[src+16:]))
 				binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(buf[src+24:]))
+			}
+		} else if rep0 < 7 && pos+shortMatch+8 <= len(buf) && ml <= shortMatch {
+			// A distance of 1 to 7: the first 8 bytes byte by byte
+			// (each reads a byte written just before), then words
+			// from back bytes back, the smallest multiple of the
+			// distance that is at least 8 (8 to 14: never before src,
+			// never a byte not yet written).
+			w := (*[shortMatch + 8]byte)(buf[pos : pos+shortMatch+8])
+			for k := 0; k < 8; k++ {
+				w[k] = buf[src+k]
+			}
+			if ml > 8 {
+				back := int(shortBack[rep0&7])
+				for k := 8; k < ml; k += 8 {
+					binary.LittleEndian.PutUint64(w[k:], binary.LittleEndian.Uint64(buf[pos+k-back:]))
+				}
 			}
 		} else if ml <= int(rep0)+1 {
 			copy(out[pos:pos+ml], out[src:src+ml])
