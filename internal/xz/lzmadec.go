@@ -182,14 +182,15 @@ func bitTreeReverse(probs []prob, n uint32, rng, code uint32, in []byte, ip int)
 	return sym, rng, code, ip
 }
 
-// The fixed-width bit trees, unrolled. The steps are those of bitTree
-// (no branch on the bit, m is all ones for a 0 bit), and each step loads
-// the probabilities of both children before its bit is known, so that
-// the next step's load is not on the range decoder's dependency chain.
+// The fixed-width bit trees, unrolled. Each step loads the probabilities
+// of both children before its bit is known, so that the next step's load
+// is not on the range decoder's dependency chain, and computes both
+// outcomes of the bit before selecting one (the compiler emits
+// conditional moves: no branch on the bit).
 
 // bitTree3 decodes the 3-bit trees of the length coder.
 func bitTree3(probs *[8]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var bound, m, c0, c1 uint32
+	var bound, c0, c1, r1, k1, nv, nv1, b uint32
 	sym := uint32(1)
 	v := uint32(probs[1])
 	if rng < topValue {
@@ -199,12 +200,15 @@ func bitTree3(probs *[8]prob, rng, code uint32, in []byte, ip int) (uint32, uint
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&7]), uint32(probs[(sym<<1+1)&7])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&7] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&7] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -212,29 +216,35 @@ func bitTree3(probs *[8]prob, rng, code uint32, in []byte, ip int) (uint32, uint
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&7]), uint32(probs[(sym<<1+1)&7])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&7] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&7] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
 	bound = (rng >> probBits) * v
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&7] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b = r1, k1, nv1, 1
+	}
+	probs[sym&7] = prob(nv)
+	sym = sym<<1 + b
 	return sym - 8, rng, code, ip
 }
 
 // bitTree6 decodes the 6-bit distance slot trees.
 func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var bound, m, c0, c1 uint32
+	var bound, c0, c1, r1, k1, nv, nv1, b uint32
 	sym := uint32(1)
 	v := uint32(probs[1])
 	if rng < topValue {
@@ -244,12 +254,15 @@ func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uin
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&63] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -257,12 +270,15 @@ func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uin
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&63] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -270,12 +286,15 @@ func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uin
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&63] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -283,12 +302,15 @@ func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uin
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&63] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -296,29 +318,35 @@ func bitTree6(probs *[64]prob, rng, code uint32, in []byte, ip int) (uint32, uin
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&63]), uint32(probs[(sym<<1+1)&63])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&63] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
 	bound = (rng >> probBits) * v
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&63] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b = r1, k1, nv1, 1
+	}
+	probs[sym&63] = prob(nv)
+	sym = sym<<1 + b
 	return sym - 64, rng, code, ip
 }
 
 // bitTree8 decodes the 8-bit tree of long lengths.
 func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var bound, m, c0, c1 uint32
+	var bound, c0, c1, r1, k1, nv, nv1, b uint32
 	sym := uint32(1)
 	v := uint32(probs[1])
 	if rng < topValue {
@@ -328,12 +356,15 @@ func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, ui
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -341,12 +372,15 @@ func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, ui
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -354,12 +388,15 @@ func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, ui
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -367,12 +404,15 @@ func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, ui
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -380,12 +420,15 @@ func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, ui
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -393,12 +436,15 @@ func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, ui
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -406,30 +452,36 @@ func bitTree8(probs *[256]prob, rng, code uint32, in []byte, ip int) (uint32, ui
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&255]), uint32(probs[(sym<<1+1)&255])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
 	bound = (rng >> probBits) * v
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&255] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b = r1, k1, nv1, 1
+	}
+	probs[sym&255] = prob(nv)
+	sym = sym<<1 + b
 	return sym - 256, rng, code, ip
 }
 
 // bitTreeAlign decodes the 4 align bits, a reverse tree: the
 // bits come least significant first.
 func bitTreeAlign(probs *[16]prob, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	var bound, m, c0, c1 uint32
+	var bound, c0, c1, r1, k1, nv, nv1, b uint32
 	sym := uint32(1)
 	v := uint32(probs[1])
 	if rng < topValue {
@@ -439,12 +491,15 @@ func bitTreeAlign(probs *[16]prob, rng, code uint32, in []byte, ip int) (uint32,
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&15]), uint32(probs[(sym<<1+1)&15])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&15] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -452,12 +507,15 @@ func bitTreeAlign(probs *[16]prob, rng, code uint32, in []byte, ip int) (uint32,
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&15]), uint32(probs[(sym<<1+1)&15])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&15] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
@@ -465,23 +523,29 @@ func bitTreeAlign(probs *[16]prob, rng, code uint32, in []byte, ip int) (uint32,
 	}
 	bound = (rng >> probBits) * v
 	c0, c1 = uint32(probs[(sym<<1)&15]), uint32(probs[(sym<<1+1)&15])
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
-	v = c0&m | c1&^m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+	}
+	probs[sym&15] = prob(nv)
+	sym = sym<<1 + b
+	v = c0
 	if rng < topValue {
 		rng <<= 8
 		code = code<<8 | uint32(in[ip])
 		ip++
 	}
 	bound = (rng >> probBits) * v
-	m = uint32((int64(code) - int64(bound)) >> 63)
-	probs[sym&15] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-	rng = bound&m | (rng-bound)&^m
-	code -= bound &^ m
-	sym = sym<<1 + 1 + m
+	r1, k1 = rng-bound, code-bound
+	nv, nv1 = v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+	rng, b = bound, 0
+	if code >= bound {
+		rng, code, nv, b = r1, k1, nv1, 1
+	}
+	probs[sym&15] = prob(nv)
+	sym = sym<<1 + b
 	return uint32(bits.Reverse8(uint8(sym << 4))), rng, code, ip
 }
 
