@@ -549,6 +549,34 @@ func bitTreeAlign(probs *[16]prob, rng, code uint32, in []byte, ip int) (uint32,
 	return uint32(bits.Reverse8(uint8(sym << 4))), rng, code, ip
 }
 
+// litLow decodes the low bits of an unmatched literal whose top bits
+// are in sym, without a branch on the bit: it loads both children's
+// probabilities before the bit is known (the load is off the range
+// decoder's dependency chain) and selects with conditional moves.
+func litLow(probs *[litSize]prob, sym, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
+	v := uint32(probs[sym&0xFF])
+	for sym < 0x100 {
+		if rng < topValue {
+			rng <<= 8
+			code = code<<8 | uint32(in[ip])
+			ip++
+		}
+		bound := (rng >> probBits) * v
+		c0, c1 := uint32(probs[(sym<<1)&0xFF]), uint32(probs[(sym<<1+1)&0xFF])
+		r1, k1 := rng-bound, code-bound
+		nv, nv1 := v+(1<<probBits-v)>>moveBits, v-v>>moveBits
+		b := uint32(0)
+		rng = bound
+		if code >= bound {
+			rng, code, nv, b, c0 = r1, k1, nv1, 1, c1
+		}
+		probs[sym&0xFF] = prob(nv)
+		sym = sym<<1 + b
+		v = c0
+	}
+	return sym, rng, code, ip
+}
+
 // chunkResult is why decodeChunk stopped early.
 type chunkResult uint8
 
@@ -616,24 +644,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 					rng, code, ip, bit = rcBit(&probs[sym&0xFF], rng, code, in, ip)
 					sym = sym<<1 | bit
 				}
-				// Both children's probabilities are loaded before the
-				// bit is known: the load is off the dependency chain.
-				v := uint32(probs[sym&0xFF])
-				for sym < 0x100 {
-					if rng < topValue {
-						rng <<= 8
-						code = code<<8 | uint32(in[ip])
-						ip++
-					}
-					bound := (rng >> probBits) * v
-					c0, c1 := uint32(probs[(sym<<1)&0xFF]), uint32(probs[(sym<<1+1)&0xFF])
-					m := uint32((int64(code) - int64(bound)) >> 63)
-					probs[sym&0xFF] = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-					rng = bound&m | (rng-bound)&^m
-					code -= bound &^ m
-					sym = sym<<1 + 1 + m
-					v = c0&m | c1&^m
-				}
+				sym, rng, code, ip = litLow(probs, sym, rng, code, in, ip)
 			} else {
 				// Matched literal: the byte at rep0 steers the model
 				// until the first bit that differs from it.
