@@ -134,33 +134,13 @@ func rcBit(p *prob, rng, code uint32, in []byte, ip int) (uint32, uint32, int, u
 	return rng - bound, code - bound, ip, 1
 }
 
-// bitTree decodes an n-bit symbol, most significant bit first, with the
-// tree of probabilities probs[1 : 1<<n]. Its bits are hard to predict, so
-// they are decoded without a branch on the bit: m is all ones for a 0 bit,
-// and the probability moves by v + (2048-v)>>5 = v - (v-2017)>>5
-// (arithmetic shift) for a 0 and v - v>>5 for a 1. One call per tree
-// keeps the range decoder in registers for all its bits.
-func bitTree(probs []prob, n int, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
-	sym := uint32(1)
-	for i := 0; i < n; i++ {
-		p := &probs[sym]
-		if rng < topValue {
-			rng <<= 8
-			code = code<<8 | uint32(in[ip])
-			ip++
-		}
-		v := uint32(*p)
-		bound := (rng >> probBits) * v
-		m := uint32((int64(code) - int64(bound)) >> 63)
-		*p = prob(int32(v) - (int32(v)-int32(2017&m))>>moveBits)
-		rng = bound&m | (rng-bound)&^m
-		code -= bound &^ m
-		sym = sym<<1 | (m + 1)
-	}
-	return sym - 1<<n, rng, code, ip
-}
-
-// bitTreeReverse is bitTree with the least significant bit first.
+// bitTreeReverse decodes an n-bit symbol, least significant bit first,
+// with the tree of probabilities probs[1 : 1<<n] (the distances' reverse
+// trees of 1 to 5 bits). Its bits are hard to predict, so they are
+// decoded without a branch on the bit: m is all ones for a 0 bit, and the
+// probability moves by v + (2048-v)>>5 = v - (v-2017)>>5 (arithmetic
+// shift) for a 0 and v - v>>5 for a 1. One call per tree keeps the range
+// decoder in registers for all its bits.
 func bitTreeReverse(probs []prob, n uint32, rng, code uint32, in []byte, ip int) (uint32, uint32, uint32, int) {
 	t, sym := uint32(1), uint32(0)
 	for i := uint32(0); i < n; i++ {
