@@ -10,7 +10,8 @@ import (
 // periodicInput is runs of short periods (1 to 40 bytes) of random
 // lengths (2 to 300 bytes) between random bytes: the encoder turns them
 // into matches at every short distance, of every short length, many of
-// them ending at LZMA2 chunk ends when blocks are small.
+// them ending at LZMA2 chunk ends when blocks are small, and the last one
+// at the end of the output.
 func periodicInput(seed uint64, n int) []byte {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	out := make([]byte, 0, n+400)
@@ -30,15 +31,22 @@ func periodicInput(seed uint64, n int) []byte {
 			out = append(out, pat[l%period])
 		}
 	}
+	// End with a short match, up to the last byte: 20 bytes from 100
+	// back, or a run of period 3.
+	if seed%2 == 0 {
+		out = append(out, out[len(out)-100:len(out)-80]...)
+	} else {
+		out = append(out, "xyzxyzxyzxyzx"...)
+	}
 	return out
 }
 
 // matchStreams are .xz streams full of short and overlapping matches:
 // this package's encoder at several presets and block sizes, and liblzma's
 // when the xz command is installed.
-func matchStreams(t testing.TB) map[string][2][]byte {
+func matchStreams(t testing.TB, sizes ...int) map[string][2][]byte {
 	streams := map[string][2][]byte{}
-	for i, n := range []int{1 << 10, 70 << 10, 600 << 10} {
+	for i, n := range sizes {
 		src := periodicInput(uint64(i), n)
 		for _, opts := range [][]Option{
 			{WithPreset(0)},
@@ -67,11 +75,11 @@ func matchStreams(t testing.TB) map[string][2][]byte {
 
 // TestDecodeShortMatches decodes streams of short, overlapping matches
 // into buffers with no spare capacity (the last match ends exactly at
-// the capacity), with a little (word copies cannot run past it) and with
-// garbage in the spare capacity, and checks that no byte the progress
-// callback has seen is written again.
+// the capacity) and with a little, and checks that the spare capacity is
+// left as it was (as append leaves it: word copies stop at the chunk's
+// end) and that no byte the progress callback has seen is written again.
 func TestDecodeShortMatches(t *testing.T) {
-	for name, s := range matchStreams(t) {
+	for name, s := range matchStreams(t, 1<<10, 70<<10, 600<<10) {
 		src, enc := s[0], s[1]
 		ref, err := rootDecode(enc)
 		if err != nil || !bytes.Equal(ref, src) {
@@ -95,6 +103,11 @@ func TestDecodeShortMatches(t *testing.T) {
 				if &got[0] != &dst[:1][0] {
 					t.Fatalf("%s slack %d: output was reallocated", name, slack)
 				}
+				for i, b := range got[len(got):cap(got)] {
+					if b != 0xA5 {
+						t.Fatalf("%s slack %d: spare capacity written at %d past the output", name, slack, i)
+					}
+				}
 				for i := range seen {
 					if !bytes.Equal(seen[i], snaps[i]) {
 						t.Fatalf("%s slack %d: bytes seen by progress call %d were written again", name, slack, i)
@@ -116,10 +129,8 @@ func TestDecodeShortMatches(t *testing.T) {
 // chunk ends too) and compares the decoder with therootcompany/xz, as
 // FuzzDiffDecode does.
 func FuzzDecodeMatches(f *testing.F) {
-	for _, s := range matchStreams(f) {
-		if len(s[1]) < 64<<10 {
-			f.Add(s[1])
-		}
+	for _, s := range matchStreams(f, 1<<10, 12<<10) {
+		f.Add(s[1])
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		got, _, err := AppendDecodeStream(nil, src, WithMaxDecodedSize(1<<22))

@@ -590,10 +590,9 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 	lc := d.lc
 	lpMask := uint32(1)<<d.lp - 1
 	pbMask := uint32(1)<<d.pb - 1
-	// buf is the whole buffer: short matches are copied in 8-byte words
-	// that may write up to 7 bytes past the match (and past end) but stay
-	// within the buffer's capacity; bytes past pos are not visible yet.
-	buf := out
+	// Short matches are copied in 8-byte words that may write past the
+	// match, never past end (the chunk's end: append's contract, nothing
+	// beyond the output is written); the next symbols overwrite them.
 	out = out[:end]
 	var bit uint32
 	res := chunkOK
@@ -767,33 +766,33 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			break
 		}
 		src := pos - int(rep0) - 1
-		if rep0 >= 7 && ml <= shortMatch && pos+shortMatch <= len(buf) {
+		if rep0 >= 7 && ml <= shortMatch && pos+shortMatch <= end {
 			// A distance of 8 or more: each word's source bytes are
 			// written before it is read, so word copies in order give
 			// the overlapping match's bytes too. Two words always (most
 			// matches are 16 bytes or shorter: no branch on the length
 			// to mispredict), two more when needed.
-			w := (*[shortMatch]byte)(buf[pos : pos+shortMatch])
-			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(buf[src:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(buf[src+8:]))
+			w := (*[shortMatch]byte)(out[pos : pos+shortMatch])
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(out[src:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(out[src+8:]))
 			if ml > 16 {
-				binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(buf[src+16:]))
-				binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(buf[src+24:]))
+				binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(out[src+16:]))
+				binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(out[src+24:]))
 			}
-		} else if rep0 < 7 && pos+shortMatch+8 <= len(buf) && ml <= shortMatch {
+		} else if rep0 < 7 && pos+shortMatch+8 <= end && ml <= shortMatch {
 			// A distance of 1 to 7: the first 8 bytes byte by byte
 			// (each reads a byte written just before), then words
 			// from back bytes back, the smallest multiple of the
 			// distance that is at least 8 (8 to 14: never before src,
 			// never a byte not yet written).
-			w := (*[shortMatch + 8]byte)(buf[pos : pos+shortMatch+8])
+			w := (*[shortMatch + 8]byte)(out[pos : pos+shortMatch+8])
 			for k := 0; k < 8; k++ {
-				w[k] = buf[src+k]
+				w[k] = out[src+k]
 			}
 			if ml > 8 {
 				back := int(shortBack[rep0&7])
 				for k := 8; k < ml; k += 8 {
-					binary.LittleEndian.PutUint64(w[k:], binary.LittleEndian.Uint64(buf[pos+k-back:]))
+					binary.LittleEndian.PutUint64(w[k:], binary.LittleEndian.Uint64(out[pos+k-back:]))
 				}
 			}
 		} else if ml <= int(rep0)+1 {
