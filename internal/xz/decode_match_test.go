@@ -2,9 +2,12 @@ package xz
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"os/exec"
 	"testing"
+
+	rootxz "github.com/therootcompany/xz"
 )
 
 // periodicInput is runs of short periods (1 to 40 bytes) of random
@@ -137,7 +140,14 @@ func FuzzDecodeMatches(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ref, rerr := rootDecode(src)
+		// therootcompany with the same bounds as FuzzDiffDecode (its
+		// dictionary is allocated as the header declares).
+		r, err := rootxz.NewReader(bytes.NewReader(src), 1<<22)
+		if err != nil {
+			return
+		}
+		r.Multistream(false)
+		ref, rerr := io.ReadAll(io.LimitReader(r, 1<<22+1))
 		if rerr == nil && !bytes.Equal(got, ref) {
 			t.Fatalf("outputs differ: %d and %d bytes", len(got), len(ref))
 		}
