@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,6 +26,9 @@ type decodeBenchFile struct {
 }
 
 func decodeBenchFiles(b *testing.B) []decodeBenchFile {
+	if env := os.Getenv("XZ_BENCH_DECODE_FILES"); env != "" {
+		return decodeBenchEnvFiles(b, env)
+	}
 	dir := shareddata.Path(b, "onpair", "dbtext")
 	tmp := b.TempDir()
 	var files []decodeBenchFile
@@ -48,6 +52,37 @@ func decodeBenchFiles(b *testing.B) []decodeBenchFile {
 			b.Fatal(err)
 		}
 		files = append(files, decodeBenchFile{f, orig, enc, p})
+	}
+	return files
+}
+
+// decodeBenchEnvFiles reads the .xz files named in XZ_BENCH_DECODE_FILES
+// (comma-separated paths) in place of the dbtext files: real streams, such
+// as the values streams of AT-1 files, decoded as they are. The expected
+// output is this package's decoding, checked against xz -dc when the xz
+// command is installed.
+func decodeBenchEnvFiles(b *testing.B, env string) []decodeBenchFile {
+	var files []decodeBenchFile
+	for _, p := range strings.Split(env, ",") {
+		enc, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		orig, err := Decode(enc)
+		if err != nil {
+			b.Fatalf("%s: %v", p, err)
+		}
+		if path, err := exec.LookPath("xz"); err == nil {
+			want, err := exec.Command(path, "-dc", p).Output()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !bytes.Equal(orig, want) {
+				b.Fatalf("%s: decoding differs from xz -dc", p)
+			}
+		}
+		name := strings.TrimSuffix(filepath.Base(p), ".xz")
+		files = append(files, decodeBenchFile{name, orig, enc, p})
 	}
 	return files
 }

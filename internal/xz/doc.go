@@ -84,10 +84,17 @@
 //
 // The output is the LZMA dictionary: a block is decoded straight into dst
 // (grown append-style, chunk by chunk, as the LZMA2 chunk headers declare
-// their sizes), so matches copy within one flat buffer, with copy() when
-// source and destination do not overlap and a doubling copy when they do,
-// and nothing but the output is allocated (models are pooled). When the
-// stream's index is at the end of src and its total is plausible (at most
+// their sizes), so matches copy within one flat buffer: up to 32 bytes at
+// a distance of 8 or more in 8-byte words (two words always, two more
+// above 16 bytes: no loop on the length to mispredict), distances 1 to 7
+// by pattern (8 bytes one by one, then words from the smallest multiple
+// of the distance at least 8 back), longer matches with copy() or a
+// doubling copy when they overlap. Word copies may write past a match's
+// end but never past the chunk's end (near it, the byte paths run), so
+// nothing past the output is written, as append does, and no byte a
+// WithProgress consumer has seen. Nothing but the output is allocated
+// (models are pooled). When the stream's index is at the end of src and
+// its total is plausible (at most
 // 1024 times the input plus 1 MiB), the output is reserved whole before
 // decoding; a hostile index can therefore not make the decoder allocate
 // more than that, and WithMaxDecodedSize (default DefaultMaxDecodedSize,
@@ -103,14 +110,22 @@
 //
 // The range decoder's range, code and input position are locals of the
 // chunk loop (rcBit is small enough to be inlined). The bits that are
-// close to random - a literal's low five bits (all eight of a matched
+// close to random - a literal's low six bits (all eight of a matched
 // literal) and the bit trees of lengths and distances - are decoded
-// without a branch on the bit: a mask from the sign of code-bound
-// selects the new range, code and probability, which removes the
-// mispredicted branches that dominate liblzma's and xz-embedded's time
-// on literal-heavy data. A literal's top three bits, which text and
+// without a branch on the bit, which removes the mispredicted branches
+// that dominate liblzma's and xz-embedded's time on literal-heavy data. In
+// the fixed-width trees (6-bit slot, 3-bit low and mid length, 8-bit high
+// length, 4-bit align; unrolled, array pointers and masked indexes so no
+// bounds check is left) and in a literal's low bits (litLow), each bit
+// loads both children's probabilities before it is known, so the next
+// load is off the range decoder's dependency chain, and computes both
+// outcomes, which the compiler selects with conditional moves (it does
+// not emit them inside decodeChunk, hence litLow is a function of its
+// own). Elsewhere a mask from the sign of code-bound selects the new
+// range, code and probability. A literal's top two bits, which text and
 // digits make predictable, keep their branches: a predicted branch lets
-// the CPU run ahead of the range decoder's dependency chain.
+// the CPU run ahead of the range decoder's dependency chain. Direct
+// distance bits are shifted in one at a time below the slot's top bits.
 //
 // FuzzDiffDecode compares the decoder with therootcompany/xz on arbitrary
 // input: the same output whenever either succeeds, apart from the
@@ -120,7 +135,8 @@
 // the encoder's output.
 //
 // Speed, by CPU time in one session on the shared test machine
-// (BenchmarkDecode, liblzma -6 files): 74, 101, 56 and 63 MB/s on the
+// (BenchmarkDecode, liblzma -6 files, before the 2026-11-26 changes below):
+// 74, 101, 56 and 63 MB/s on the
 // dbtext files c_name, l_comment, urls2 and japanese, against 45, 72, 45
 // and 47 for therootcompany/xz (its reader reused with Reset) and 27, 38,
 // 21 and 14 for ulikunitz/xz; paired with xz -dc (liblzma 5.4.1) in each
@@ -129,6 +145,59 @@
 // hex digits with few long matches, all are close: 21.1 MB/s, 19.5 for
 // therootcompany, 22.5 for xz -dc (1.07x our CPU paired). Without the
 // branch-free bits the decoder ran at about therootcompany's speed.
+//
+// Decode speed work of 2026-11-26 (issue 12). The profile of colfmt cat
+// on a PyPI TSV's values stream (7 MB) had decodeChunk 28.6%, memmove
+// (match copies) 18.4%, bitTree 12.5%, bitTreeReverse 6.2%. Kept: word
+// copies of short matches, the unrolled fixed-width trees, loading both
+// children ahead, conditional moves, two branch bits per literal instead
+// of three (better once the branch-free bits loaded ahead: up to 1.15x on
+// at1 values streams, neutral on text), the pattern copy of distances 1
+// to 7, direct bits shifted in. Measured on the loaded shared 2-core
+// machine, CPU time, in one process per file alternating the old and the
+// new decoder every iteration (21 iterations, median of old/new CPU):
+//
+//	stream (decoded MB)                  old/new CPU   new MB/s
+//	pypi8 values (at1, 7.0)              1.16          75
+//	npm12 values (at1, 11.4)             1.13          65
+//	email values (at1, 1.4)              1.09          29
+//	flights values (at1, 0.9)            1.16          37
+//	zipcodes values (at1, 1.0)           1.21          55
+//	pypi8.tsv, xz -6 (8.0)               1.10          61
+//	npm12.tsv, xz -6 (12.0)              1.11          54
+//	dbtext c_name, l_comment, urls2, hex 1.13, 1.12, 1.13, 1.14
+//
+// BenchmarkDecode, benchstat of 6 alternating runs: cpuMB/s +12% to +28%
+// on those 12 files (geomean +20%). Against xz -dc (5.4.1) paired in each
+// iteration (BenchmarkDecodeVsXZ with XZ_BENCH_DECODE_FILES set to the
+// streams; xz's CPU over ours, xz's includes its process start and page
+// faults, ours a warm process with its output buffer reused): before ->
+// after, 1.22 -> 1.41 (email values), 1.38 -> 1.73 (flights), 1.28 ->
+// 1.44 (npm12 values), 1.24 -> 1.43 (npm12.tsv.xz), 1.35 -> 1.54 (pypi8
+// values), 1.33 -> 1.57 (pypi8.tsv.xz), 1.39 -> 1.64 (zipcodes values);
+// medians of 4 runs of 5 iterations each.
+//
+// colfmt cat as a fresh process (CGO_ENABLED=0 builds of this branch and
+// of its base, medians of 15 interleaved rounds with xz -dc of a liblzma
+// -6 file of the same original, child CPU from wait4): PyPI TSV 8 MB
+// (columnar at1) 281 -> 266 ms against xz -dc's 214 (per-round ratio to
+// xz 1.31 -> 1.26, before/after 1.13); npm 12 MB 402 -> 355 ms against
+// 291 (1.38 -> 1.25, before/after 1.13). The rest of colfmt cat (start-up,
+// the column decoders, writing) is outside this package.
+//
+// What is left is mostly inherent to LZMA: about 20 range coder bits per
+// match with a new distance (6 slot, 10 or so direct, 4 align) and the
+// cache misses of copies from far back in a 7 MB output (the first word
+// load of a match is a fifth of the profile on the pypi8 values stream),
+// which the next literal's context byte waits for, as in liblzma.
+//
+// Tried and not kept (no gain measured the same way, within +-3%): loading
+// ahead for matched literals (their probability index also depends on
+// the match byte; neutral to -5% on text); conditional moves for matched
+// literals and the distances' reverse trees (neutral); fully branch-free
+// literals (litBranchBits 0: 0.95 to 1.17 by file, worse on text);
+// slicing-by-16 CRC64 (1.1x to 1.3x hash/crc64 alone, which is 3 to 5% of
+// a decode: under the noise; CLMUL needs assembly).
 //
 // # Speed and size
 //
