@@ -370,3 +370,36 @@ func BenchmarkDecodeFileVsXZ(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeFile decodes the files named in AT1_BENCH_DECODE_FILES
+// (colon-separated; skipped when unset) with NewReader and WriteTo, as
+// colfmt cat does, without a peer: for profiles of the decode alone.
+func BenchmarkDecodeFile(b *testing.B) {
+	list := os.Getenv("AT1_BENCH_DECODE_FILES")
+	if list == "" {
+		b.Skip("AT1_BENCH_DECODE_FILES not set")
+	}
+	for _, p := range strings.Split(list, ":") {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		orig, err := Decode(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				z, err := NewReader(bytes.NewReader(src))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n, err := z.WriteTo(io.Discard); err != nil || n != int64(len(orig)) {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
