@@ -373,7 +373,8 @@ func BenchmarkDecodeFileVsXZ(b *testing.B) {
 
 // BenchmarkDecodeFile decodes the files named in AT1_BENCH_DECODE_FILES
 // (colon-separated; skipped when unset) with NewReader and WriteTo, as
-// colfmt cat does, without a peer: for profiles of the decode alone.
+// colfmt cat does, without a peer: for profiles of the decode alone and
+// CPU time (cpu-ms/op, the process's user+system time) under load.
 func BenchmarkDecodeFile(b *testing.B) {
 	list := os.Getenv("AT1_BENCH_DECODE_FILES")
 	if list == "" {
@@ -391,6 +392,7 @@ func BenchmarkDecodeFile(b *testing.B) {
 		b.Run(filepath.Base(p), func(b *testing.B) {
 			b.SetBytes(int64(len(orig)))
 			b.ReportAllocs()
+			c0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				z, err := NewReader(bytes.NewReader(src))
 				if err != nil {
@@ -400,6 +402,7 @@ func BenchmarkDecodeFile(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64((processCPU()-c0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
