@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -492,18 +493,65 @@ func dictColumn(cur *cursor) (colVals, error) {
 	if nvals > cur.rest() {
 		return colVals{}, cur.errf("DICT value count %d needs more than the %d bytes that remain", nvals, cur.rest())
 	}
+	if ndict >= 1 && ndict <= 0x80 && dictInPlace(cur.b[cur.off:cur.off+nvals], ndict) {
+		// Every index is one varint byte below the entry count: the
+		// chunk's bytes are the indexes (1-byte idxVec), used in place.
+		v.idx = &idxVec{n: nvals, w: 1}
+		if ndict > 1 {
+			v.idx.b = cur.b[cur.off : cur.off+nvals : cur.off+nvals]
+		} else {
+			v.idx.w = 0
+		}
+		cur.off += nvals
+		return v, nil
+	}
 	v.idx = newIdxVec(nvals, ndict)
+	x, b, off := v.idx, cur.b, cur.off
 	for i := range nvals {
-		j, err := cur.uv("DICT index")
-		if err != nil {
-			return colVals{}, err
+		// One- and two-byte varints inline; longer ones (and the
+		// errors) through the cursor.
+		var j uint64
+		if off < len(b) && b[off] < 0x80 {
+			j = uint64(b[off])
+			off++
+		} else if off+1 < len(b) && b[off+1] < 0x80 {
+			j = uint64(b[off]&0x7f) | uint64(b[off+1])<<7
+			off += 2
+		} else {
+			cur.off = off
+			var err error
+			if j, err = cur.uv("DICT index"); err != nil {
+				return colVals{}, err
+			}
+			off = cur.off
 		}
 		if j >= uint64(ndict) {
+			cur.off = off
 			return colVals{}, cur.errf("DICT index %d out of range (%d entries)", j, ndict)
 		}
-		v.idx.set(i, uint32(j))
+		switch x.w {
+		case 1:
+			x.b[i] = byte(j)
+		case 2:
+			x.b[2*i], x.b[2*i+1] = byte(j), byte(j>>8)
+		case 4:
+			binary.LittleEndian.PutUint32(x.b[4*i:], uint32(j))
+		}
 	}
+	cur.off = off
 	return v, nil
+}
+
+// dictInPlace reports whether every byte of b is below ndict (1 to
+// 0x80, so each byte is a whole varint).
+func dictInPlace(b []byte, ndict int) bool {
+	lim := byte(ndict - 1) // ndict >= 1: checked by the caller
+	for _, x := range b {
+		if x > lim {
+			return false
+		}
+	}
+	return true
 }
 
 func shufColumn(cur *cursor, budget *int64, lazy bool) (colVals, error) {
@@ -887,6 +935,14 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 			tabs[col] = t
 			if t.tab != nil && quotes[i].mode == 0 {
 				size += tableSize(col, t, need, counts)
+				continue
+			}
+			if t.tab == nil && col.rank == nil && col.idx.w == 2 && quotes[i].mode == 0 {
+				x, offs := col.idx.b, col.offs
+				for j := 0; j < need; j++ {
+					e := uint16(x[2*j]) | uint16(x[2*j+1])<<8
+					size += int64(offs[e+1]-offs[e]) - 1
+				}
 				continue
 			}
 		}

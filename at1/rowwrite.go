@@ -14,7 +14,7 @@ import (
 // output, lazy TEXT columns walk their lines in order. Values of at most
 // 16 bytes from a table are copied as one 16-byte move when the output
 // has room (the table keeps 16 readable bytes after each value).
-// Everything else, and every column with quotes, goes through colVals.at.
+// Quoted numbers go through colVals.at.
 // The writers trust only what planRows validated: value counts, field
 // counts and index ranges (checked when the column was decoded).
 
@@ -23,14 +23,20 @@ const (
 	wConst          // one value for every row
 	wTab1           // 1-byte indexes into tab
 	wTab2           // 2-byte indexes into tab
+	wOffs2          // 2-byte indexes into a DICT's entries (too many for a table)
 	wEntries        // value j is entry j of an indexed column
 	wNum            // lazy INT or DEC: svarint deltas, formatted in place
+	wNumExc         // lazy NUMEXC: numbers formatted in place, exceptions in order
 	wShuf           // lazy SHUF: byte planes, formatted in place
 	wText           // lazy TEXT: lines walked in order
 )
 
 // smallVal is the longest table value copied as one fixed-size move.
 const smallVal = 16
+
+// maxTable is the most entries a value table has; a larger DICT is read
+// through its offsets (24 bytes an entry would be fresh pages to fill).
+const maxTable = 4096
 
 // maxPadTable caps the bytes of a padded value table.
 const maxPadTable = 64 << 10
@@ -53,6 +59,9 @@ type colWriter struct {
 	n    int
 	min  int64
 	b    []byte
+
+	bitmap, exc []byte // wNumExc
+	epos        int
 }
 
 // valueTable returns the values of an indexed column (DICT, DERIVED) by
@@ -64,7 +73,7 @@ func valueTable(v *colVals) colTable {
 	if v.rank != nil {
 		base = len(v.rank)
 	}
-	if v.idx == nil || v.idx.w > 2 || base <= 0 {
+	if v.idx == nil || v.idx.w > 2 || base <= 0 || base > maxTable {
 		return colTable{}
 	}
 	t := colTable{tab: make([][]byte, base), small: true}
@@ -116,20 +125,23 @@ func valueTable(v *colVals) colTable {
 // newColWriter chooses column v's value source.
 func newColWriter(v *colVals, q *quoting, tabs map[*colVals]colTable) colWriter {
 	w := colWriter{kind: wGeneric, col: v, q: q}
-	if q.mode != 0 {
-		return w
-	}
 	switch {
-	case v.num != nil && v.num.bitmap == nil && v.num.planes == nil:
+	case v.num != nil && q.mode != 0:
+		// Quoted numbers: rare; colVals.at and the bitmap.
+	case v.num != nil && v.num.bitmap != nil:
+		w.kind, w.b, w.dec, w.bitmap, w.exc = wNumExc, v.num.deltas, v.num.dec, v.num.bitmap, v.num.exc
+	case v.num != nil && v.num.planes == nil:
 		w.kind, w.b, w.dec = wNum, v.num.deltas, v.num.dec
-	case v.num != nil && v.num.planes != nil:
-		w.kind, w.b, w.w, w.n, w.min = wShuf, v.num.planes, v.num.w, v.num.n, v.num.min
 	case v.num != nil:
+		w.kind, w.b, w.w, w.n, w.min = wShuf, v.num.planes, v.num.w, v.num.n, v.num.min
 	case v.text != nil:
 		w.kind, w.b = wText, v.text.b
 	case v.idx != nil:
 		t, ok := tabs[v]
 		if !ok || t.tab == nil {
+			if v.rank == nil && v.idx.w == 2 {
+				w.kind, w.idx = wOffs2, v.idx.b
+			}
 			return w
 		}
 		if t.distinct == 1 {
@@ -172,9 +184,10 @@ func (w *colWriter) put(dst []byte, j int) []byte {
 		v = w.tab[w.idx[j]]
 	case wTab2:
 		v = w.tab[uint16(w.idx[2*j])|uint16(w.idx[2*j+1])<<8]
+	case wOffs2:
+		v = w.col.entry(int(uint16(w.idx[2*j]) | uint16(w.idx[2*j+1])<<8))
 	case wEntries:
 		v = w.col.entry(j)
-		return append(dst, v...)
 	case wNum:
 		if j != w.next {
 			return w.generic(dst, j)
@@ -184,6 +197,18 @@ func (w *colWriter) put(dst []byte, j int) []byte {
 		w.acc += varint.DecodeZigzag(z)
 		w.next++
 		return appendNumInPlace(dst, w.acc, w.dec)
+	case wNumExc:
+		if j != w.next {
+			return w.generic(dst, j)
+		}
+		w.next++
+		if w.bitmap[j>>3]>>(j&7)&1 == 1 {
+			z, k := varint.Consume(w.b[w.pos:])
+			w.pos += k
+			w.acc += varint.DecodeZigzag(z)
+			return appendNumInPlace(dst, w.acc, w.dec)
+		}
+		return append(dst, nextLstr(w.exc, &w.epos)...)
 	case wShuf:
 		return appendNumInPlace(dst, shufVal(w.b, w.n, w.w, w.min, j), -1)
 	case wText:
@@ -197,9 +222,12 @@ func (w *colWriter) put(dst []byte, j int) []byte {
 		}
 		w.pos += e + 1
 		w.next++
-		return append(dst, rest[:e]...)
+		v = rest[:e]
 	default:
 		return w.generic(dst, j)
+	}
+	if w.q.mode != 0 && w.q.quoted(j) {
+		return appendQuoted(dst, v)
 	}
 	if n := len(dst); w.small && cap(dst)-n >= smallVal {
 		*(*[smallVal]byte)(dst[n : n+smallVal]) = *(*[smallVal]byte)(v[:smallVal])
