@@ -580,6 +580,60 @@
 // goroutine; a second one would need the lazily formatted columns' state
 // (INT and DEC deltas, TEXT positions) at its first row.
 //
+// Row writing (2026-11-26, later). planRows now chooses each column's
+// value source once (a colWriter, rowwrite.go) instead of colVals.at's
+// branch chain per value: a DICT or DERIVED column of at most 4,096
+// index values reads its 1- or 2-byte index and takes the value from a
+// per-index table with the DERIVED rank map folded in (values of at most
+// 16 bytes, padded, are copied as one 16-byte move); a column whose used
+// entries are all the same bytes (the constant columns of token tables)
+// writes a constant and reads no index; a larger DICT is read through its
+// offsets; lazy INT, DEC, NUMEXC and SHUF values are formatted straight
+// into the output; TEXT lines are walked in order; a quoted column checks
+// its quoting after the value is found, and only quoted numbers still go
+// through colVals.at. planRows sizes a DICT or DERIVED column from a
+// count of each index (shared by the columns over one source) instead of
+// building every value, and when every field count is one varint byte the
+// fieldcounts stream is the per-row count array (no copy). dictColumn
+// uses the chunk's bytes as the indexes when every index is one varint
+// byte below an entry count of at most 128 (no allocation), and decodes
+// one- and two-byte varints inline otherwise. The safe twin
+// (assembleRowsChecked, config.safe) still writes through colVals.at;
+// TestRowWriters reaches every writer kind and FuzzDiffDecode has seeds
+// for them.
+//
+// The row phase alone (BenchmarkColumnarRows: columns decoded from the
+// decoded values stream, rows planned and written, no xz or hash), main
+// against this, same run, medians of 5 (load 8.5, so only the ratios
+// mean anything): flights-200k.jsonl 0.47, birdstrikes.csv 0.37, email
+// 0.48, zipcodes.csv 0.87, PyPI TSV 0.64, npm TSV 0.73, movies.jsonl
+// 0.63, airports.csv 0.66. colfmt cat as a fresh process (perf stat
+// task-clock, 15 interleaved runs of main, this and xz -dc of a liblzma -6
+// file of the same original; medians; load 6.4-6.8), CPU over xz -dc's,
+// main -> this, and minor faults (xz / main / this):
+//
+//	file (at1 codec)                main -> this   faults
+//	flights-200k.jsonl (tokens)     1.27 -> 1.03   2,144 / 1,506 / 1,505
+//	zipcodes.csv (tokens)           1.59 -> 1.46   590 / 1,186 / 1,183
+//	dbtext email (tokens)           1.67 -> 1.65   639 / 1,523 / 1,493
+//	birdstrikes.csv (tokens)        2.61 -> 2.28   395 / 920 / 920
+//	movies.jsonl (tokens)           2.38 -> 2.17   409 / 942 / 947
+//	airports.csv (tokens)           3.43 -> 3.22   148 / 738 / 748
+//	PyPI TSV, 8.0 MB (columnar)     1.34 -> 1.28   2,051 / 3,348 / 3,334
+//	npm TSV, 12 MB (columnar)       1.42 -> 1.36   2,144 / 4,751 / 4,713
+//
+// (qcolumnar, qjson and RAW files do not use this path: their figures
+// stayed within 3%.) Tried and not kept: walking a qcolumnar/qjson
+// block's next line inline in appendRow instead of through colVals.at
+// (lazyText.at): within the noise at load 7.5. Not done: flights'
+// DICTs have 169 to 1,079 entries, so their indexes (2 bytes a value,
+// about 245 of its faults) are still copied; reading them as varints in
+// order in the writer (each column its own position, the counts taken
+// while validating) would remove those pages. row_modes and fieldcounts
+// are each one zstd RLE block here (21-byte frames); seeing that in the
+// frame instead of decoding 200 KB each would save about 100 faults, but
+// it belongs to the backend (backend.go).
+//
 // # Security
 //
 // Every size read from the input is checked against the bytes that remain
