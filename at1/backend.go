@@ -8,6 +8,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/hugepage"
 	"github.com/colfmt/colfmt/internal/xz"
 )
 
@@ -112,7 +113,8 @@ func (c *config) unxz(buf, src []byte, limit int64, off int64, path string, prog
 			if n > uint64(limit) {
 				return nil, errs.TooLarge(ErrTooLarge, off, path, "decoded xz stream", n, limit)
 			}
-			buf = make([]byte, 0, n)
+			buf = hugepage.Make(int(n))
+			defer hugepage.Done(buf)
 		}
 	}
 	opts := []xz.Option{xz.WithMaxDecodedSize(limit)}
@@ -356,7 +358,8 @@ func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, e
 		return nil, errs.TooLarge(ErrTooLarge, off, path, "zstd content size", size, limit)
 	}
 	if uint64(cap(buf)) < size {
-		buf = make([]byte, 0, size)
+		buf = hugepage.Make(int(size))
+		defer hugepage.Done(buf)
 	}
 	dec := zstdDecoder()
 	if size > zstdSharedMax {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/hugepage"
 	"github.com/colfmt/colfmt/internal/varint"
 )
 
@@ -43,8 +44,9 @@ func (s *source) read(off, n int64, path, what string) ([]byte, error) {
 		i := off - s.base
 		return s.mem[i : i+n : i+n], nil
 	}
-	p := make([]byte, n)
+	p := hugepage.Make(int(n))[:n]
 	k, err := s.r.ReadAt(p, off)
+	hugepage.Done(p)
 	if k == len(p) {
 		return p, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/hugepage"
 	"github.com/colfmt/colfmt/internal/varint"
 )
 
@@ -109,8 +110,9 @@ func readWhole(br *bufio.Reader, r io.Reader, limit int64) ([]byte, error) {
 	if n <= 0 || n > limit {
 		return io.ReadAll(io.LimitReader(br, limit+1))
 	}
-	buf := make([]byte, n+1) // one more, to see whether the hint was short
+	buf := hugepage.Make(int(n + 1))[:n+1] // one more, to see whether the hint was short
 	k, err := io.ReadFull(br, buf)
+	hugepage.Done(buf)
 	switch err {
 	case nil:
 		rest, err := io.ReadAll(io.LimitReader(br, limit+1-int64(k)))

@@ -140,6 +140,8 @@ func (c *Column) buildShortRows() *uint64 {
 		return &shortNone
 	}
 	rows, codes := c.rows, c.parts.Codes
+	// Two passes over the offsets: this one, a compare a row, decides
+	// whether the table pays before its 8 bytes a row are allocated.
 	short := 0
 	for j := 1; j < len(rows); j++ {
 		if rows[j]-rows[j-1] <= 4 {

@@ -42,20 +42,10 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 		v := *(*uint64)(unsafe.Add(unsafe.Pointer(sp), 8*i+8))
 		if v>>48 != shortLong {
 			if *sp&shortLanes2 != 0 && v>>32 == c.pad4>>32 {
-				*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v))<<4))
-				o = unsafe.Add(o, lens[uint16(v)])
-				*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>16))<<4))
-				o = unsafe.Add(o, lens[uint16(v>>16)])
+				o = copy2(o, fat, lens, v)
 				return dst[:l+int(uintptr(o)-uintptr(d))], nil
 			}
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v))<<4))
-			o = unsafe.Add(o, lens[uint16(v)])
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>16))<<4))
-			o = unsafe.Add(o, lens[uint16(v>>16)])
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>32))<<4))
-			o = unsafe.Add(o, lens[uint16(v>>32)])
-			*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>48))<<4))
-			o = unsafe.Add(o, lens[uint16(v>>48)])
+			o = copy2(copy2(o, fat, lens, v), fat, lens, v>>32)
 			return dst[:l+int(uintptr(o)-uintptr(d))], nil
 		}
 		// A longer row's entry holds its code offset and count (the
@@ -78,25 +68,22 @@ func (c *Column) AppendRow(dst []byte, i int) ([]byte, error) {
 		keep := rowKeep[k-4]
 		u := *(*uint64)(unsafe.Add(cs, 8))
 		u = u&keep | c.pad4&^keep
-		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v))<<4))
-		o = unsafe.Add(o, lens[uint16(v)])
-		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>16))<<4))
-		o = unsafe.Add(o, lens[uint16(v>>16)])
-		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>32))<<4))
-		o = unsafe.Add(o, lens[uint16(v>>32)])
-		*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>48))<<4))
-		o = unsafe.Add(o, lens[uint16(v>>48)])
+		o = copy2(copy2(o, fat, lens, v), fat, lens, v>>32)
 		v = u
 	}
+	o = copy2(copy2(o, fat, lens, v), fat, lens, v>>32)
+	return dst[:l+int(uintptr(o)-uintptr(d))], nil
+}
+
+// copy2 copies the tokens of the codes in v's two low 16-bit lanes to o,
+// each as 16 bytes (fat holds every token padded to 16), and returns o
+// advanced by their lengths. It is inlined (keep it under the inliner's
+// budget): AppendRow's fast paths are made of it.
+func copy2(o, fat unsafe.Pointer, lens *[MaxTokens]uint8, v uint64) unsafe.Pointer {
 	*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v))<<4))
 	o = unsafe.Add(o, lens[uint16(v)])
 	*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>16))<<4))
-	o = unsafe.Add(o, lens[uint16(v>>16)])
-	*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>32))<<4))
-	o = unsafe.Add(o, lens[uint16(v>>32)])
-	*(*[16]byte)(o) = *(*[16]byte)(unsafe.Add(fat, uintptr(uint16(v>>48))<<4))
-	o = unsafe.Add(o, lens[uint16(v>>48)])
-	return dst[:l+int(uintptr(o)-uintptr(d))], nil
+	return unsafe.Add(o, lens[uint16(v>>16)])
 }
 
 // appendRowSlow is AppendRow for what its inline path does not take: a

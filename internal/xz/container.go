@@ -57,16 +57,23 @@ type blockRecord struct {
 	uncompressed uint64
 }
 
-// appendBlock appends one block (header with both sizes, LZMA2 data,
-// padding, check) holding data, compressed with p; s (not nil) holds the
-// buffers reused from block to block.
-func appendBlock(dst, data []byte, p params, check Check, s *scratch) ([]byte, blockRecord) {
+// appendBlock appends one block (header, LZMA2 data, padding, check)
+// holding data, compressed with p; s (not nil) holds the buffers reused
+// from block to block. The header records both sizes when sizes is set;
+// a stream's only block leaves them out (the index has them, and there is
+// nothing to decode in parallel), which saves 4 bytes on a block of 128
+// bytes or more, as single-threaded xz does.
+func appendBlock(dst, data []byte, p params, check Check, sizes bool, s *scratch) ([]byte, blockRecord) {
 	lz := appendLZMA2(s.lz[:0], data, p, s)
 	s.lz = lz
 	start := len(dst)
-	dst = append(dst, 0, 0xC0) // size byte later; one filter, both sizes present
-	dst = appendVarint(dst, uint64(len(lz)))
-	dst = appendVarint(dst, uint64(len(data)))
+	if sizes {
+		dst = append(dst, 0, 0xC0) // size byte later; one filter, both sizes present
+		dst = appendVarint(dst, uint64(len(lz)))
+		dst = appendVarint(dst, uint64(len(data)))
+	} else {
+		dst = append(dst, 0, 0x00) // one filter, no sizes
+	}
 	dst = append(dst, filterLZMA2, 1, dictByte(effectiveDict(p.dictSize, len(data))))
 	for (len(dst)-start)%4 != 0 {
 		dst = append(dst, 0)

@@ -7,7 +7,8 @@
 //
 // The output is one .xz stream (The .xz File Format 1.2.1): a stream
 // header, one or more blocks, the index and the stream footer. Every block
-// has a header that records its compressed and uncompressed sizes and one
+// has a header that records its compressed and uncompressed sizes (except
+// the only block of an AppendEncode stream: the index has them) and one
 // LZMA2 filter whose dictionary-size byte is the smallest that covers the
 // block (never more than the preset's dictionary), the LZMA2 data (lc=3,
 // lp=0, pb=2, as every xz preset, unless WithLiteralContext sets lc and
@@ -15,8 +16,9 @@
 // or none). xz 5.x, github.com/ulikunitz/xz and
 // github.com/therootcompany/xz decode it, and so does this package.
 //
-// Two choices differ from single-threaded xz and match xz -T: block
-// headers carry both sizes, and the dictionary-size byte names the
+// Two choices differ from single-threaded xz and match xz -T: the blocks
+// of a stream of several carry both sizes in their headers (so they can
+// be decoded in parallel), and the dictionary-size byte names the
 // smaller of the preset's dictionary and the block (a decoder then
 // allocates no more than the data needs). Blocks are independent, so the
 // output depends on the block size but not on the concurrency.

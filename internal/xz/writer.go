@@ -21,7 +21,7 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 	}
 	dst = appendStreamHeader(dst, c.check)
 	var recs []blockRecord
-	dst, recs = appendBlocks(dst, src, &c, recs, newScratches(c.concurrency))
+	dst, recs = appendBlocks(dst, src, &c, recs, true, newScratches(c.concurrency))
 	return appendIndexAndFooter(dst, recs, c.check), nil
 }
 
@@ -37,8 +37,9 @@ func newScratches(n int) []*scratch {
 }
 
 // appendBlocks compresses src as blocks of c's block size, concurrently;
-// worker w uses scratch[w].
-func appendBlocks(dst, src []byte, c *config, recs []blockRecord, scratch []*scratch) ([]byte, []blockRecord) {
+// worker w uses scratch[w]. whole says src is the stream's whole data: a
+// lone block then leaves its sizes out of its header.
+func appendBlocks(dst, src []byte, c *config, recs []blockRecord, whole bool, scratch []*scratch) ([]byte, []blockRecord) {
 	if len(src) == 0 {
 		return dst, recs
 	}
@@ -47,9 +48,10 @@ func appendBlocks(dst, src []byte, c *config, recs []blockRecord, scratch []*scr
 	n := (len(src) + bs - 1) / bs
 	part := func(i int) []byte { return src[i*bs : min(len(src), (i+1)*bs)] }
 	if n == 1 || c.concurrency == 1 {
+		sizes := !whole || n > 1
 		for i := 0; i < n; i++ {
 			var r blockRecord
-			dst, r = appendBlock(dst, part(i), p, c.check, scratch[0])
+			dst, r = appendBlock(dst, part(i), p, c.check, sizes, scratch[0])
 			recs = append(recs, r)
 		}
 		return dst, recs
@@ -74,7 +76,7 @@ func appendBlocks(dst, src []byte, c *config, recs []blockRecord, scratch []*scr
 				if i >= n {
 					return
 				}
-				outs[i], rs[i] = appendBlock(nil, part(i), p, c.check, s)
+				outs[i], rs[i] = appendBlock(nil, part(i), p, c.check, true, s)
 			}
 		}()
 	}
@@ -132,27 +134,32 @@ func (z *Writer) Write(p []byte) (int, error) {
 	}
 	n := 0
 	for len(p) > 0 {
+		// A full batch is written only once more data comes, so that
+		// Close knows whether a lone block is the whole stream.
+		if len(z.buf) == z.batch() {
+			if err := z.flushBlocks(false); err != nil {
+				return n, err
+			}
+		}
 		room := z.batch() - len(z.buf)
 		k := min(room, len(p))
 		z.buf = append(z.buf, p[:k]...)
 		p = p[k:]
 		n += k
-		if len(z.buf) == z.batch() {
-			if err := z.flushBlocks(); err != nil {
-				return n, err
-			}
-		}
 	}
 	return n, nil
 }
 
-func (z *Writer) flushBlocks() error {
+// flushBlocks compresses and writes the buffered blocks; last says no
+// more data follows them.
+func (z *Writer) flushBlocks(last bool) error {
 	var out []byte
+	whole := last && !z.header
 	if !z.header {
 		out = appendStreamHeader(out, z.c.check)
 		z.header = true
 	}
-	out, z.recs = appendBlocks(out, z.buf, &z.c, z.recs, z.scratch)
+	out, z.recs = appendBlocks(out, z.buf, &z.c, z.recs, whole, z.scratch)
 	z.buf = z.buf[:0]
 	if _, err := z.w.Write(out); err != nil {
 		z.err = err
@@ -170,7 +177,7 @@ func (z *Writer) Close() error {
 		return nil
 	}
 	z.closed = true
-	if err := z.flushBlocks(); err != nil {
+	if err := z.flushBlocks(true); err != nil {
 		return err
 	}
 	z.buf = nil
