@@ -649,13 +649,24 @@
 //	npm TSV, 12 MB (columnar)       1.42 -> 1.36   2,144 / 4,751 / 4,713
 //
 // (qcolumnar, qjson and RAW files do not use this path: their figures
-// stayed within 3%.) Tried and not kept: walking a qcolumnar/qjson
-// block's next line inline in appendRow instead of through colVals.at
-// (lazyText.at): within the noise at load 7.5. Not done: flights'
-// DICTs have 169 to 1,079 entries, so their indexes (2 bytes a value,
-// about 245 of its faults) are still copied; reading them as varints in
-// order in the writer (each column its own position, the counts taken
-// while validating) would remove those pages. row_modes and fieldcounts
+// stayed within 3%.) In a warm process (BenchmarkDecodeFileVsXZ, two
+// runs of 8 iterations each, load 6-7; x_xz-dc, above 1 is less CPU than
+// xz -dc), main -> this: flights 1.19-1.34 -> 1.57-1.64, birdstrikes
+// 1.26-1.69 -> 2.13-2.46, movies 1.21-1.66 -> 1.75-1.78, PyPI TSV
+// 1.12-1.15 -> 1.21-1.24, npm TSV 1.12-1.16 -> 1.16-1.18, zipcodes
+// 1.38-1.43 -> 1.38-1.48, email 1.05-1.18 -> 1.03-1.10; the unchanged
+// qjson/qcolumnar paths moved by up to -12% in the same runs (the noise).
+//
+// Tried and not kept: walking a qcolumnar/qjson block's next line inline
+// in appendRow instead of through colVals.at (lazyText.at): within the
+// noise at load 7.5. Keeping a lazy DICT column's indexes as the varints
+// they are in the values stream (checked, not copied; each writer with
+// its own position; turned fixed-width once if anything reads backwards):
+// flights' faults fell from 1,507 to 1,361, but the row phase took
+// 1.2-1.7 times the CPU (every pass over the indexes, ranking, counting
+// and writing, decodes varints again) and colfmt cat's CPU did not fall
+// (load 9). flights' DICTs have 169 to 1,079 entries, so their indexes
+// (2 bytes a value, about 245 of its faults) are still copied. row_modes and fieldcounts
 // are each one zstd RLE block here (21-byte frames); seeing that in the
 // frame instead of decoding 200 KB each would save about 100 faults, but
 // it belongs to the backend (backend.go).
