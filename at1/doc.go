@@ -634,9 +634,10 @@
 // mean anything): flights-200k.jsonl 0.47, birdstrikes.csv 0.37, email
 // 0.48, zipcodes.csv 0.87, PyPI TSV 0.64, npm TSV 0.73, movies.jsonl
 // 0.63, airports.csv 0.66. colfmt cat as a fresh process (perf stat
-// task-clock, 15 interleaved runs of main, this and xz -dc of a liblzma -6
-// file of the same original; medians; load 6.4-6.8), CPU over xz -dc's,
-// main -> this, and minor faults (xz / main / this):
+// task-clock, 15 interleaved runs of main before the huge-pages change,
+// this, and xz -dc of a liblzma -6 file of the same original; medians;
+// load 6.4-6.8), CPU over xz -dc's, main -> this, and minor faults (xz /
+// main / this):
 //
 //	file (at1 codec)                main -> this   faults
 //	flights-200k.jsonl (tokens)     1.27 -> 1.03   2,144 / 1,506 / 1,505
@@ -648,8 +649,8 @@
 //	PyPI TSV, 8.0 MB (columnar)     1.34 -> 1.28   2,051 / 3,348 / 3,334
 //	npm TSV, 12 MB (columnar)       1.42 -> 1.36   2,144 / 4,751 / 4,713
 //
-// (qcolumnar, qjson and RAW files do not use this path: their figures
-// stayed within 3%.) In a warm process (BenchmarkDecodeFileVsXZ, two
+// (qcolumnar, qjson and RAW files do not use this path; their figures
+// moved by 1-7% in the same runs, the noise.) In a warm process (BenchmarkDecodeFileVsXZ, two
 // runs of 8 iterations each, load 6-7; x_xz-dc, above 1 is less CPU than
 // xz -dc), main -> this: flights 1.19-1.34 -> 1.57-1.64, birdstrikes
 // 1.26-1.69 -> 2.13-2.46, movies 1.21-1.66 -> 1.75-1.78, PyPI TSV
@@ -666,10 +667,10 @@
 // 1.2-1.7 times the CPU (every pass over the indexes, ranking, counting
 // and writing, decodes varints again) and colfmt cat's CPU did not fall
 // (load 9). flights' DICTs have 169 to 1,079 entries, so their indexes
-// (2 bytes a value, about 245 of its faults) are still copied. row_modes and fieldcounts
-// are each one zstd RLE block here (21-byte frames); seeing that in the
-// frame instead of decoding 200 KB each would save about 100 faults, but
-// it belongs to the backend (backend.go).
+// (2 bytes a value, about 245 of its faults) are still copied. row_modes
+// and fieldcounts are each one zstd RLE block here (21-byte frames);
+// seeing that in the frame instead of decoding 200 KB each would save
+// about 100 faults, but it belongs to the backend (backend.go).
 //
 // # Security
 //
