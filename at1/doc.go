@@ -630,27 +630,28 @@
 //
 // The row phase alone (BenchmarkColumnarRows: columns decoded from the
 // decoded values stream, rows planned and written, no xz or hash), main
-// against this, same run, medians of 5 (load 8.5, so only the ratios
-// mean anything): flights-200k.jsonl 0.47, birdstrikes.csv 0.37, email
-// 0.48, zipcodes.csv 0.87, PyPI TSV 0.64, npm TSV 0.73, movies.jsonl
-// 0.63, airports.csv 0.66. colfmt cat as a fresh process (perf stat
-// task-clock, 15 interleaved runs of main before the huge-pages change,
-// this, and xz -dc of a liblzma -6 file of the same original; medians;
-// load 6.4-6.8), CPU over xz -dc's, main -> this, and minor faults (xz /
-// main / this):
+// against this, same run, medians of 5, load 1.0: flights-200k.jsonl
+// 0.46, birdstrikes.csv 0.45, email 0.72, zipcodes.csv 0.78, PyPI TSV
+// 0.74, npm TSV 0.78, movies.jsonl 0.73, airports.csv 0.69. colfmt cat
+// as a fresh process (perf stat task-clock, 15 interleaved runs of main
+// with huge pages, this, and xz -dc of a liblzma -6 file of the same
+// original; medians; load 0.4-1.0), CPU over xz -dc's, main -> this,
+// and minor faults (xz / main / this):
 //
 //	file (at1 codec)                main -> this   faults
-//	flights-200k.jsonl (tokens)     1.27 -> 1.03   2,144 / 1,506 / 1,505
-//	zipcodes.csv (tokens)           1.59 -> 1.46   590 / 1,186 / 1,183
-//	dbtext email (tokens)           1.67 -> 1.65   639 / 1,523 / 1,493
-//	birdstrikes.csv (tokens)        2.61 -> 2.28   395 / 920 / 920
-//	movies.jsonl (tokens)           2.38 -> 2.17   409 / 942 / 947
-//	airports.csv (tokens)           3.43 -> 3.22   148 / 738 / 748
-//	PyPI TSV, 8.0 MB (columnar)     1.34 -> 1.28   2,051 / 3,348 / 3,334
-//	npm TSV, 12 MB (columnar)       1.42 -> 1.36   2,144 / 4,751 / 4,713
+//	flights-200k.jsonl (tokens)     1.35 -> 1.14   2,144 / 1,492 / 1,507
+//	zipcodes.csv (tokens)           1.55 -> 1.48   589 / 1,168 / 1,165
+//	dbtext email (tokens)           1.60 -> 1.52   639 / 1,516 / 1,492
+//	birdstrikes.csv (tokens)        2.98 -> 2.65   395 / 905 / 910
+//	movies.jsonl (tokens)           2.49 -> 2.43   409 / 922 / 943
+//	airports.csv (tokens)           3.97 -> 3.80   148 / 733 / 730
+//	PyPI TSV, 8.0 MB (columnar)     1.34 -> 1.23   2,050 / 2,300 / 2,297
+//	npm TSV, 12 MB (columnar)       1.07 -> 1.06   2,144 / 2,682 / 2,652
 //
-// (qcolumnar, qjson and RAW files do not use this path; their figures
-// moved by 1-7% in the same runs, the noise.) In a warm process (BenchmarkDecodeFileVsXZ, two
+// A first round at load 6.4-6.8, against main before huge pages, gave
+// flights 1.27 -> 1.03, birdstrikes 2.61 -> 2.28, PyPI 1.34 -> 1.28.
+// (qcolumnar, qjson and RAW files do not use this path; flights' qjson
+// and zipcodes' qcolumnar files measured 1.01 of main in the quiet run.) In a warm process (BenchmarkDecodeFileVsXZ, two
 // runs of 8 iterations each, load 6-7; x_xz-dc, above 1 is less CPU than
 // xz -dc), main -> this: flights 1.19-1.34 -> 1.57-1.64, birdstrikes
 // 1.26-1.69 -> 2.13-2.46, movies 1.21-1.66 -> 1.75-1.78, PyPI TSV
