@@ -650,10 +650,11 @@
 //
 // A first round at load 6.4-6.8, against main before huge pages, gave
 // flights 1.27 -> 1.03, birdstrikes 2.61 -> 2.28, PyPI 1.34 -> 1.28.
-// (qcolumnar, qjson and RAW files do not use this path; flights' qjson
-// and zipcodes' qcolumnar files measured 1.01 of main in the quiet run.) In a warm process (BenchmarkDecodeFileVsXZ, two
-// runs of 8 iterations each, load 6-7; x_xz-dc, above 1 is less CPU than
-// xz -dc), main -> this: flights 1.19-1.34 -> 1.57-1.64, birdstrikes
+// qcolumnar, qjson and RAW files do not use this path (flights' qjson
+// and zipcodes' qcolumnar files measured 1.01 of main in the quiet run).
+// In a warm process (BenchmarkDecodeFileVsXZ, two runs of 8 iterations
+// each, load 6-7; x_xz-dc, above 1 is less CPU than xz -dc), main ->
+// this: flights 1.19-1.34 -> 1.57-1.64, birdstrikes
 // 1.26-1.69 -> 2.13-2.46, movies 1.21-1.66 -> 1.75-1.78, PyPI TSV
 // 1.12-1.15 -> 1.21-1.24, npm TSV 1.12-1.16 -> 1.16-1.18, zipcodes
 // 1.38-1.43 -> 1.38-1.48, email 1.05-1.18 -> 1.03-1.10; the unchanged
