@@ -370,3 +370,102 @@ func BenchmarkDecodeFileVsXZ(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeFile decodes the files named in AT1_BENCH_DECODE_FILES
+// (colon-separated; skipped when unset) with NewReader and WriteTo, as
+// colfmt cat does, without a peer: for profiles of the decode alone and
+// CPU time (cpu-ms/op, the process's user+system time) under load.
+func BenchmarkDecodeFile(b *testing.B) {
+	list := os.Getenv("AT1_BENCH_DECODE_FILES")
+	if list == "" {
+		b.Skip("AT1_BENCH_DECODE_FILES not set")
+	}
+	for _, p := range strings.Split(list, ":") {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		orig, err := Decode(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			c0 := processCPU()
+			for i := 0; i < b.N; i++ {
+				z, err := NewReader(bytes.NewReader(src))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n, err := z.WriteTo(io.Discard); err != nil || n != int64(len(orig)) {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((processCPU()-c0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkColumnarRows times the row phase of a whole-file columnar
+// file from AT1_BENCH_DECODE_FILES (skipped when unset): its streams are
+// decoded once, then each iteration decodes the columns from the values
+// stream (lazily, as colfmt cat does), plans the rows and writes them to
+// a 256 KiB buffer, without xz or the trailer hash.
+func BenchmarkColumnarRows(b *testing.B) {
+	list := os.Getenv("AT1_BENCH_DECODE_FILES")
+	if list == "" {
+		b.Skip("AT1_BENCH_DECODE_FILES not set")
+	}
+	for _, p := range strings.Split(list, ":") {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := newConfig(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pl, err := c.parse(memSource(src, 0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if pl.Framed || pl.Codec != CodecColumnar {
+			continue
+		}
+		ss, err := c.streamSetOf(memSource(src, 0), pl.Streams)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := ss.load(columnarStreams...); err != nil {
+			b.Fatal(err)
+		}
+		orig, err := Decode(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				cw := newChunkWriter(io.Discard, nopHash{}, 1<<40)
+				if _, err := c.decodeColumnarFrom(nil, ss, 1<<40, nil, cw); err != nil {
+					b.Fatal(err)
+				}
+				if cw.n+int64(len(cw.buf)) != int64(len(orig)) {
+					b.Fatalf("wrote %d bytes, want %d", cw.n+int64(len(cw.buf)), len(orig))
+				}
+				cw.release()
+			}
+		})
+	}
+}
+
+// nopHash is a hash.Hash that hashes nothing.
+type nopHash struct{}
+
+func (nopHash) Write(p []byte) (int, error) { return len(p), nil }
+func (nopHash) Sum(b []byte) []byte         { return b }
+func (nopHash) Reset()                      {}
+func (nopHash) Size() int                   { return 0 }
+func (nopHash) BlockSize() int              { return 1 }

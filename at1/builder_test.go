@@ -118,7 +118,9 @@ func svs(vals ...int64) string {
 }
 
 // columnarFile encodes rows of fields (all structured, unquoted unless a
-// field needs quotes) with per-column types: "int", "decN" or "text".
+// field needs quotes) with per-column types: "int", "decN", "dict",
+// "shuf" (values within 65,535 of the least), "text" or "qint" (an int
+// column whose every value is quoted).
 // The delimiter is ",". Rows may be ragged.
 func columnarFile(t testing.TB, backend byte, header string, rows [][]string, types []string, trailing bool) []byte {
 	t.Helper()
@@ -135,8 +137,48 @@ func columnarFile(t testing.TB, backend byte, header string, rows [][]string, ty
 	var coltypes, colIndex, values, quotemodes, quotebits []byte
 	for k, typ := range types {
 		var chunk []byte
+		quote := byte(0)
 		switch {
-		case typ == "int":
+		case typ == "dict":
+			coltypes = append(coltypes, colDict)
+			ids := map[string]uint64{}
+			var entries, idx []byte
+			for _, v := range cols[k] {
+				j, ok := ids[v]
+				if !ok {
+					j = uint64(len(ids))
+					ids[v] = j
+					entries = lstr(entries, []byte(v))
+				}
+				idx = varint.Append(idx, j)
+			}
+			chunk = varint.Append(chunk, uint64(len(cols[k])))
+			chunk = varint.Append(chunk, uint64(len(ids)))
+			chunk = append(append(chunk, entries...), idx...)
+		case typ == "shuf": // two byte planes above the minimum
+			coltypes = append(coltypes, colShuf)
+			mn := int64(math.MaxInt64)
+			var ns []int64
+			for _, v := range cols[k] {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ns = append(ns, n)
+				mn = min(mn, n)
+			}
+			chunk = varint.Append(chunk, uint64(len(ns)))
+			chunk = varint.AppendSigned(chunk, mn)
+			chunk = append(chunk, 2)
+			for p := 0; p < 2; p++ {
+				for _, n := range ns {
+					chunk = append(chunk, byte((n-mn)>>(8*p)))
+				}
+			}
+		case typ == "int" || typ == "qint":
+			if typ == "qint" {
+				quote = 1
+			}
 			coltypes = append(coltypes, colInt)
 			var acc int64
 			for _, v := range cols[k] {
@@ -166,7 +208,7 @@ func columnarFile(t testing.TB, backend byte, header string, rows [][]string, ty
 		}
 		colIndex = varint.Append(colIndex, uint64(len(chunk)))
 		values = append(values, chunk...)
-		quotemodes = append(quotemodes, 0)
+		quotemodes = append(quotemodes, quote)
 	}
 	meta := varint.Append(nil, uint64(len(rows)))
 	meta = append(meta, b2i(trailing), b2i(header != ""), 1, ',')

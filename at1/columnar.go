@@ -2,6 +2,7 @@ package at1
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -492,18 +493,65 @@ func dictColumn(cur *cursor) (colVals, error) {
 	if nvals > cur.rest() {
 		return colVals{}, cur.errf("DICT value count %d needs more than the %d bytes that remain", nvals, cur.rest())
 	}
+	if ndict >= 1 && ndict <= 0x80 && dictInPlace(cur.b[cur.off:cur.off+nvals], ndict) {
+		// Every index is one varint byte below the entry count: the
+		// chunk's bytes are the indexes (1-byte idxVec), used in place.
+		v.idx = &idxVec{n: nvals, w: 1}
+		if ndict > 1 {
+			v.idx.b = cur.b[cur.off : cur.off+nvals : cur.off+nvals]
+		} else {
+			v.idx.w = 0
+		}
+		cur.off += nvals
+		return v, nil
+	}
 	v.idx = newIdxVec(nvals, ndict)
+	x, b, off := v.idx, cur.b, cur.off
 	for i := range nvals {
-		j, err := cur.uv("DICT index")
-		if err != nil {
-			return colVals{}, err
+		// One- and two-byte varints inline; longer ones (and the
+		// errors) through the cursor.
+		var j uint64
+		if off < len(b) && b[off] < 0x80 {
+			j = uint64(b[off])
+			off++
+		} else if off+1 < len(b) && b[off+1] < 0x80 {
+			j = uint64(b[off]&0x7f) | uint64(b[off+1])<<7
+			off += 2
+		} else {
+			cur.off = off
+			var err error
+			if j, err = cur.uv("DICT index"); err != nil {
+				return colVals{}, err
+			}
+			off = cur.off
 		}
 		if j >= uint64(ndict) {
+			cur.off = off
 			return colVals{}, cur.errf("DICT index %d out of range (%d entries)", j, ndict)
 		}
-		v.idx.set(i, uint32(j))
+		switch x.w {
+		case 1:
+			x.b[i] = byte(j)
+		case 2:
+			x.b[2*i], x.b[2*i+1] = byte(j), byte(j>>8)
+		case 4:
+			binary.LittleEndian.PutUint32(x.b[4*i:], uint32(j))
+		}
 	}
+	cur.off = off
 	return v, nil
+}
+
+// dictInPlace reports whether every byte of b is below ndict (1 to
+// 0x80, so each byte is a whole varint).
+func dictInPlace(b []byte, ndict int) bool {
+	lim := byte(ndict - 1) // ndict >= 1: checked by the caller
+	for _, x := range b {
+		if x > lim {
+			return false
+		}
+	}
+	return true
 }
 
 func shufColumn(cur *cursor, budget *int64, lazy bool) (colVals, error) {
@@ -693,6 +741,7 @@ type columnarRows struct {
 	cols                                    []colVals
 	quotes                                  []quoting
 	nfs                                     *idxVec
+	ws                                      []colWriter // by column, set by planRows
 }
 
 // rowCursor is where row writing resumes: the structured rows before it,
@@ -700,6 +749,7 @@ type columnarRows struct {
 type rowCursor struct {
 	s, vpos int
 	next    []int
+	ws      []colWriter // a copy of rs.ws: the writers' sequential state
 }
 
 // cursorAt returns the cursor for row r0.
@@ -723,7 +773,7 @@ func (rs *columnarRows) cursorAt(r0 int) rowCursor {
 		above += hist[i+1]
 		next[i] = above
 	}
-	return rowCursor{s: s0, vpos: vpos, next: next}
+	return rowCursor{s: s0, vpos: vpos, next: next, ws: slices.Clone(rs.ws)}
 }
 
 // sizeRange is the number of bytes write(dst, r0, r1, at) appends; at is
@@ -763,8 +813,12 @@ func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
 // write writes rows r0..r1-1 (validated by planRows) from cursor at,
 // the state cursorAt gives for r0, and leaves at at row r1.
 func (rs *columnarRows) write(dst []byte, r0, r1 int, at *rowCursor) []byte {
-	m, rowModes, verbatim, cols, quotes, nfs := rs.m, rs.rowModes, rs.verbatim, rs.cols, rs.quotes, rs.nfs
-	s, next, vpos := at.s, at.next, at.vpos
+	m, rowModes, verbatim, nfs := rs.m, rs.rowModes, rs.verbatim, rs.nfs
+	if at.ws == nil {
+		at.ws = slices.Clone(rs.ws)
+	}
+	s, next, vpos, ws := at.s, at.next, at.vpos, at.ws
+	delim := m.delim
 	for r := r0; r < r1; r++ {
 		if r > 0 || m.hasHeader {
 			dst = append(dst, '\n')
@@ -779,15 +833,17 @@ func (rs *columnarRows) write(dst []byte, r0, r1 int, at *rowCursor) []byte {
 		s++
 		for i := 0; i < nf; i++ {
 			if i > 0 {
-				dst = append(dst, m.delim...)
+				switch len(delim) {
+				case 0:
+				case 1:
+					dst = append(dst, delim[0])
+				default:
+					dst = append(dst, delim...)
+				}
 			}
 			j := next[i]
 			next[i]++
-			if quotes[i].quoted(j) {
-				dst = appendQuoted(dst, cols[i].at(j))
-			} else {
-				dst = append(dst, cols[i].at(j)...)
-			}
+			dst = ws[i].put(dst, j)
 		}
 	}
 	at.s, at.vpos = s, vpos
@@ -812,38 +868,51 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 	if m.trailing {
 		size++
 	}
-	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
 	var nfs *idxVec                  // 1 byte a row for up to 255 columns
 	hist := make([]int, len(cols)+1) // rows by field count
-	vpos := 0
-	for r := 0; r < m.nrows; r++ {
-		if rowModes[r] == 0 {
-			line, ok := nextVerbatim(verbatim, &vpos)
-			if !ok && c.strict {
-				return 0, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
+	nstruct := m.nrows - bytes.Count(rowModes[:m.nrows], []byte{0})
+	if fast := nstruct > 0 && len(fieldcounts) >= nstruct && len(cols) < 0x80; fast {
+		// Every field count takes one varint byte (below 0x80): the
+		// stream itself is the counts, one byte a structured row.
+		fcb := fieldcounts[:nstruct]
+		for _, b := range fcb {
+			if int(b) > len(cols) {
+				fast = false // a longer varint, or an error the loop below reports
+				break
 			}
-			size += int64(len(line))
-			continue
+			hist[b]++
 		}
-		nf, err := fc.uv("field count")
-		if err != nil {
+		if fast {
+			nfs = &idxVec{b: fcb, n: nstruct, w: 1}
+			for nf := 2; nf < len(hist); nf++ {
+				size += int64(hist[nf]) * int64(nf-1) * int64(len(m.delim))
+			}
+			if nstruct < m.nrows {
+				vpos := 0
+				for r := 0; r < m.nrows; r++ {
+					if rowModes[r] != 0 {
+						continue
+					}
+					line, ok := nextVerbatim(verbatim, &vpos)
+					if !ok && c.strict {
+						return 0, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
+					}
+					size += int64(len(line))
+				}
+			}
+		} else {
+			clear(hist)
+		}
+	}
+	if nfs == nil {
+		var err error
+		if nfs, err = c.fieldCounts(rs, hist, &size); err != nil {
 			return 0, err
-		}
-		if nf > uint64(len(cols)) {
-			return 0, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
-		}
-		if nfs == nil {
-			nfs = newIdxVec(min(m.nrows, len(fieldcounts)), len(cols)+1)
-			nfs.n = 0
-		}
-		nfs.set(nfs.n, uint32(nf))
-		nfs.n++
-		hist[nf]++
-		if nf > 1 {
-			size += int64(nf-1) * int64(len(m.delim))
 		}
 	}
 	// Column i is used by every row with more than i fields.
+	tabs := make(map[*colVals]colTable)
+	counts := make(map[*idxVec][]int)
 	need := 0
 	for i := len(cols) - 1; i >= 0; i-- {
 		need += hist[i+1]
@@ -859,6 +928,24 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 			size += int64(len(col.text.b) - (col.text.n - 1)) // the lines without their newlines
 			continue
 		}
+		if col.idx != nil && col.num == nil && col.text == nil {
+			// DICT and DERIVED: values by index from a table, sized
+			// from a count of each index, not value by value.
+			t := valueTable(col)
+			tabs[col] = t
+			if t.tab != nil && quotes[i].mode == 0 {
+				size += tableSize(col, t, need, counts)
+				continue
+			}
+			if t.tab == nil && col.rank == nil && col.idx.w == 2 && quotes[i].mode == 0 {
+				x, offs := col.idx.b, col.offs
+				for j := 0; j < need; j++ {
+					e := uint16(x[2*j]) | uint16(x[2*j+1])<<8
+					size += int64(offs[e+1]-offs[e]) - 1
+				}
+				continue
+			}
+		}
 		for j := 0; j < need; j++ {
 			v := col.at(j)
 			size += int64(len(v))
@@ -868,5 +955,47 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 		}
 	}
 	rs.nfs = nfs
+	rs.ws = make([]colWriter, len(cols))
+	for i := range cols {
+		rs.ws[i] = newColWriter(&cols[i], &quotes[i], tabs)
+	}
 	return size, nil
+}
+
+// fieldCounts reads the field count of every structured row (varints),
+// counts rows by field count into hist and adds the separators and the
+// verbatim lines to *size.
+func (c *config) fieldCounts(rs *columnarRows, hist []int, size *int64) (*idxVec, error) {
+	m, rowModes, fieldcounts, verbatim, cols := rs.m, rs.rowModes, rs.fieldcounts, rs.verbatim, rs.cols
+	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
+	var nfs *idxVec // 1 byte a row for up to 255 columns
+	vpos := 0
+	for r := 0; r < m.nrows; r++ {
+		if rowModes[r] == 0 {
+			line, ok := nextVerbatim(verbatim, &vpos)
+			if !ok && c.strict {
+				return nil, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
+			}
+			*size += int64(len(line))
+			continue
+		}
+		nf, err := fc.uv("field count")
+		if err != nil {
+			return nil, err
+		}
+		if nf > uint64(len(cols)) {
+			return nil, errs.At(ErrCorrupt, int64(fc.off), fc.path, "row %d has %d fields, more than the %d columns", r, nf, len(cols))
+		}
+		if nfs == nil {
+			nfs = newIdxVec(min(m.nrows, len(fieldcounts)), len(cols)+1)
+			nfs.n = 0
+		}
+		nfs.set(nfs.n, uint32(nf))
+		nfs.n++
+		hist[nf]++
+		if nf > 1 {
+			*size += int64(nf-1) * int64(len(m.delim))
+		}
+	}
+	return nfs, nil
 }

@@ -606,6 +606,74 @@
 // faults 4,672 -> 2,625; files whose streams are under 4 MiB (flights,
 // zipcodes, email) unchanged.
 //
+// Row writing (2026-11-26, later). planRows now chooses each column's
+// value source once (a colWriter, rowwrite.go) instead of colVals.at's
+// branch chain per value: a DICT or DERIVED column of at most 4,096
+// index values reads its 1- or 2-byte index and takes the value from a
+// per-index table with the DERIVED rank map folded in (values of at most
+// 16 bytes, padded, are copied as one 16-byte move); a column whose used
+// entries are all the same bytes (the constant columns of token tables)
+// writes a constant and reads no index; a larger DICT is read through its
+// offsets; lazy INT, DEC, NUMEXC and SHUF values are formatted straight
+// into the output; TEXT lines are walked in order; a quoted column checks
+// its quoting after the value is found, and only quoted numbers still go
+// through colVals.at. planRows sizes a DICT or DERIVED column from a
+// count of each index (shared by the columns over one source) instead of
+// building every value, and when every field count is one varint byte the
+// fieldcounts stream is the per-row count array (no copy). dictColumn
+// uses the chunk's bytes as the indexes when every index is one varint
+// byte below an entry count of at most 128 (no allocation), and decodes
+// one- and two-byte varints inline otherwise. The safe twin
+// (assembleRowsChecked, config.safe) still writes through colVals.at;
+// TestRowWriters reaches every writer kind and FuzzDiffDecode has seeds
+// for them.
+//
+// The row phase alone (BenchmarkColumnarRows: columns decoded from the
+// decoded values stream, rows planned and written, no xz or hash), main
+// against this, same run, medians of 5, load 1.0: flights-200k.jsonl
+// 0.46, birdstrikes.csv 0.45, email 0.72, zipcodes.csv 0.78, PyPI TSV
+// 0.74, npm TSV 0.78, movies.jsonl 0.73, airports.csv 0.69. colfmt cat
+// as a fresh process (perf stat task-clock, 15 interleaved runs of main
+// with huge pages, this, and xz -dc of a liblzma -6 file of the same
+// original; medians; load 0.4-1.0), CPU over xz -dc's, main -> this,
+// and minor faults (xz / main / this):
+//
+//	file (at1 codec)                main -> this   faults
+//	flights-200k.jsonl (tokens)     1.35 -> 1.14   2,144 / 1,492 / 1,507
+//	zipcodes.csv (tokens)           1.55 -> 1.48   589 / 1,168 / 1,165
+//	dbtext email (tokens)           1.60 -> 1.52   639 / 1,516 / 1,492
+//	birdstrikes.csv (tokens)        2.98 -> 2.65   395 / 905 / 910
+//	movies.jsonl (tokens)           2.49 -> 2.43   409 / 922 / 943
+//	airports.csv (tokens)           3.97 -> 3.80   148 / 733 / 730
+//	PyPI TSV, 8.0 MB (columnar)     1.34 -> 1.23   2,050 / 2,300 / 2,297
+//	npm TSV, 12 MB (columnar)       1.07 -> 1.06   2,144 / 2,682 / 2,652
+//
+// A first round at load 6.4-6.8, against main before huge pages, gave
+// flights 1.27 -> 1.03, birdstrikes 2.61 -> 2.28, PyPI 1.34 -> 1.28.
+// qcolumnar, qjson and RAW files do not use this path (flights' qjson
+// and zipcodes' qcolumnar files measured 1.01 of main in the quiet run).
+// In a warm process (BenchmarkDecodeFileVsXZ, two runs of 8 iterations
+// each, load 6-7; x_xz-dc, above 1 is less CPU than xz -dc), main ->
+// this: flights 1.19-1.34 -> 1.57-1.64, birdstrikes
+// 1.26-1.69 -> 2.13-2.46, movies 1.21-1.66 -> 1.75-1.78, PyPI TSV
+// 1.12-1.15 -> 1.21-1.24, npm TSV 1.12-1.16 -> 1.16-1.18, zipcodes
+// 1.38-1.43 -> 1.38-1.48, email 1.05-1.18 -> 1.03-1.10; the unchanged
+// qjson/qcolumnar paths moved by up to -12% in the same runs (the noise).
+//
+// Tried and not kept: walking a qcolumnar/qjson block's next line inline
+// in appendRow instead of through colVals.at (lazyText.at): within the
+// noise at load 7.5. Keeping a lazy DICT column's indexes as the varints
+// they are in the values stream (checked, not copied; each writer with
+// its own position; turned fixed-width once if anything reads backwards):
+// flights' faults fell from 1,507 to 1,361, but the row phase took
+// 1.2-1.7 times the CPU (every pass over the indexes, ranking, counting
+// and writing, decodes varints again) and colfmt cat's CPU did not fall
+// (load 9). flights' DICTs have 169 to 1,079 entries, so their indexes
+// (2 bytes a value, about 245 of its faults) are still copied. row_modes
+// and fieldcounts are each one zstd RLE block here (21-byte frames);
+// seeing that in the frame instead of decoding 200 KB each would save
+// about 100 faults, but it belongs to the backend (backend.go).
+//
 // # Security
 //
 // Every size read from the input is checked against the bytes that remain

@@ -65,6 +65,7 @@ func checkErr(t *testing.T, err error) {
 // beyond the limits.
 func FuzzDiffDecode(f *testing.F) {
 	addSeeds(f)
+	addRowWriterSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		before := allocated()
 		serial, err1 := Decode(src, append(fuzzOpts, WithConcurrency(1))...)
