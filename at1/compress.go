@@ -109,14 +109,16 @@ func zstdLevel(level int) zstd.EncoderLevel {
 
 // zstdCompress appends one zstd frame holding src to dst. The frame is
 // single-segment, so it always carries its content size (the reference
-// decoder rejects frames without one), even for empty input.
+// decoder rejects frames without one), even for empty input. It has no
+// content checksum (4 bytes a frame): the container's SHA-256 trailer
+// covers the whole output.
 func zstdCompress(dst, src []byte, level int) []byte {
 	l := zstdLevel(level)
 	if len(src) > zstdSharedMax {
 		// Shared encoders keep history buffers sized by the last input;
 		// a large input gets an encoder of its own, released after.
 		enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
-			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 		if err == nil {
 			defer enc.Close()
 			return enc.EncodeAll(src, dst)
@@ -125,14 +127,15 @@ func zstdCompress(dst, src []byte, level int) []byte {
 	e := &zstdEncoders[l]
 	e.once.Do(func() {
 		e.enc, _ = zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
-			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	})
 	return e.enc.EncodeAll(src, dst)
 }
 
-// xzMinSize is less than the smallest .xz stream holding any data (stream
-// header and footer 24 bytes, block header 12, check 8, index 8, LZMA2
-// chunk): when another backend already fits in it, xz cannot win.
+// xzMinSize is the smallest .xz stream holding any data (stream header
+// and footer 24 bytes, block header 12, CRC32 check 4, index 8, LZMA2
+// chunk of one stored byte 5, padded to 8): when another backend already
+// fits in it, xz cannot win.
 const xzMinSize = 56
 
 // zstdBestMax is the largest input smallest also compresses with zstd's
