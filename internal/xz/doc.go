@@ -115,7 +115,8 @@
 // without a branch on the bit, which removes the mispredicted branches
 // that dominate liblzma's and xz-embedded's time on literal-heavy data. In
 // the fixed-width trees (6-bit slot, 3-bit low and mid length, 8-bit high
-// length, 4-bit align; unrolled, array pointers and masked indexes so no
+// length, 4-bit align; unrolled in trees.go, which a template in
+// trees_gen_test.go generates; array pointers and masked indexes so no
 // bounds check is left) and in a literal's low bits (litLow), each bit
 // loads both children's probabilities before it is known, so the next
 // load is off the range decoder's dependency chain, and computes both
