@@ -316,10 +316,7 @@ func BenchmarkVsXZ(b *testing.B) {
 // xz -dc); the process start of either side is not in it (xz's exec is
 // about 1 ms, a Go program's start 5-20 ms on the test machine).
 func BenchmarkDecodeFileVsXZ(b *testing.B) {
-	list := os.Getenv("AT1_BENCH_DECODE_FILES")
-	if list == "" {
-		b.Skip("AT1_BENCH_DECODE_FILES not set")
-	}
+	paths, files := decodeBenchFiles(b)
 	xzPath, err := exec.LookPath("xz")
 	if err != nil {
 		b.Skip("needs the xz command")
@@ -330,11 +327,8 @@ func BenchmarkDecodeFileVsXZ(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer null.Close()
-	for _, p := range strings.Split(list, ":") {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
+	for k, p := range paths {
+		src := files[k]
 		orig, err := Decode(src)
 		if err != nil {
 			b.Fatal(err)
@@ -376,15 +370,9 @@ func BenchmarkDecodeFileVsXZ(b *testing.B) {
 // colfmt cat does, without a peer: for profiles of the decode alone and
 // CPU time (cpu-ms/op, the process's user+system time) under load.
 func BenchmarkDecodeFile(b *testing.B) {
-	list := os.Getenv("AT1_BENCH_DECODE_FILES")
-	if list == "" {
-		b.Skip("AT1_BENCH_DECODE_FILES not set")
-	}
-	for _, p := range strings.Split(list, ":") {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
+	paths, files := decodeBenchFiles(b)
+	for k, p := range paths {
+		src := files[k]
 		orig, err := Decode(src)
 		if err != nil {
 			b.Fatal(err)
@@ -413,15 +401,9 @@ func BenchmarkDecodeFile(b *testing.B) {
 // stream (lazily, as colfmt cat does), plans the rows and writes them to
 // a 256 KiB buffer, without xz or the trailer hash.
 func BenchmarkColumnarRows(b *testing.B) {
-	list := os.Getenv("AT1_BENCH_DECODE_FILES")
-	if list == "" {
-		b.Skip("AT1_BENCH_DECODE_FILES not set")
-	}
-	for _, p := range strings.Split(list, ":") {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
+	paths, files := decodeBenchFiles(b)
+	for k, p := range paths {
+		src := files[k]
 		c, err := newConfig(nil)
 		if err != nil {
 			b.Fatal(err)
@@ -469,3 +451,21 @@ func (nopHash) Sum(b []byte) []byte         { return b }
 func (nopHash) Reset()                      {}
 func (nopHash) Size() int                   { return 0 }
 func (nopHash) BlockSize() int              { return 1 }
+
+// decodeBenchFiles reads the AT-1 files named in AT1_BENCH_DECODE_FILES
+// (colon-separated) for the decode benchmarks, which skip when it is
+// unset.
+func decodeBenchFiles(b *testing.B) (paths []string, files [][]byte) {
+	list := os.Getenv("AT1_BENCH_DECODE_FILES")
+	if list == "" {
+		b.Skip("AT1_BENCH_DECODE_FILES not set")
+	}
+	for _, p := range strings.Split(list, ":") {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		paths, files = append(paths, p), append(files, src)
+	}
+	return paths, files
+}
