@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -344,6 +345,46 @@ func zstdFrame(src []byte) (size uint64, frameLen int, err string) {
 	return size, p, ""
 }
 
+// appendRLEFrame appends the content of a frame (one zstdFrame has
+// checked, declaring size bytes) made only of RLE blocks: the encoder
+// writes a run of one byte (row_modes, fieldcounts: a byte a row, often
+// all the same) as such a frame of a few bytes, and filling the runs
+// spares the zstd decoder and its buffers. It reports false, leaving the
+// frame to the decoder, for anything else: another block type, a content
+// checksum (which the decoder verifies), a frame that is not
+// single-segment, a block the format does not allow (empty, or over
+// min(size, 128 KiB)), or blocks that do not add up to size.
+func appendRLEFrame(dst, src []byte, size uint64) ([]byte, bool) {
+	fhd := src[4]
+	if fhd&0x04 != 0 || fhd>>5&1 == 0 || size == 0 {
+		return dst, false
+	}
+	p := 5 + [4]int{0, 1, 2, 4}[fhd&3] + [4]int{1, 2, 4, 8}[fhd>>6]
+	maxBlock := min(size, 128<<10)
+	start := len(dst)
+	for {
+		bh := uint32(src[p]) | uint32(src[p+1])<<8 | uint32(src[p+2])<<16
+		n := uint64(bh >> 3)
+		if bh>>1&3 != 1 || n == 0 || n > maxBlock || n > size-uint64(len(dst)-start) {
+			return dst[:start], false
+		}
+		at := len(dst)
+		dst = slices.Grow(dst, int(n))[:at+int(n)]
+		dst[at] = src[p+3]
+		for k := at + 1; k < len(dst); {
+			k += copy(dst[k:], dst[at:k])
+		}
+		p += 4
+		if bh&1 == 1 {
+			break
+		}
+	}
+	if uint64(len(dst)-start) != size {
+		return dst[:start], false
+	}
+	return dst, true
+}
+
 // unzstdInto decodes the one zstd frame in src into buf's array when it
 // is large enough.
 func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, error) {
@@ -360,6 +401,9 @@ func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, e
 	if uint64(cap(buf)) < size {
 		buf = hugepage.Make(int(size))
 		defer hugepage.Done(buf)
+	}
+	if out, ok := appendRLEFrame(buf[:0], src, size); ok {
+		return out, nil
 	}
 	dec := zstdDecoder()
 	if size > zstdSharedMax {
