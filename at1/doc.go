@@ -680,21 +680,22 @@
 //
 // The session together (2026-11-26, fourth session: huge pages, the
 // internal/xz decoder's word match copies and unrolled bit trees, the
-// row writers, and files written by this encoder, CRC32 checks): colfmt
-// cat as a fresh process, CPU (getrusage of the child) over xz -dc's of
-// a liblzma -6 file of the same original, the session's starting build
-// on its files against the final build on files it wrote, 11
-// interleaved rounds, medians, load 2.8; minor faults xz / before /
-// after:
+// row writers, the RLE zstd fill, and files written by this encoder):
+// colfmt cat as a fresh process, CPU (getrusage of the child) over
+// xz -dc's of a liblzma -6 file of the same original, the session's
+// starting build on its files against the final build on files it
+// wrote, two runs of 11 interleaved rounds, medians (run 1 at load 2.8
+// without the RLE fill, run 2 at load 0-1 with it); minor faults xz /
+// before / after in run 2:
 //
-//	file (at1 codec)              before -> after   faults
-//	flights-200k.jsonl (tokens)   1.45 -> 1.08      2,145 / 1,449 / 1,432
-//	PyPI TSV, 8.0 MB (columnar)   1.18 -> 0.92      2,051 / 3,270 / 2,207
-//	npm TSV, 12 MB (columnar)     1.36 -> 1.02      2,145 / 4,680 / 2,574
-//	zipcodes.csv (tokens)         1.58 -> 1.47      590 / 1,114 / 1,090
-//	dbtext email (tokens)         1.69 -> 1.53      639 / 1,461 / 1,422
-//	movies.jsonl, 1.3 MB          2.39 -> 2.24      410 / 854 / 868
-//	airports.csv, 0.2 MB          3.57 -> 3.30      150 / 662 / 691
+//	file (at1 codec)              run 1          run 2          faults
+//	flights-200k.jsonl (tokens)   1.45 -> 1.08   1.45 -> 1.05   2,145 / 1,445 / 1,346
+//	PyPI TSV, 8.0 MB (columnar)   1.18 -> 0.92   1.26 -> 0.99   2,051 / 3,275 / 2,178
+//	npm TSV, 12 MB (columnar)     1.36 -> 1.02   1.18 -> 0.94   2,145 / 4,680 / 2,542
+//	zipcodes.csv (tokens)         1.58 -> 1.47   1.55 -> 1.44   592 / 1,113 / 1,043
+//	dbtext email (tokens)         1.69 -> 1.53   1.61 -> 1.46   639 / 1,459 / 1,354
+//	movies.jsonl, 1.3 MB          2.39 -> 2.24   2.16 -> 2.14   411 / 861 / 877
+//	airports.csv, 0.2 MB          3.57 -> 3.30   3.34 -> 3.17   149 / 678 / 694
 //
 // The figures put the reference C decoder at about 0.88x xz -dc's
 // CPU: the large tables are now at or near it, the files under a few MB
