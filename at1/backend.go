@@ -282,6 +282,21 @@ func zstdDecoder() *zstd.Decoder {
 	return zstdDec
 }
 
+// zstdHeaderLen returns where the content size starts in a frame whose
+// descriptor byte is fhd, and its length (a single-segment frame's flag 0
+// means one byte).
+func zstdHeaderLen(fhd byte) (fcsAt, fcsLen int) {
+	fcsAt = 5 + [4]int{0, 1, 2, 4}[fhd&3]
+	if fhd>>5&1 == 0 {
+		fcsAt++ // window descriptor
+	}
+	fcsLen = [4]int{0, 2, 4, 8}[fhd>>6]
+	if fhd>>6 == 0 && fhd>>5&1 == 1 {
+		fcsLen = 1
+	}
+	return fcsAt, fcsLen
+}
+
 // zstdFrame parses one frame's layout: its content size and total length.
 func zstdFrame(src []byte) (size uint64, frameLen int, err string) {
 	if len(src) < 5 || src[0] != 0x28 || src[1] != 0xB5 || src[2] != 0x2F || src[3] != 0xFD {
@@ -296,15 +311,7 @@ func zstdFrame(src []byte) (size uint64, frameLen int, err string) {
 	if fcsFlag == 0 && !single {
 		return 0, 0, "frame header has no content size"
 	}
-	p := 5
-	if !single {
-		p++
-	}
-	p += [4]int{0, 1, 2, 4}[fhd&3]
-	fcsLen := [4]int{0, 2, 4, 8}[fcsFlag]
-	if fcsFlag == 0 {
-		fcsLen = 1
-	}
+	p, fcsLen := zstdHeaderLen(fhd)
 	if p+fcsLen > len(src) {
 		return 0, 0, "truncated frame header"
 	}
@@ -359,7 +366,8 @@ func appendRLEFrame(dst, src []byte, size uint64) ([]byte, bool) {
 	if fhd&0x04 != 0 || fhd>>5&1 == 0 || size == 0 {
 		return dst, false
 	}
-	p := 5 + [4]int{0, 1, 2, 4}[fhd&3] + [4]int{1, 2, 4, 8}[fhd>>6]
+	p, fcsLen := zstdHeaderLen(fhd)
+	p += fcsLen
 	maxBlock := min(size, 128<<10)
 	start := len(dst)
 	for {
