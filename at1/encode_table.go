@@ -50,6 +50,16 @@ func splitFields(fs []field, line []byte, delim byte) []field {
 				p = end + 1
 				continue
 			}
+			// A quoted last field of a CRLF line (RFC 4180's own line
+			// end) is followed by the '\r', which a quoted value cannot
+			// carry (the decoder writes its closing quote last): it is
+			// kept as raw text, quotes and '\r' included, rather than
+			// split at the delimiters inside it.
+			if n := len(line); n >= p+3 && line[n-1] == '\r' && line[n-2] == '"' {
+				if _, end, ok := quotedField(line[:n-1], p, delim); ok && end == n-1 {
+					return append(fs, field{val: line[p:]})
+				}
+			}
 		}
 		i := bytes.IndexByte(line[p:], delim)
 		if i < 0 {

@@ -546,3 +546,39 @@ func TestSecondaryDelimiter(t *testing.T) {
 		t.Errorf("emails: codec %v, %d bytes, plain xz %d", codecOf(enc), len(enc), len(x))
 	}
 }
+
+// RFC 4180's CRLF lines with a quoted last field: the field's '\r'
+// follows the closing quote, so it is kept as raw text instead of being
+// split at the delimiters inside its quotes (which made such rows
+// verbatim, or the file one column: IEEE's oui.csv went to RAW).
+func TestEncodeCRLFQuotedLastField(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Registry,Assignment,Name,Address\r\n")
+	for i := 0; i < 600; i++ {
+		name := []string{"\"Cisco Systems, Inc\"", "IGT", "\"Aruba, a \"\"HPE\"\" Company\""}[i%3]
+		addr := []string{"80 West Tasman Drive San Jose CA US 94568 ", "\"No.3001, Bao He Road, Longgang, Shenzhen CN 518116 \""}[i%2]
+		b.WriteString("MA-L," + itoa(100000+i*7) + "," + name + "," + addr + "\r\n")
+	}
+	src := []byte(b.String())
+	allCodecs(t, "crlf quoted", src)
+	c, err := newConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := c.tableOf(src)
+	if len(tab.cols) != 4 || len(tab.verbatim) != 0 {
+		t.Fatalf("%d columns, %d verbatim rows; want 4 and none", len(tab.cols), len(tab.verbatim))
+	}
+	last := tab.cols[3][1]
+	if want := "\"No.3001, Bao He Road, Longgang, Shenzhen CN 518116 \"\r"; string(last.val) != want || last.quoted {
+		t.Errorf("last field %q quoted %v, want raw %q", last.val, last.quoted, want)
+	}
+	if name := tab.cols[2][2]; string(name.val) != "Aruba, a \"HPE\" Company" || !name.quoted {
+		t.Errorf("inner field %q quoted %v, want it unquoted", name.val, name.quoted)
+	}
+	// A quoted last field whose quotes are not well formed stays split.
+	fs := splitFields(nil, []byte("a,\"b,\"c\"\r"), ',')
+	if len(fs) != 3 {
+		t.Errorf("malformed quoted last field: %d fields, want 3", len(fs))
+	}
+}
