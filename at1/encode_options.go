@@ -134,7 +134,8 @@ func WithVerify(on bool) Option {
 }
 
 // WithProgress has the encoder call fn(done, total) with the input bytes
-// encoded so far (total is -1 when unknown, as for NewWriter).
+// encoded so far (total is -1 when unknown, as for NewWriter). Calls
+// are never concurrent; the last has done == total when total is known.
 func WithProgress(fn func(done, total int64)) Option {
 	return func(c *config) error {
 		c.enc.progress = fn

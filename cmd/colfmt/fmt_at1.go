@@ -87,12 +87,15 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			opts = append(opts, at1.WithXZBaseline(false))
 		}
 		if len(data) >= 16<<20 {
-			// Progress on stderr for large inputs, one line rewritten.
-			start := time.Now()
+			// Progress on stderr for large inputs (see progress).
+			pr := newProgress(os.Stderr)
 			opts = append(opts, at1.WithProgress(func(done, total int64) {
-				fmt.Fprintf(os.Stderr, "\rcolfmt: at1: %d / %d MB encoded (%.0fs)", done>>20, total>>20, time.Since(start).Seconds())
+				if done < total {
+					pr.update("colfmt: at1: %d / %d MB encoded (%.0fs)", done>>20, total>>20, pr.elapsed())
+				} else {
+					pr.done("colfmt: at1: %d MB encoded (%.0fs)", total>>20, pr.elapsed())
+				}
 			}))
-			defer fmt.Fprintln(os.Stderr)
 		}
 		out, err := at1.Encode(data, opts...)
 		if err != nil {

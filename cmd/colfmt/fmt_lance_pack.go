@@ -10,7 +10,6 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -149,26 +148,22 @@ func lancePackSchema(file string, table *arrow.Schema, data []byte, jo jsonarrow
 	return s, nil
 }
 
-// lanceProgress passes records through, reporting rows on stderr (one
-// line rewritten) for inputs of lanceProgressBytes or more.
+// lanceProgress passes records through, reporting rows on stderr (see
+// progress) for inputs of lanceProgressBytes or more.
 func lanceProgress(recs iter.Seq2[arrow.RecordBatch, error], size int) iter.Seq2[arrow.RecordBatch, error] {
 	if size < lanceProgressBytes {
 		return recs
 	}
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		start := time.Now()
+		pr := newProgress(os.Stderr)
 		var rows int64
 		defer func() {
-			fmt.Fprintf(os.Stderr, "\rcolfmt: lance: %d rows of %d MB written (%.0fs)\n", rows, size>>20, time.Since(start).Seconds())
+			pr.done("colfmt: lance: %d rows of %d MB written (%.0fs)", rows, size>>20, pr.elapsed())
 		}()
-		last := start
 		for rec, err := range recs {
 			if err == nil {
 				rows += rec.NumRows()
-				if time.Since(last) > 500*time.Millisecond {
-					last = time.Now()
-					fmt.Fprintf(os.Stderr, "\rcolfmt: lance: %d rows (%.0fs)", rows, time.Since(start).Seconds())
-				}
+				pr.update("colfmt: lance: %d rows (%.0fs)", rows, pr.elapsed())
 			}
 			if !yield(rec, err) {
 				return
