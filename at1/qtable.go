@@ -312,6 +312,9 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 	if len(t.rowModes) < t.nlines {
 		return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 	}
+	if cw != nil && !c.safe {
+		return dst, c.streamQuery(cw, t, blocks, max(boff, 0), limit)
+	}
 	w, est, err := c.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)), cw != nil)
 	if err != nil {
 		return nil, err
