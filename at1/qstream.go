@@ -66,9 +66,35 @@ type qCursor struct {
 // streamQuery writes every line of t to cw, decoding the blocks a row
 // group at a time (see above). It is the fast path of streamLines.
 func (c *config) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int64, limit int64) error {
+	s, err := c.newQStreamer(t, blocks, boff, limit)
+	if err != nil {
+		return err
+	}
+	workers, slots := 0, 1
+	if total := s.ngroups * t.ncols; c.concurrency > 1 && total > 1 {
+		workers = min(c.concurrency-1, total-1)
+		slots = min(s.ngroups, workers+2)
+	}
+	s.setSlots(slots)
+	for w := 0; w < workers; w++ {
+		s.wg.Add(1)
+		go s.work()
+	}
+	err = s.writeLines(cw, limit)
+	s.mu.Lock()
+	s.stop = true
+	s.mu.Unlock()
+	s.cond.Broadcast()
+	s.wg.Wait()
+	return err
+}
+
+// newQStreamer checks the table's groups against its structured lines
+// and orders the blocks; setSlots must follow.
+func (c *config) newQStreamer(t *qTable, blocks []byte, boff int64, limit int64) (*qStreamer, error) {
 	if c.strict {
 		if err := t.check(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var nstruct int
@@ -79,22 +105,13 @@ func (c *config) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int
 	}
 	ngroups := (nstruct + t.rg - 1) / t.rg
 	if t.ncols > 0 && ngroups > len(t.groups) {
-		return errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
+		return nil, errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
 	}
 	if t.ncols == 0 {
 		ngroups = 0
 	}
 	s := &qStreamer{c: c, t: t, blocks: blocks, boff: boff, ngroups: ngroups, nstruct: nstruct, budget: limit + 1<<20}
 	s.cond.L = &s.mu
-	workers := 0
-	s.slots = 1
-	if total := ngroups * t.ncols; c.concurrency > 1 && total > 1 {
-		workers = min(c.concurrency-1, total-1)
-		s.slots = min(ngroups, workers+2)
-	}
-	s.bufs = make([][]byte, s.slots*t.ncols)
-	s.res = make([]qBlock, s.slots*t.ncols)
-	s.done = make([]int, s.slots)
 	s.cur = make([]qCursor, t.ncols)
 	s.order = make([]int, 0, ngroups*t.ncols)
 	for g := 0; g < ngroups; g++ {
@@ -107,17 +124,15 @@ func (c *config) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int
 			return int(min(max(grp[b%t.ncols].Size-grp[a%t.ncols].Size, -1), 1))
 		})
 	}
-	for w := 0; w < workers; w++ {
-		s.wg.Add(1)
-		go s.work()
-	}
-	err := s.writeLines(cw, limit)
-	s.mu.Lock()
-	s.stop = true
-	s.mu.Unlock()
-	s.cond.Broadcast()
-	s.wg.Wait()
-	return err
+	return s, nil
+}
+
+// setSlots sets the number of groups whose blocks may be decoded at once.
+func (s *qStreamer) setSlots(n int) {
+	s.slots = max(n, 1)
+	s.bufs = make([][]byte, s.slots*s.t.ncols)
+	s.res = make([]qBlock, s.slots*s.t.ncols)
+	s.done = make([]int, s.slots)
 }
 
 // work decodes blocks in claim order while their group's slot is free.
@@ -189,8 +204,8 @@ func (s *qStreamer) decode(g, col int, buf []byte) (qBlock, []byte) {
 	return qBlock{b: d, n: bytes.Count(d, []byte{'\n'}) + 1}, buf
 }
 
-// acquire waits for group g's blocks (decoding those not claimed yet on
-// this goroutine), charges them to the budget in file order and checks
+// acquire waits for group g's blocks (decoding blocks not claimed yet on
+// this goroutine meanwhile), charges them to the budget in file order and checks
 // their value counts. decodeErr is the first block's decode (or budget)
 // error; countErr, when the blocks decoded, the first short block's.
 func (s *qStreamer) acquire(g int) (decodeErr, countErr error) {
@@ -198,7 +213,9 @@ func (s *qStreamer) acquire(g int) (decodeErr, countErr error) {
 	slot := g % s.slots
 	s.mu.Lock()
 	for s.done[slot] < t.ncols {
-		if s.next < len(s.order) && s.order[s.next]/t.ncols == g {
+		// While the group is not ready, decode any block a slot is free
+		// for: this group's, else a later one's, rather than sleep.
+		if s.next < len(s.order) && s.order[s.next]/t.ncols < s.released+s.slots {
 			s.claim()
 			continue
 		}
