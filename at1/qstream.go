@@ -2,6 +2,8 @@ package at1
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
@@ -47,6 +49,7 @@ type qStreamer struct {
 	res     []qBlock  // [slot*ncols+col]
 	budget  int64     // decoded bytes the blocks may still take, charged in file order
 	cur     []qCursor // the current group's column cursors
+	segs    []qSeg    // qjson: the template's segments
 
 	mu       sync.Mutex
 	cond     sync.Cond
@@ -113,6 +116,9 @@ func (c *config) newQStreamer(t *qTable, blocks []byte, boff int64, limit int64)
 	s := &qStreamer{c: c, t: t, blocks: blocks, boff: boff, ngroups: ngroups, nstruct: nstruct, budget: limit + 1<<20}
 	s.cond.L = &s.mu
 	s.cur = make([]qCursor, t.ncols)
+	for _, seg := range t.segs {
+		s.segs = append(s.segs, newQSeg(seg))
+	}
 	s.order = make([]int, 0, ngroups*t.ncols)
 	for g := 0; g < ngroups; g++ {
 		k := len(s.order)
@@ -351,17 +357,19 @@ func (s *qStreamer) writeLines(cw *chunkWriter, limit int64) error {
 func (s *qStreamer) appendRow(dst []byte) []byte {
 	t := s.t
 	if t.codec == CodecQJSON {
-		dst = append(dst, t.segs[0]...)
+		dst = s.segs[0].appendTo(dst)
 		for col := range s.cur {
-			cu := &s.cur[col]
-			rest := cu.b[cu.pos:]
-			j := bytes.IndexByte(rest, '\n')
-			if j < 0 {
-				j = len(rest)
-			}
-			dst = append(dst, rest[:j]...)
-			cu.pos += j + 1
-			dst = append(dst, t.segs[col+1]...)
+			dst = s.cur[col].appendNext(dst)
+			dst = s.segs[col+1].appendTo(dst)
+		}
+		return dst
+	}
+	if len(t.delim) == 1 {
+		d := t.delim[0]
+		dst = s.cur[0].appendNext(dst)
+		for col := 1; col < len(s.cur); col++ {
+			dst = append(dst, d)
+			dst = s.cur[col].appendNext(dst)
 		}
 		return dst
 	}
@@ -369,14 +377,67 @@ func (s *qStreamer) appendRow(dst []byte) []byte {
 		if col > 0 {
 			dst = append(dst, t.delim...)
 		}
-		cu := &s.cur[col]
-		rest := cu.b[cu.pos:]
-		j := bytes.IndexByte(rest, '\n')
-		if j < 0 {
-			j = len(rest)
-		}
-		dst = append(dst, rest[:j]...)
-		cu.pos += j + 1
+		dst = s.cur[col].appendNext(dst)
 	}
 	return dst
+}
+
+// appendNext appends the cursor's next value (up to the next '\n' or the
+// end) and moves past it. A value of under 16 bytes with 16 bytes to read
+// after it and room for 16 in dst, the usual case, is found a word at a
+// time and copied as one 16-byte move (the bytes after the value are
+// overwritten by what is appended next).
+func (cu *qCursor) appendNext(dst []byte) []byte {
+	const ones, highs, nls = 0x0101010101010101, 0x8080808080808080, 0x0a0a0a0a0a0a0a0a
+	p, b := cu.pos, cu.b
+	if p+16 <= len(b) && cap(dst)-len(dst) >= 16 {
+		src := (*[16]byte)(b[p : p+16])
+		j := 16
+		// The lowest byte flagged is the first '\n' (a borrow only
+		// flags bytes above a zero one).
+		if x := binary.LittleEndian.Uint64(src[:8]) ^ nls; (x-ones)&^x&highs != 0 {
+			j = bits.TrailingZeros64((x-ones)&^x&highs) >> 3
+		} else if x := binary.LittleEndian.Uint64(src[8:]) ^ nls; (x-ones)&^x&highs != 0 {
+			j = 8 + bits.TrailingZeros64((x-ones)&^x&highs)>>3
+		}
+		n := len(dst)
+		*(*[16]byte)(dst[n : n+16]) = *src
+		if j < 16 {
+			cu.pos = p + j + 1
+			return dst[:n+j]
+		}
+		// Longer: the first 16 bytes are copied; find the rest.
+		dst, p = dst[:n+16], p+16
+	}
+	rest := b[p:]
+	j := bytes.IndexByte(rest, '\n')
+	if j < 0 {
+		j = len(rest)
+	}
+	cu.pos = p + j + 1
+	return append(dst, rest[:j]...)
+}
+
+// qSeg is a constant piece of every row (a qjson template segment),
+// padded to 16 bytes when it is shorter, to be copied as one move.
+type qSeg struct {
+	s   []byte
+	pad *[16]byte
+}
+
+func newQSeg(s []byte) qSeg {
+	q := qSeg{s: s}
+	if len(s) < 16 {
+		q.pad = new([16]byte)
+		copy(q.pad[:], s)
+	}
+	return q
+}
+
+func (q qSeg) appendTo(dst []byte) []byte {
+	if n := len(dst); q.pad != nil && cap(dst)-n >= 16 {
+		*(*[16]byte)(dst[n : n+16]) = *q.pad
+		return dst[:n+len(q.s)]
+	}
+	return append(dst, q.s...)
 }

@@ -85,6 +85,19 @@ func TestQStreamGroups(t *testing.T) {
 		cases = append(cases, tc{fmt.Sprintf("qjson rg %d", rg),
 			qFile(t, CodecQJSON, "", segs, []string{"a", "b", "c"}, []byte{QInt, QDecimal, QText}, rg, jlines, false, tagZstd), strings.Join(jwant, "\n")})
 	}
+	// A two-byte delimiter, and a template segment longer than 16 bytes.
+	var dwant, lwant []string
+	long := []string{`{"first field name":`, `,"b":`, `,"a much longer third field name":"`, `"}`}
+	for _, l := range lines {
+		if l.row == nil {
+			dwant, lwant = append(dwant, l.verbatim), append(lwant, l.verbatim)
+			continue
+		}
+		dwant = append(dwant, strings.Join(l.row, ";;"))
+		lwant = append(lwant, long[0]+l.row[0]+long[1]+l.row[1]+long[2]+l.row[2]+long[3])
+	}
+	cases = append(cases, tc{"qcolumnar delimiter ;;", qFile(t, CodecQColumnar, ";;", nil, nil, []byte{QInt, QDecimal, QText}, 100, lines, false, tagZstd), strings.Join(dwant, "\n")},
+		tc{"qjson long segments", qFile(t, CodecQJSON, "", long, nil, []byte{QInt, QDecimal, QText}, 100, jlines, false, tagZstd), strings.Join(lwant, "\n")})
 	// No columns: every structured line is the template's only segment.
 	empty := []qLine{{row: []string{}}, {verbatim: "v"}, {row: []string{}}}
 	cases = append(cases, tc{"qjson no columns", qFile(t, CodecQJSON, "", []string{"{}"}, nil, nil, 4, empty, true, tagZstd), "{}\nv\n{}\n"})
