@@ -63,8 +63,9 @@
 //     covers the whole output, so it is checked after the last byte was
 //     written: on a mismatch ErrChecksum is returned and the writer has
 //     received unverified bytes, as with xz -dc on a bad check (a qcolumnar
-//     or qjson block found damaged part way likewise fails after the
-//     lines before it). Reader.Read decodes a whole-file container whole
+//     or qjson table is decoded a row group at a time, so a block found
+//     damaged part way likewise fails after the lines of the groups
+//     before it, with the error Decode returns). Reader.Read decodes a whole-file container whole
 //     and verifies it before returning its first byte.
 //   - Open reads only the header, the stream directory (or the frame list)
 //     and, for qcolumnar/qjson, the small meta/template/paths/index

@@ -499,8 +499,8 @@ func (w *qWriter) line(dst []byte, p *qPos) ([]byte, error) {
 }
 
 // streamLines writes every line of t to cw, passing the buffer on at
-// about streamChunk bytes. A block found damaged part way has its error
-// returned after the lines before it were written.
+// about streamChunk bytes, from blocks all decoded first: the checked
+// twin (config.safe) of streamQuery.
 func streamLines(cw *chunkWriter, t *qTable, w *qWriter, limit, maxDecoded int64) error {
 	start := cw.n + int64(len(cw.buf))
 	tooLarge := func(i int) error {
