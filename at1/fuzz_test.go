@@ -131,6 +131,12 @@ func FuzzDiffDecode(f *testing.F) {
 		if (err1 == nil) != (err4 == nil) || (err1 == nil && !bytes.Equal(out.Bytes(), serial)) {
 			t.Fatalf("Decode %v / DecodeTo %v disagree", err1, err4)
 		}
+		// The streaming fast paths against the checked twin, streaming.
+		var safeOut bytes.Buffer
+		_, err5 := DecodeTo(&safeOut, src, append(fuzzOpts, withSafe())...)
+		if (err4 == nil) != (err5 == nil) || (err4 == nil && !bytes.Equal(out.Bytes(), safeOut.Bytes())) {
+			t.Fatalf("DecodeTo %v / safe twin %v disagree", err4, err5)
+		}
 		// qcolumnar and qjson stream a row group at a time (streamQuery),
 		// but return the error of decoding every block first, as the
 		// serial Decode does (limits aside: they are checked at
