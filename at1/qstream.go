@@ -52,12 +52,14 @@ type qStreamer struct {
 	bufs    [][]byte  // [slot*ncols+col], reused
 	res     []qBlock  // [slot*ncols+col]
 	budget  int64     // decoded bytes the blocks may still take, charged in file order
+	budget0 int64     // the budget at the start
 	cur     []qCursor // the current group's column cursors
 	segs    []qSeg    // qjson: the template's segments
 
 	mu       sync.Mutex
 	cond     sync.Cond
 	next     int   // next entry of order to claim
+	spent    int64 // bytes the blocks decoded so far took, in decode order
 	done     []int // per slot: blocks of its group decoded
 	released int   // groups before this one have given back their slot
 	stop     bool
@@ -124,7 +126,7 @@ func (c *config) newQStreamer(t *qTable, blocks []byte, boff int64, limit int64)
 	if t.ncols == 0 {
 		ngroups = 0
 	}
-	s := &qStreamer{c: c, t: t, blocks: blocks, boff: boff, ngroups: ngroups, nstruct: nstruct, budget: limit + 1<<20}
+	s := &qStreamer{c: c, t: t, blocks: blocks, boff: boff, ngroups: ngroups, nstruct: nstruct, budget: limit + 1<<20, budget0: limit + 1<<20}
 	s.cond.L = &s.mu
 	s.cur = make([]qCursor, t.ncols)
 	for _, seg := range t.segs {
@@ -158,7 +160,7 @@ func (s *qStreamer) work() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
-		for !s.stop && s.next < len(s.order) && s.order[s.next]/s.t.ncols >= s.released+s.slots {
+		for !s.stop && s.next < len(s.order) && !s.claimable(-1) {
 			s.cond.Wait()
 		}
 		if s.stop || s.next >= len(s.order) {
@@ -166,6 +168,20 @@ func (s *qStreamer) work() {
 		}
 		s.claim()
 	}
+}
+
+// claimable reports whether the next block in claim order may be decoded
+// now (s.mu held) by the writer waiting for group g (-1: a worker): its
+// group's slot is free and, once the blocks decoded so far take more
+// than the decoded budget (the file will fail on it), it is group g's.
+// So the memory held stays within the budget, as when every block was
+// decoded first, plus the blocks being decoded.
+func (s *qStreamer) claimable(g int) bool {
+	if s.next >= len(s.order) {
+		return false
+	}
+	bg := s.order[s.next] / s.t.ncols
+	return bg < s.released+s.slots && (s.spent <= s.budget0 || bg == g)
 }
 
 // claim decodes the next block in claim order; s.mu is held on entry and
@@ -176,8 +192,9 @@ func (s *qStreamer) claim() {
 	g, col := j/s.t.ncols, j%s.t.ncols
 	k := (g%s.slots)*s.t.ncols + col
 	s.mu.Unlock()
-	r, buf := s.decode(g, col, s.bufs[k])
+	r, buf, spent := s.decode(g, col, s.bufs[k])
 	s.mu.Lock()
+	s.spent += spent
 	s.bufs[k] = buf
 	s.res[k] = r
 	if s.done[g%s.slots]++; s.done[g%s.slots] == s.t.ncols {
@@ -187,14 +204,16 @@ func (s *qStreamer) claim() {
 
 // decode decodes block (g, col) into buf's array when it is large enough,
 // as decodeBlock does (same errors), but without charging the budget. It
-// returns the buffer to keep for the slot's next block.
-func (s *qStreamer) decode(g, col int, buf []byte) (qBlock, []byte) {
+// returns the buffer to keep for the slot's next block, and the bytes
+// the block took: its declared size (allocated for it, if the buffer was
+// short) or what it decoded to, the larger.
+func (s *qStreamer) decode(g, col int, buf []byte) (_ qBlock, _ []byte, spent int64) {
 	c := s.c
 	b := s.t.groups[g][col]
 	raw, off := s.blocks[b.Offset:b.Offset+b.Size], s.boff+b.Offset
 	path := "block (" + strconv.Itoa(g) + "," + strconv.Itoa(col) + ")"
 	if len(raw) == 0 {
-		return qBlock{err: errs.At(ErrCorrupt, off, path, "empty block (no tag)")}, buf
+		return qBlock{err: errs.At(ErrCorrupt, off, path, "empty block (no tag)")}, buf, 0
 	}
 	var backend byte
 	switch raw[0] {
@@ -203,22 +222,25 @@ func (s *qStreamer) decode(g, col int, buf []byte) (qBlock, []byte) {
 	case tagZstd:
 		backend = BackendZstd
 	default:
-		return qBlock{err: errs.At(ErrCorrupt, off, path, "unknown block tag %d", raw[0])}, buf
+		return qBlock{err: errs.At(ErrCorrupt, off, path, "unknown block tag %d", raw[0])}, buf, 0
 	}
 	// A buffer too small for the declared size is replaced by one with a
 	// little room, so the next groups' blocks (of the same rows) fit.
-	if n, ok := declaredSize(backend, raw[1:]); ok && n <= uint64(c.maxStream) && n > uint64(cap(buf)) {
-		buf = hugepage.Make(int(min(n+n/8, uint64(c.maxStream))))
-		defer hugepage.Done(buf)
+	if n, ok := declaredSize(backend, raw[1:]); ok && n <= uint64(c.maxStream) {
+		spent = int64(n)
+		if n > uint64(cap(buf)) {
+			buf = hugepage.Make(int(min(n+n/8, uint64(c.maxStream))))
+			defer hugepage.Done(buf)
+		}
 	}
 	d, err := c.decompressInto(buf, backend, raw[1:], c.maxStream, off+1, path)
 	if err != nil {
-		return qBlock{err: err}, buf
+		return qBlock{err: err}, buf, spent
 	}
 	if cap(d) > cap(buf) {
 		buf = d[:0]
 	}
-	return qBlock{b: d, n: bytes.Count(d, []byte{'\n'}) + 1}, buf
+	return qBlock{b: d, n: bytes.Count(d, []byte{'\n'}) + 1}, buf, max(spent, int64(len(d)))
 }
 
 // acquire waits for group g's blocks (decoding blocks not claimed yet on
@@ -232,7 +254,7 @@ func (s *qStreamer) acquire(g int) (decodeErr, countErr error) {
 	for s.done[slot] < t.ncols {
 		// While the group is not ready, decode any block a slot is free
 		// for: this group's, else a later one's, rather than sleep.
-		if s.next < len(s.order) && s.order[s.next]/t.ncols < s.released+s.slots {
+		if s.claimable(g) {
 			s.claim()
 			continue
 		}

@@ -244,6 +244,34 @@ func TestQStreamErrors(t *testing.T) {
 	}
 }
 
+// TestQStreamBudget decodes a table whose blocks take more than the
+// decoded budget (the output limit plus 1 MiB): the workers stop
+// decoding ahead once the blocks decoded take more than it, and the
+// error is the one of charging the blocks in file order, as Decode's.
+func TestQStreamBudget(t *testing.T) {
+	var lines []qLine
+	var total int
+	for i := 0; i < 5000; i++ {
+		row := []string{strings.Repeat(strconv.Itoa(i%10), 150), strings.Repeat("x", 100+i%50), strconv.Itoa(i)}
+		lines = append(lines, qLine{row: row})
+		total += len(row[0]) + len(row[1]) + len(row[2]) + 3
+	}
+	if total < 1<<20+200_000 {
+		t.Fatalf("only %d bytes", total)
+	}
+	src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QText, QText, QInt}, 50, lines, true, tagZstd)
+	opts := []Option{WithMaxDecodedSize(100_000)}
+	_, derr := Decode(src, append(opts, WithConcurrency(1))...)
+	if !errors.Is(derr, ErrTooLarge) || !strings.Contains(derr.Error(), "decoded blocks exceed") {
+		t.Fatalf("Decode: %v", derr)
+	}
+	for _, conc := range []int{1, 2, 4} {
+		if _, err := streamed(t, src, conc, opts...); fmt.Sprint(err) != fmt.Sprint(derr) {
+			t.Fatalf("conc %d: streamed %v, Decode %v", conc, err, derr)
+		}
+	}
+}
+
 // replaceStreams rebuilds a whole-file container with the named streams
 // replaced (all stored).
 func replaceStreams(t *testing.T, src []byte, codec Codec, change map[string][]byte) []byte {
