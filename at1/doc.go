@@ -718,7 +718,9 @@
 // after the first error the later groups are still decoded, so a
 // damaged block is reported before a short block or a line error (the
 // groups before the error are written; FuzzDiffDecode compares the
-// error with the serial Decode's, TestQStreamErrors the cases). Rows are
+// error with the serial Decode's, TestQStreamErrors the cases); once the
+// blocks decoded take more than that budget (the file will fail on it),
+// workers stop decoding ahead, so memory stays within it. Rows are
 // written from per-column cursors: a value under 16 bytes (with 16
 // bytes to read after it and room for 16 in the buffer) is found a word
 // at a time and copied as one 16-byte move, and template segments under

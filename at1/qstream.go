@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -228,8 +229,8 @@ func (s *qStreamer) decode(g, col int, buf []byte) (_ qBlock, _ []byte, spent in
 	// little room, so the next groups' blocks (of the same rows) fit.
 	if n, ok := declaredSize(backend, raw[1:]); ok && n <= uint64(c.maxStream) {
 		spent = int64(n)
-		if n > uint64(cap(buf)) {
-			buf = hugepage.Make(int(min(n+n/8, uint64(c.maxStream))))
+		if size := min(n+n/8, uint64(c.maxStream), math.MaxInt); n > uint64(cap(buf)) && size >= n {
+			buf = hugepage.Make(int(size))
 			defer hugepage.Done(buf)
 		}
 	}
