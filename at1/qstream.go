@@ -18,9 +18,10 @@ import (
 // block before the first line (holding the whole decoded table, a fresh
 // page for every 4 KiB of it), the blocks are decoded a row group at a
 // time into a few slots of buffers that are reused, group after group.
-// With more than one goroutine allowed, workers decode the next groups'
-// blocks while the current group's lines are written; the writer helps
-// decode its own group's blocks when they are not ready. The output, and
+// With more than one goroutine allowed, workers decode the blocks of the
+// current group and, with 8 groups or more, of the next ones while the
+// current group's lines are written; the writer decodes blocks too while
+// its group is not ready. The output, and
 // the error returned for a damaged file, are those of decoding every
 // block first (qLineWriter, serially): blocks are charged to the decoded
 // budget in file order, and after the first error the remaining groups
