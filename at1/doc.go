@@ -740,6 +740,15 @@
 //	zipcodes.csv (qcolumnar)           1.53 -> 1.36   590 / 1,267 / 1,025
 //	movies.jsonl (qcolumnar, 1 group)  2.05 -> 2.08   411 / 964 / 966
 //
+// A second run (11 rounds, load 5.4-6.0), main -> this: flights
+// (qcolumnar) 1.51 -> 0.92, flights (qjson) 1.09 -> 0.85, PyPI TSV 1.20
+// -> 1.01, zipcodes.csv 1.58 -> 1.41, movies.jsonl 2.11 -> 2.01. The
+// workers cost little CPU when no core is free: a build that takes none
+// in this path used 98-102% of the CPU of this one (zipcodes, movies,
+// PyPI; 15 rounds at load 5.5; flights 97% at load 9). Wall time with two
+// free cores was not measured: the shared machine's load stayed at 4-9
+// all session, where wall time follows CPU time.
+//
 // Tried and not kept: a slot per worker ahead with a few large groups
 // (PyPI TSV, 2 groups of 65,536 rows: 188 ms of CPU and 2,763 faults
 // with two slots, 173 ms and 2,243 with one, wall time no lower at load
