@@ -469,3 +469,65 @@ func decodeBenchFiles(b *testing.B) (paths []string, files [][]byte) {
 	}
 	return paths, files
 }
+
+// BenchmarkQStreamLines times the line phase of a whole-file qcolumnar
+// or qjson file from AT1_BENCH_DECODE_FILES (skipped when unset): its
+// blocks are decoded once, then each iteration writes every line to a
+// 256 KiB buffer (streamQuery's writeLines), without xz or the hash.
+func BenchmarkQStreamLines(b *testing.B) {
+	paths, files := decodeBenchFiles(b)
+	for k, p := range paths {
+		src := files[k]
+		c, err := newConfig(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pl, err := c.parse(memSource(src, 0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if pl.Framed || (pl.Codec != CodecQColumnar && pl.Codec != CodecQJSON) {
+			continue
+		}
+		ss, err := c.streamSetOf(memSource(src, 0), pl.Streams)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t, blocks, boff, err := c.loadQTable(pl.Codec, ss, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := c.newQStreamer(t, blocks, max(boff, 0), 1<<40)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.setSlots(s.ngroups) // every group decoded once, kept
+		for g := 0; g < s.ngroups; g++ {
+			if dErr, cErr := s.acquire(g); dErr != nil || cErr != nil {
+				b.Fatal(dErr, cErr)
+			}
+		}
+		orig, err := Decode(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s.budget, s.released = 1<<62, 0
+				for g := range s.done {
+					s.done[g] = t.ncols
+				}
+				cw := newChunkWriter(io.Discard, nopHash{}, 1<<40)
+				if err := s.writeLines(cw, 1<<40); err != nil {
+					b.Fatal(err)
+				}
+				if cw.n+int64(len(cw.buf)) != int64(len(orig)) {
+					b.Fatalf("wrote %d bytes, want %d", cw.n+int64(len(cw.buf)), len(orig))
+				}
+				cw.release()
+			}
+		})
+	}
+}

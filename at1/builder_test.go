@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -48,7 +49,7 @@ func compress(t testing.TB, backend byte, data []byte) []byte {
 		}
 		return buf.Bytes()
 	case BackendZstd:
-		enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true))
+		enc, err := testZstd()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,6 +57,12 @@ func compress(t testing.TB, backend byte, data []byte) []byte {
 	}
 	return data
 }
+
+// testZstd is one encoder for every compress call (EncodeAll may be
+// called concurrently), not a new one per block.
+var testZstd = sync.OnceValues(func() (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil, zstd.WithSingleSegment(true))
+})
 
 func lstr(dst []byte, s []byte) []byte {
 	dst = varint.Append(dst, uint64(len(s)))
@@ -241,6 +248,14 @@ type qLine struct {
 
 func qFile(t testing.TB, codec Codec, delim string, segs []string, paths []string, types []byte, rg int, lines []qLine, trailing bool, tag byte) []byte {
 	t.Helper()
+	return qFileHook(t, codec, delim, segs, paths, types, rg, lines, trailing, tag, nil)
+}
+
+// qFileHook is qFile with hook, if not nil, given each block ([tag]
+// [payload]) of group g, column c to replace (to damage it, or to hold
+// other values).
+func qFileHook(t testing.TB, codec Codec, delim string, segs []string, paths []string, types []byte, rg int, lines []qLine, trailing bool, tag byte, hook func(g, c int, block []byte) []byte) []byte {
+	t.Helper()
 	ncols := len(types)
 	var rowModes []byte
 	var verbatim []string
@@ -264,6 +279,9 @@ func qFile(t testing.TB, codec Codec, delim string, segs []string, paths []strin
 				vals[i] = r[c]
 			}
 			block := append([]byte{tag}, compress(t, map[byte]byte{tagXZ: BackendXZ, tagZstd: BackendZstd}[tag], []byte(strings.Join(vals, "\n")))...)
+			if hook != nil {
+				block = hook(g, c, block)
+			}
 			index = varint.Append(index, uint64(len(block)))
 			switch types[c] {
 			case QInt:

@@ -63,8 +63,9 @@
 //     covers the whole output, so it is checked after the last byte was
 //     written: on a mismatch ErrChecksum is returned and the writer has
 //     received unverified bytes, as with xz -dc on a bad check (a qcolumnar
-//     or qjson block found damaged part way likewise fails after the
-//     lines before it). Reader.Read decodes a whole-file container whole
+//     or qjson table is decoded a row group at a time, so a block found
+//     damaged part way likewise fails after the lines of the groups
+//     before it, with the error Decode returns). Reader.Read decodes a whole-file container whole
 //     and verifies it before returning its first byte.
 //   - Open reads only the header, the stream directory (or the frame list)
 //     and, for qcolumnar/qjson, the small meta/template/paths/index
@@ -709,6 +710,61 @@
 // are not, and what separates them is mostly the binary's start-up
 // (colfmt --version about 25 ms of CPU here, xz -dc of airports.csv
 // 9.8 ms in all).
+//
+// qcolumnar and qjson streamed a row group at a time (2026-11-26,
+// fifth session). colfmt cat used to decode every block of the table
+// before the first line, so the whole decoded table was fresh pages
+// (flights-200k.jsonl as qcolumnar: 3,500 faults against xz -dc's
+// 2,150). Now (qstream.go) the blocks of a group are decoded into a slot
+// of buffers that the next groups reuse; with 8 groups or more and a
+// second goroutine allowed, a worker decodes up to two groups ahead into
+// slots of their own while the current group's lines are written, and
+// the writer decodes any free block rather than wait. The larger blocks
+// of a group are decoded first. Errors are those of decoding every block
+// first: blocks are charged to the decoded budget in file order, and
+// after the first error the later groups are still decoded, so a
+// damaged block is reported before a short block or a line error (the
+// groups before the error are written; FuzzDiffDecode compares the
+// error with the serial Decode's, TestQStreamErrors the cases); once the
+// blocks decoded take more than that budget (the file will fail on it),
+// workers stop decoding ahead, so memory stays within it. Rows are
+// written from per-column cursors: a value under 16 bytes (with 16
+// bytes to read after it and room for 16 in the buffer) is found a word
+// at a time and copied as one 16-byte move, and template segments under
+// 16 bytes likewise. The line phase alone (BenchmarkQStreamLines, blocks
+// decoded once, no hash; medians of 4 interleaved runs, load 5-6), the
+// row writing of the first version -> this: flights 16.4 -> 11.6 ms,
+// PyPI TSV 15.3 -> 11.6, zipcodes.csv 7.5 -> 3.1, movies.jsonl 1.7 ->
+// 1.5. colfmt cat as a fresh process, CPU (getrusage of the child) over
+// xz -dc's of a liblzma -6 file of the same original, main -> this, 15
+// interleaved rounds, medians, load 7.8 (no core free, so wall time
+// follows CPU time), minor faults xz / main / this:
+//
+//	file (at1 codec)                   main -> this   faults
+//	flights-200k.jsonl (qcolumnar)     1.46 -> 0.92   2,145 / 3,515 / 1,061
+//	flights-200k.jsonl (qjson)         1.03 -> 0.81   2,146 / 1,882 / 1,174
+//	PyPI TSV, 8.0 MB (qcolumnar)       1.21 -> 1.03   2,051 / 3,285 / 2,255
+//	zipcodes.csv (qcolumnar)           1.53 -> 1.36   590 / 1,267 / 1,025
+//	movies.jsonl (qcolumnar, 1 group)  2.05 -> 2.08   411 / 964 / 966
+//
+// A second run (11 rounds, load 5.4-6.0), main -> this: flights
+// (qcolumnar) 1.51 -> 0.92, flights (qjson) 1.09 -> 0.85, PyPI TSV 1.20
+// -> 1.01, zipcodes.csv 1.58 -> 1.41, movies.jsonl 2.11 -> 2.01. The
+// workers cost little CPU when no core is free: a build that takes none
+// in this path used 98-102% of the CPU of this one (zipcodes, movies,
+// PyPI; 15 rounds at load 5.5; flights 97% at load 9). Wall time with two
+// free cores was not measured: the shared machine's load stayed at 4-9
+// all session, where wall time follows CPU time.
+//
+// Tried and not kept: a slot per worker ahead with a few large groups
+// (PyPI TSV, 2 groups of 65,536 rows: 188 ms of CPU and 2,763 faults
+// with two slots, 173 ms and 2,243 with one, wall time no lower at load
+// 5), hence the 8-group threshold; on flights (37 groups) one to four
+// slots cost the same CPU (82-84 ms), and GOMAXPROCS=1 75 ms (at load 5
+// the second thread's wake-ups cost more than it saves). What is left:
+// the LZMA decode of the blocks (about 60% of PyPI's CPU), the file read
+// whole before the first block (pread and its pages, 4-5%), the SHA-256
+// of the output (3-7%), and start-up on the small files.
 //
 // # Security
 //

@@ -66,6 +66,7 @@ func checkErr(t *testing.T, err error) {
 func FuzzDiffDecode(f *testing.F) {
 	addSeeds(f)
 	addRowWriterSeeds(f)
+	addQStreamSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		before := allocated()
 		serial, err1 := Decode(src, append(fuzzOpts, WithConcurrency(1))...)
@@ -129,6 +130,24 @@ func FuzzDiffDecode(f *testing.F) {
 		}
 		if (err1 == nil) != (err4 == nil) || (err1 == nil && !bytes.Equal(out.Bytes(), serial)) {
 			t.Fatalf("Decode %v / DecodeTo %v disagree", err1, err4)
+		}
+		// The streaming fast paths against the checked twin, streaming.
+		var safeOut bytes.Buffer
+		_, err5 := DecodeTo(&safeOut, src, append(fuzzOpts, withSafe())...)
+		if (err4 == nil) != (err5 == nil) || (err4 == nil && !bytes.Equal(out.Bytes(), safeOut.Bytes())) {
+			t.Fatalf("DecodeTo %v / safe twin %v disagree", err4, err5)
+		}
+		// qcolumnar and qjson stream a row group at a time (streamQuery),
+		// but return the error of decoding every block first, as the
+		// serial Decode does (limits aside: they are checked at
+		// different points), having written only a start of the output.
+		if _, codec, err := checkHeader(src); err == nil && (codec == CodecQColumnar || codec == CodecQJSON) {
+			if !errors.Is(err1, ErrTooLarge) && !errors.Is(err4, ErrTooLarge) && fmt.Sprint(err1) != fmt.Sprint(err4) {
+				t.Fatalf("Decode %v / DecodeTo %v: different errors", err1, err4)
+			}
+			if err4 != nil && err1 == nil && !bytes.HasPrefix(serial, out.Bytes()) {
+				t.Fatalf("DecodeTo wrote %d bytes that do not start the output", out.Len())
+			}
 		}
 	})
 }

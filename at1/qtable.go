@@ -312,6 +312,9 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 	if len(t.rowModes) < t.nlines {
 		return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 	}
+	if cw != nil && !c.safe {
+		return dst, c.streamQuery(cw, t, blocks, max(boff, 0), limit)
+	}
 	w, est, err := c.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)), cw != nil)
 	if err != nil {
 		return nil, err
@@ -496,8 +499,8 @@ func (w *qWriter) line(dst []byte, p *qPos) ([]byte, error) {
 }
 
 // streamLines writes every line of t to cw, passing the buffer on at
-// about streamChunk bytes. A block found damaged part way has its error
-// returned after the lines before it were written.
+// about streamChunk bytes, from blocks all decoded first: the checked
+// twin (config.safe) of streamQuery.
 func streamLines(cw *chunkWriter, t *qTable, w *qWriter, limit, maxDecoded int64) error {
 	start := cw.n + int64(len(cw.buf))
 	tooLarge := func(i int) error {
