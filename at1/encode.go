@@ -370,37 +370,40 @@ func (c *config) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 		layouts = slices.DeleteFunc(layouts, func(l layout) bool { return l.name != c.enc.layout })
 	}
 	sets := make([][]namedStream, len(layouts))
-	est := make([]int, len(layouts))
-	bestEst := -1
+	est := make([]int, len(layouts)) // -1: not columnar (always packed)
 	for i, l := range layouts {
-		if sets[i] = l.make(); sets[i] == nil || l.codec != CodecColumnar {
-			continue
-		}
-		est[i] = estimateStreams(sets[i], c.concurrency)
-		if bestEst < 0 || est[i] < bestEst {
-			bestEst = est[i]
+		est[i] = -1
+		if sets[i] = l.make(); sets[i] != nil && l.codec == CodecColumnar {
+			est[i] = estimateStreams(sets[i], c.concurrency)
 		}
 	}
-	bestIdx := -1
-	for i, l := range layouts {
-		if sets[i] != nil && l.codec == CodecColumnar && est[i] == bestEst && bestIdx < 0 {
-			bestIdx = i
-		}
-	}
-	keep := func(i int) bool {
-		if layouts[i].codec != CodecColumnar || i == bestIdx {
-			return true
-		}
-		e := float64(est[i])
-		return e > layoutTie*float64(bestEst) && e <= layoutMargin*float64(bestEst)
-	}
+	keep, bestEst := keptLayouts(est)
 	var out []layoutSet
 	for i := range layouts {
-		if sets[i] != nil && keep(i) {
+		if sets[i] != nil && keep[i] {
 			out = append(out, layoutSet{layouts[i].codec, sets[i]})
 		}
 	}
 	return out, bestEst, nil
+}
+
+// keptLayouts is which layouts of zstd estimates est are packed in full
+// (an estimate of -1 is a layout packed whatever the estimates) and the
+// best estimate (-1: none): the first of the best, and any other within
+// layoutMargin of it and not within layoutTie.
+func keptLayouts(est []int) (keep []bool, bestEst int) {
+	bestEst, best := -1, -1
+	for i, e := range est {
+		if e >= 0 && (best < 0 || e < bestEst) {
+			bestEst, best = e, i
+		}
+	}
+	keep = make([]bool, len(est))
+	for i, e := range est {
+		f := float64(e)
+		keep[i] = e < 0 || i == best || f > layoutTie*float64(bestEst) && f <= layoutMargin*float64(bestEst)
+	}
+	return keep, bestEst
 }
 
 // layoutMargin: a layout whose zstd estimate is more than this times the
@@ -437,6 +440,10 @@ func (c *config) packLayouts(layouts []layoutSet, extra func() error, extraSize 
 	}
 	slices.SortStableFunc(jobs, func(a, b job) int { return b.size - a.size })
 	err := parallel(c.concurrency, len(jobs), func(j int) error {
+		if c.enc.jobs != nil {
+			c.enc.jobs <- struct{}{}
+			defer func() { <-c.enc.jobs }()
+		}
 		jb := jobs[j]
 		if jb.set < 0 {
 			return extra()
@@ -624,7 +631,10 @@ func chunks(src []byte, size int64) [][]byte {
 
 // encodeFramed writes a framed (AT1\x03) container: the codec is chosen
 // from the first chunk, and each frame is structured or raw, whichever is
-// smaller. Frames are encoded in parallel.
+// smaller. Frames are encoded in parallel, each with the full
+// concurrency, their compression jobs sharing c.concurrency slots: a
+// frame's big jobs run beside another frame's, or, when the frames are
+// few or uneven (a 16 MiB frame and a small last one), beside each other.
 func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
 	parts := chunks(src, c.enc.chunkSize)
 	codec, err := c.resolveCodec(c.chooseCodec(parts[0]), parts[0])
@@ -632,7 +642,9 @@ func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
 		return nil, err
 	}
 	inner := *c
-	inner.concurrency = 1
+	if c.concurrency > 1 {
+		inner.enc.jobs = make(chan struct{}, c.concurrency)
+	}
 	frames := make([][]byte, len(parts))
 	var done atomic.Int64
 	var mu sync.Mutex

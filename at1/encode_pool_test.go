@@ -1,0 +1,161 @@
+package at1
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// poolInputs are inputs that take each of encodeUnit's paths at the
+// default level: a table the structure wins by far (the plain xz
+// estimated, then skipped), random hex (the plain xz made in the pool,
+// RAW wins), and prose a little larger than xzTrialMax and below it (the
+// exact first-model estimate, reused by xzTuned).
+func poolInputs() map[string][]byte {
+	r := rand.New(rand.NewPCG(11, 12))
+	var hex, prose []byte
+	for len(hex) < 96<<10 {
+		hex = fmt.Appendf(hex, "%016x,%08x\n", r.Uint64(), r.Uint32())
+	}
+	words := []string{"alpha", "beta", "gamma", "delta", "the", "of", "and", "column", "table", "row"}
+	for len(prose) < 80<<10 {
+		for i := 0; i < 8+r.IntN(8); i++ {
+			prose = append(prose, words[r.IntN(len(words))]...)
+			prose = append(prose, ' ')
+		}
+		prose = append(prose, '\n')
+	}
+	return map[string][]byte{
+		"trades": tradesCSV(150 << 10), "events": eventsJSONL(60 << 10), "hex": hex,
+		"prose": prose, "prose-small": prose[:bytes.LastIndexByte(prose[:40<<10], '\n')+1],
+	}
+}
+
+// The output at the default level (xz trials, estimates, the plain xz
+// in the pool or after it, frames sharing job slots) does not depend on
+// the concurrency.
+func TestEncodeDeterministicDefaultLevel(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("encodes each input at 6e four times")
+	}
+	for name, src := range poolInputs() {
+		for _, opts := range [][]Option{nil, {WithChunkSize(64 << 10)}} {
+			var want []byte
+			for _, n := range []int{1, 4} {
+				got, err := Encode(src, append(opts, WithConcurrency(n))...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want == nil {
+					want = got
+				} else if !bytes.Equal(got, want) {
+					t.Fatalf("%s %d options: concurrency %d gives %d bytes, concurrency 1 %d", name, len(opts), n, len(got), len(want))
+				}
+			}
+		}
+	}
+}
+
+// The default encoder (plain xz estimated, not always made) stays within
+// the bound: no larger than the smallest of plain xz (xzTuned), zstd and
+// stored of the input plus the container.
+func TestEncodePlainBoundDefault(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("compresses each input with xz several times")
+	}
+	for name, src := range poolInputs() {
+		enc, err := Encode(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := smallest(src, DefaultLevel, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bound := len(p.data) + 6 + TrailerSize; len(enc) > bound {
+			t.Errorf("%s: %d bytes (%v), more than the plain bound %d", name, len(enc), codecOf(enc), bound)
+		}
+		t.Logf("%s: %d -> %d (%v), plain %d", name, len(src), len(enc), codecOf(enc), len(p.data))
+	}
+}
+
+// xzTuned given its first model's stream (xzFirst) writes what it writes
+// without it, on inputs it compresses whole and on inputs it samples.
+func TestXZTunedReusesFirst(t *testing.T) {
+	for name, src := range poolInputs() {
+		if name == "trades" || name == "events" {
+			src = src[:min(len(src), 100<<10)]
+		}
+		for _, cut := range []int{900, 30 << 10, len(src)} {
+			s := src[:min(cut, len(src))]
+			want, err := xzTuned(nil, s, DefaultLevel, true, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := xzFirst(s, DefaultLevel, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := xzTuned([]byte("x"), s, DefaultLevel, true, first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got[1:], want) || got[0] != 'x' {
+				t.Errorf("%s[:%d]: %d bytes with the first stream given, %d without", name, len(s), len(got)-1, len(want))
+			}
+		}
+	}
+}
+
+func TestKeptLayouts(t *testing.T) {
+	for _, c := range []struct {
+		est  []int
+		keep []bool
+		best int
+	}{
+		{[]int{1000, 1004}, []bool{true, false}, 1000},           // a tie: the best only
+		{[]int{1004, 1000}, []bool{false, true}, 1000},           // the best wherever it is
+		{[]int{1000, 1000}, []bool{true, false}, 1000},           // equal: the first
+		{[]int{1000, 1050}, []bool{true, true}, 1000},            // within the margin, not a tie
+		{[]int{1000, 1100}, []bool{true, false}, 1000},           // beyond the margin
+		{[]int{-1, 1200, 1000}, []bool{true, false, true}, 1000}, // qjson always
+		{[]int{-1}, []bool{true}, -1},
+	} {
+		keep, best := keptLayouts(c.est)
+		if best != c.best || fmt.Sprint(keep) != fmt.Sprint(c.keep) {
+			t.Errorf("keptLayouts(%v) = %v, %d; want %v, %d", c.est, keep, best, c.keep, c.best)
+		}
+	}
+}
+
+// packLayouts lays out each set as packStreams would alone, whatever
+// the concurrency and with an extra job in the pool.
+func TestPackLayoutsPool(t *testing.T) {
+	src := tradesCSV(80 << 10)
+	c, err := newConfig([]Option{WithLevel(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.columnarStreamsOf(c.tableOf(src))
+	b := []namedStream{{name: "x", data: src}, {name: "y", data: []byte("stored"), stored: true}, {name: "z"}}
+	var want [][]byte
+	for _, s := range [][]namedStream{a, b} {
+		p, err := c.packStreams(nil, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p)
+	}
+	for _, n := range []int{1, 3} {
+		c.concurrency = n
+		ran := false
+		got, err := c.packLayouts([]layoutSet{{CodecColumnar, a}, {CodecColumnar, b}}, func() error { ran = true; return nil }, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ran || !bytes.Equal(got[0], want[0]) || !bytes.Equal(got[1], want[1]) {
+			t.Errorf("concurrency %d: extra ran %v, sets equal %v %v", n, ran, bytes.Equal(got[0], want[0]), bytes.Equal(got[1], want[1]))
+		}
+	}
+}
