@@ -184,7 +184,7 @@ func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, 
 	case estNow:
 		extra = func() error {
 			var err error
-			est, ratio, first, err = c.xzEstimate(src)
+			est, ratio, first, err = c.plainXZEstimate(src, raw0)
 			return err
 		}
 	}
@@ -229,6 +229,15 @@ const (
 	xzSkipRatio      = 0.75
 	xzSkipRatioExact = 0.95
 )
+
+// plainXZEstimate is xzEstimate capped by raw0, the plain zstd or
+// stored of src: samples miss repeats farther apart than they are (a
+// file twice over), which the plain zstd sees, and plain xz is no larger
+// than it on any input measured.
+func (c *config) plainXZEstimate(src []byte, raw0 packed) (est int, ratio float64, first []byte, err error) {
+	est, ratio, first, err = c.xzEstimate(src)
+	return min(est, len(raw0.data)), ratio, first, err
+}
 
 // xzEstimate is the size plain xz would give src and the ratio under
 // which a structured encoding skips it: for small inputs the size with

@@ -159,3 +159,44 @@ func TestPackLayoutsPool(t *testing.T) {
 		}
 	}
 }
+
+// An input that repeats itself farther apart than the estimate's samples
+// reach (random lines, then the same lines again): the samples see no
+// repeat, the plain zstd does and caps the estimate near the plain xz.
+func TestPlainXZEstimateRepeatedHalves(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("compresses 1 MB with xz")
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	var half []byte
+	for len(half) < 500<<10 {
+		half = fmt.Appendf(half, "%d,%x,%d\n", r.IntN(1000), r.Uint64(), r.IntN(50))
+	}
+	src := append(append([]byte(nil), half...), half...)
+	c, err := newConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw0 := smallestNoXZ(src, DefaultLevel)
+	x, err := xzCompress(nil, src, DefaultLevel, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampled, _, _, err := c.xzEstimate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, ratio, _, err := c.plainXZEstimate(src, raw0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the cap a structure of 1.2x the plain xz would pass as under
+	// the skip ratio; with it, it is not.
+	if float64(sampled)*ratio < 1.2*float64(len(x)) {
+		t.Logf("sampled estimate %d is not fooled (plain xz %d): the input does not test the cap", sampled, len(x))
+	}
+	if float64(est)*ratio >= float64(len(x)) {
+		t.Errorf("capped estimate %d (ratio %.2f) lets a structure larger than the plain xz %d skip it (sampled %d, plain zstd %d)",
+			est, ratio, len(x), sampled, len(raw0.data))
+	}
+}
