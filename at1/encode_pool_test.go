@@ -114,11 +114,10 @@ func TestKeptLayouts(t *testing.T) {
 		keep []bool
 		best int
 	}{
-		{[]int{1000, 1004}, []bool{true, false}, 1000},           // a tie: the best only
-		{[]int{1004, 1000}, []bool{false, true}, 1000},           // the best wherever it is
-		{[]int{1000, 1000}, []bool{true, false}, 1000},           // equal: the first
-		{[]int{1000, 1050}, []bool{true, true}, 1000},            // within the margin, not a tie
-		{[]int{1000, 1100}, []bool{true, false}, 1000},           // beyond the margin
+		{[]int{1000, 1004}, []bool{true, true}, 1000},            // however close: both
+		{[]int{1100, 1000}, []bool{false, true}, 1000},           // the best wherever it is
+		{[]int{1000, 1080}, []bool{true, true}, 1000},            // at the margin
+		{[]int{1000, 1081}, []bool{true, false}, 1000},           // beyond the margin
 		{[]int{-1, 1200, 1000}, []bool{true, false, true}, 1000}, // qjson always
 		{[]int{-1}, []bool{true}, -1},
 	} {
@@ -198,5 +197,27 @@ func TestPlainXZEstimateRepeatedHalves(t *testing.T) {
 	if float64(est)*ratio >= float64(len(x)) {
 		t.Errorf("capped estimate %d (ratio %.2f) lets a structure larger than the plain xz %d skip it (sampled %d, plain zstd %d)",
 			est, ratio, len(x), sampled, len(raw0.data))
+	}
+}
+
+// estSize gives what zstd at estLevel gives, from the cache or not.
+func TestEstSizeCache(t *testing.T) {
+	chunks := [][]byte{tradesCSV(20 << 10), eventsJSONL(10 << 10), bytes.Repeat([]byte("ab"), 500)}
+	for round := 0; round < 2; round++ {
+		for i, ch := range chunks {
+			if got, want := estSize(ch), len(zstdCompress(nil, ch, estLevel)); got != want {
+				t.Errorf("round %d chunk %d: estSize %d, zstd %d", round, i, got, want)
+			}
+		}
+	}
+	// Filling the cache empties it rather than letting it grow.
+	for i := 0; i <= estCacheMax; i++ {
+		estSize(fmt.Appendf(nil, "chunk %d of the cache, long enough to be worth compressing", i))
+	}
+	estCache.Lock()
+	n := len(estCache.m)
+	estCache.Unlock()
+	if n > estCacheMax {
+		t.Errorf("cache holds %d sizes, more than %d", n, estCacheMax)
 	}
 }
