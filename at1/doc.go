@@ -422,6 +422,14 @@
 //	files of 77 B to 21 KB     2-40x         1.5-20x       0.04-0.47 s
 //	npm.tsv (18 MB, 2 frames)  2.95 -> 2.85  2.84 -> 1.84  83.4 -> 80.7
 //
+// Wall time depends on the other work on the machine: a second run at
+// load 3.0 gave pypi8 3.02 -> 3.13x xz's wall and 3.07 -> 3.21x its CPU
+// (both runs' wall about equal to their CPU: the process had about one
+// core), zipcodes.csv 2.18 -> 1.97x and 2.22 -> 2.08x, nuget.tsv 2.78 ->
+// 2.53x and 2.77 -> 2.65x. With two idle cores the pool runs pypi8's
+// plain xz and values streams side by side (traced: 14.9 s wall for
+// 17.5 s of CPU, against 39.4 s for 26.8 s before, at load 4).
+//
 // Where the time still goes: on pypi8 90% of the CPU is internal/xz
 // encoding three 7-8 MB streams that the rules require (the plain xz,
 // as the table wins by only 6%, and the split and token layouts, 0.1%
