@@ -426,9 +426,12 @@
 // load 3.0 gave pypi8 3.02 -> 3.13x xz's wall and 3.07 -> 3.21x its CPU
 // (both runs' wall about equal to their CPU: the process had about one
 // core), zipcodes.csv 2.18 -> 1.97x and 2.22 -> 2.08x, nuget.tsv 2.78 ->
-// 2.53x and 2.77 -> 2.65x. With two idle cores the pool runs pypi8's
-// plain xz and values streams side by side (traced: 14.9 s wall for
-// 17.5 s of CPU, against 39.4 s for 26.8 s before, at load 4).
+// 2.53x and 2.77 -> 2.65x. The pool does run pypi8's jobs two at a time
+// (traced: the plain xz and the token table's values stream from the
+// start, the split table's when the first of them ends), so with two
+// idle cores the wall time is about two of its three big xz jobs rather
+// than all three; the traced run still took 29.8 s of wall time for
+// 30.0 s of CPU, the machine's other work leaving it about one core.
 //
 // Where the time still goes: on pypi8 90% of the CPU is internal/xz
 // encoding three 7-8 MB streams that the rules require (the plain xz,
