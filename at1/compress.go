@@ -53,8 +53,13 @@ const (
 // model in xzModels compresses the input (or xzTrialMax bytes sampled
 // from it) and the smallest is kept (or used for the whole input). Only levels
 // 6..9 tune; below that the trials would cost more than the level saves.
-func xzTuned(dst, src []byte, level int, extreme bool) ([]byte, error) {
+// first, when not nil, is src already compressed with the first model
+// (xzFirst): it is used instead of compressing again.
+func xzTuned(dst, src []byte, level int, extreme bool, first []byte) ([]byte, error) {
 	if level < 6 || len(src) < 1<<10 {
+		if first != nil {
+			return append(dst, first...), nil
+		}
 		return xzCompress(dst, src, level, extreme)
 	}
 	trial := src
@@ -73,9 +78,14 @@ func xzTuned(dst, src []byte, level int, extreme bool) ([]byte, error) {
 	var best []byte
 	bestModel := 0
 	for i, m := range models {
-		x, err := xz.AppendEncode(nil, trial, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithLiteralContext(m[0], m[1]), xz.WithCheck(xzCheck))
-		if err != nil {
-			return nil, err
+		var x []byte
+		if i == 0 && first != nil && len(trial) == len(src) {
+			x = first
+		} else {
+			var err error
+			if x, err = xzModel(nil, trial, level, extreme, m); err != nil {
+				return nil, err
+			}
 		}
 		if best == nil || len(x) < len(best) {
 			best, bestModel = x, i
@@ -84,8 +94,24 @@ func xzTuned(dst, src []byte, level int, extreme bool) ([]byte, error) {
 	if len(trial) == len(src) {
 		return append(dst, best...), nil
 	}
-	m := xzModels[bestModel]
+	if bestModel == 0 && first != nil {
+		return append(dst, first...), nil
+	}
+	return xzModel(dst, src, level, extreme, xzModels[bestModel])
+}
+
+// xzModel is xzCompress with the literal model m (lc, pb).
+func xzModel(dst, src []byte, level int, extreme bool, m [2]int) ([]byte, error) {
 	return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithLiteralContext(m[0], m[1]), xz.WithCheck(xzCheck))
+}
+
+// xzFirst is src compressed as xzTuned compresses it with its first
+// model (xz's default), so xzTuned can take it as its first argument.
+func xzFirst(src []byte, level int, extreme bool) ([]byte, error) {
+	if level < 6 || len(src) < 1<<10 {
+		return xzCompress(nil, src, level, extreme)
+	}
+	return xzModel(nil, src, level, extreme, xzModels[0])
 }
 
 // zstdEncoders holds one encoder per speed; EncodeAll is safe for
@@ -153,11 +179,18 @@ type packed struct {
 // xz cannot win against stored (its framing alone takes more).
 // A negative level -l means level l without xz.
 func smallest(src []byte, level int, extreme bool) (packed, error) {
-	withXZ := level > 0
-	level = max(level, -level)
+	best := smallestNoXZ(src, max(level, -level))
+	if level < 0 {
+		return best, nil
+	}
+	return smallestXZ(best, src, level, extreme, nil)
+}
+
+// smallestNoXZ is smallest without xz: stored or zstd.
+func smallestNoXZ(src []byte, level int) packed {
 	best := packed{BackendStored, src}
 	if len(src) < 10 {
-		return best, nil // a zstd frame takes at least 9 bytes
+		return best // a zstd frame takes at least 9 bytes
 	}
 	if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
 		best = packed{BackendZstd, z}
@@ -169,10 +202,22 @@ func smallest(src []byte, level int, extreme bool) (packed, error) {
 			best = packed{BackendZstd, z}
 		}
 	}
-	if !withXZ || len(src) < 48 || len(best.data) <= xzMinSize {
+	return best
+}
+
+// xzCanWin reports whether xz is tried against best, the smallest of
+// stored and zstd of src.
+func xzCanWin(best packed, src []byte) bool {
+	return len(src) >= 48 && len(best.data) > xzMinSize
+}
+
+// smallestXZ completes smallest: best (smallestNoXZ of src) or xz,
+// whichever is smaller; first is as for xzTuned.
+func smallestXZ(best packed, src []byte, level int, extreme bool, first []byte) (packed, error) {
+	if !xzCanWin(best, src) {
 		return best, nil
 	}
-	x, err := xzTuned(nil, src, level, extreme)
+	x, err := xzTuned(nil, src, level, extreme, first)
 	if err != nil {
 		return packed{}, err
 	}

@@ -107,103 +107,207 @@ func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 
 // encodeUnit encodes a whole file's body or one frame's: the packed
 // stream set under codec when it is smaller than the RAW payload, else
-// the RAW payload (backend byte and data). The two are made in parallel.
+// the RAW payload (backend byte and data).
+//
 // Plain xz is tried as RAW always (WithXZBaseline(true)), only when the
 // structured encoding does not beat plain zstd and stored
-// (WithXZBaseline(false)), or, by default, unless a sampled estimate of
-// it says the structured encoding is well below it (xzBaselineNeeded).
+// (WithXZBaseline(false)), or, by default, unless an estimate of it
+// (xzEstimate) says the structured encoding is well below it.
+//
+// The work runs in two rounds, each on up to c.concurrency goroutines:
+// first the plain zstd, the plain xz estimate and the layouts (built,
+// estimated and pruned, see layoutsOf); then one pool of every kept
+// layout's streams and the plain xz, largest first, so that one big xz
+// job does not leave the other core idle. The plain xz joins the pool
+// when it is needed or, by the estimates, likely to be (with one
+// goroutine it waits until it is known to be needed). Which results are
+// kept never depends on the scheduling: the output is the same for any
+// concurrency.
 //
 // codec may be codecJSONAuto (whole files only): the codec of the
 // structured encoding is returned.
 func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body []byte, err error) {
-	var raw, s []byte
-	always := codec == CodecRaw || c.enc.xzBaseline && (c.enc.xzBaselineSet || len(src) <= xzSampleMin)
-	est := -1 // estimated plain xz size; -1: none (WithXZBaseline(false))
+	always := codec == CodecRaw || c.enc.xzBaseline && c.enc.xzBaselineSet
+	estimate := !always && c.enc.xzBaseline
+	level, extreme := c.enc.level, c.enc.xzExtreme()
+	var (
+		raw0    packed // plain stored or zstd
+		layouts []layoutSet
+		zest    = -1 // the columnar layouts' best zstd estimate
+	)
 	err = parallel(min(c.concurrency, 2), 2, func(i int) error {
 		var err error
 		if i == 0 {
-			raw, err = c.rawBody(src, always)
-			if err == nil && !always && !c.enc.xzBaselineSet {
-				est, err = c.xzEstimate(src)
-			}
+			raw0 = smallestNoXZ(src, level)
 		} else if codec != CodecRaw {
-			s, codec, err = c.structuredBody(src, codec)
+			layouts, zest, err = c.layoutsOf(src, codec)
 		}
 		return err
 	})
 	if err != nil {
 		return false, codec, nil, err
 	}
-	if s != nil && (len(s) < len(raw) || c.enc.force) {
-		if always || est >= 0 && float64(len(s)) < xzSkipRatio*float64(est) {
+	// The plain xz joins the pool when it is needed whatever the
+	// structure gives, or, by default, when the structure is not
+	// predicted to beat it by far: its zstd estimate is not below
+	// (a little under) the skip ratio times the plain zstd. Otherwise
+	// the pool estimates it (xzEstimate), and it is made after the
+	// pool only when the structure is not under the skip ratio times the
+	// estimate. The prediction does not depend on the concurrency.
+	xzCan := xzCanWin(raw0, src)
+	xzNow := always && xzCan
+	estNow := false
+	if estimate && xzCan {
+		ratio := xzSkipRatio
+		if len(src) <= xzTrialMax {
+			ratio = xzSkipRatioExact
+		}
+		xzNow = len(layouts) == 0 || zest < 0 || float64(zest) >= 0.95*ratio*float64(len(raw0.data))
+		estNow = !xzNow
+	}
+	var (
+		rawXZ   = raw0
+		rawDone = !xzCan
+		est     = -1    // estimated plain xz size
+		ratio   float64 // the skip ratio for est
+		first   []byte  // plain xz with xzTuned's first model, when est is exact
+	)
+	var extra func() error
+	switch {
+	case xzNow:
+		extra = func() error {
+			var err error
+			rawXZ, err = smallestXZ(raw0, src, level, extreme, nil)
+			rawDone = true
+			return err
+		}
+	case estNow:
+		extra = func() error {
+			var err error
+			est, ratio, first, err = c.plainXZEstimate(src, raw0)
+			return err
+		}
+	}
+	sets, err := c.packLayouts(layouts, extra, len(src))
+	if err != nil {
+		return false, codec, nil, err
+	}
+	var s []byte
+	for i, b := range sets {
+		if b != nil && (s == nil || len(b) < len(s)) {
+			s, codec = b, layouts[i].codec
+		}
+	}
+	if s != nil && (len(s) < 1+len(raw0.data) || c.enc.force) {
+		switch {
+		case !always && !estimate: // WithXZBaseline(false)
+			return true, codec, s, nil
+		case estNow && float64(len(s)) < ratio*float64(est):
 			return true, codec, s, nil
 		}
 	}
-	if !always {
-		if raw, err = c.rawBody(src, true); err != nil {
+	if !rawDone {
+		if rawXZ, err = smallestXZ(raw0, src, level, extreme, first); err != nil {
 			return false, codec, nil, err
 		}
-		if s != nil && (len(s) < len(raw) || c.enc.force) {
-			return true, codec, s, nil
-		}
 	}
-	return false, codec, raw, nil
+	if s != nil && (len(s) < 1+len(rawXZ.data) || c.enc.force) {
+		return true, codec, s, nil
+	}
+	return false, codec, append([]byte{rawXZ.backend}, rawXZ.data...), nil
 }
 
-// The sampled plain-xz estimate: inputs above xzSampleMin bytes are
-// sampled as xzSamples pieces of xzSampleSize bytes spread evenly; the
-// plain xz is skipped when the structured encoding is under xzSkipRatio
-// times the estimate.
+// The plain-xz estimate: inputs up to xzTrialMax bytes are compressed
+// whole with xzTuned's first model (exact for that model; the skip ratio
+// xzSkipRatioExact leaves room for the others); larger ones are sampled
+// as xzSamples pieces of up to xzSampleSize bytes (at most an eighth of
+// the input each) spread evenly, and the plain xz is skipped when the
+// structured encoding is under xzSkipRatio times the estimate.
 const (
-	xzSampleMin  = 1 << 20
-	xzSamples    = 4
-	xzSampleSize = 128 << 10
-	xzSkipRatio  = 0.75
+	xzSamples        = 4
+	xzSampleSize     = 128 << 10
+	xzSkipRatio      = 0.75
+	xzSkipRatioExact = 0.95
 )
 
-// xzEstimate is the size plain xz would give src, extrapolated from
-// xz of samples (one at the start, the others spread evenly). The samples
-// use the level without its extreme variant (several times cheaper on
-// repetitive data, at most a few percent larger: the estimate errs high,
-// which the skip ratio's margin absorbs).
-func (c *config) xzEstimate(src []byte) (int, error) {
+// plainXZEstimate is xzEstimate capped by raw0, the plain zstd or
+// stored of src: samples miss repeats farther apart than they are (a
+// file twice over), which the plain zstd sees, and plain xz is no larger
+// than it on any input measured.
+func (c *config) plainXZEstimate(src []byte, raw0 packed) (est int, ratio float64, first []byte, err error) {
+	est, ratio, first, err = c.xzEstimate(src)
+	return min(est, len(raw0.data)), ratio, first, err
+}
+
+// xzEstimate is the size plain xz would give src and the ratio under
+// which a structured encoding skips it: for small inputs the size with
+// xzTuned's first model (first: that stream, for xzTuned to reuse);
+// else extrapolated from xz of samples (one at the start, the others
+// spread evenly). The samples use the level without its extreme variant
+// (several times cheaper on repetitive data, a few percent to 15%
+// larger: the estimate errs high, which the skip ratio's margin absorbs).
+func (c *config) xzEstimate(src []byte) (est int, ratio float64, first []byte, err error) {
+	if len(src) <= xzTrialMax {
+		first, err = xzFirst(src, c.enc.level, c.enc.xzExtreme())
+		return len(first), xzSkipRatioExact, first, err
+	}
+	n := min(xzSampleSize, len(src)/(2*xzSamples))
 	var sample []byte
-	step := (len(src) - xzSampleSize) / (xzSamples - 1)
+	step := (len(src) - n) / (xzSamples - 1)
 	for i := 0; i < xzSamples; i++ {
 		off := i * step
-		sample = append(sample, src[off:off+xzSampleSize]...)
+		sample = append(sample, src[off:off+n]...)
 	}
 	x, err := xzCompress(nil, sample, c.enc.level, false)
 	if err != nil {
-		return 0, err
+		return 0, 0, nil, err
 	}
-	return int(float64(len(x)) * float64(len(src)) / float64(len(sample))), nil
-}
-
-// rawBody is a RAW payload: the backend byte and the smallest encoding
-// (xz tried only when withXZ).
-func (c *config) rawBody(src []byte, withXZ bool) ([]byte, error) {
-	level := c.enc.level
-	if !withXZ {
-		level = -level
-	}
-	p, err := smallest(src, level, c.enc.xzExtreme())
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte{p.backend}, p.data...), nil
+	return int(float64(len(x)) * float64(len(src)) / float64(len(sample))), xzSkipRatio, nil, nil
 }
 
 // codecJSONAuto is chooseCodec's answer for JSON Lines under CodecAuto:
 // the smaller of qjson and columnar token tables (never on the wire).
 const codecJSONAuto Codec = 253
 
+// layoutSet is one candidate layout's streams, laid out and not yet
+// compressed.
+type layoutSet struct {
+	codec   Codec
+	streams []namedStream
+}
+
 // structuredBody is the packed stream set of src under codec (nil when
 // the codec does not apply to src) and the codec it is in: the smallest
-// of the candidate layouts. Columnar tries the table as split and its
-// token table (see tokenTable), or for JSON Lines the token table of
-// the line shape; codecJSONAuto tries qjson and the columnar ones.
+// of the candidate layouts (layoutsOf).
 func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
+	layouts, _, err := c.layoutsOf(src, codec)
+	if err != nil {
+		return nil, codec, err
+	}
+	sets, err := c.packLayouts(layouts, nil, 0)
+	if err != nil {
+		return nil, codec, err
+	}
+	var best []byte
+	bestCodec := codec
+	for i, b := range sets {
+		if b != nil && (best == nil || len(b) < len(best)) {
+			best, bestCodec = b, layouts[i].codec
+		}
+	}
+	return best, bestCodec, nil
+}
+
+// layoutsOf lays src out as each candidate layout of codec (none when
+// the codec does not apply to src) and keeps those worth packing in
+// full, with the best zstd estimate of the columnar ones (-1: none).
+// Columnar tries the table as split and its token table (see
+// tokenTable), or for JSON Lines the token table of the line shape;
+// codecJSONAuto tries qjson and the columnar ones. The columnar layouts'
+// streams are estimated with fast zstd, and those within layoutMargin of
+// the best are kept. qjson's blocks are compressed already: it is always
+// packed.
+func (c *config) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 	type layout struct {
 		codec Codec
 		name  string // for tests: encConfig.layout keeps one
@@ -267,48 +371,101 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 			columnar()
 		}
 	default:
-		return nil, codec, nil
+		return nil, -1, nil
 	}
 	if c.enc.layout != "" {
 		layouts = slices.DeleteFunc(layouts, func(l layout) bool { return l.name != c.enc.layout })
 	}
-	// The columnar layouts' streams are estimated with fast zstd; only
-	// those within layoutMargin of the best estimate are packed in full
-	// (qjson's blocks are compressed already: it is always packed).
 	sets := make([][]namedStream, len(layouts))
-	est := make([]int, len(layouts))
-	bestEst := -1
+	est := make([]int, len(layouts)) // -1: not columnar (always packed)
 	for i, l := range layouts {
-		if sets[i] = l.make(); sets[i] == nil || l.codec != CodecColumnar {
-			continue
-		}
-		est[i] = estimateStreams(sets[i], c.concurrency)
-		if bestEst < 0 || est[i] < bestEst {
-			bestEst = est[i]
+		est[i] = -1
+		if sets[i] = l.make(); sets[i] != nil && l.codec == CodecColumnar {
+			est[i] = estimateStreams(sets[i], c.concurrency)
 		}
 	}
-	var best []byte
-	bestCodec := codec
-	for i, l := range layouts {
-		streams := sets[i]
-		if streams == nil || l.codec == CodecColumnar && float64(est[i]) > layoutMargin*float64(bestEst) {
-			continue
-		}
-		b, err := c.packStreams(nil, streams)
-		if err != nil {
-			return nil, codec, err
-		}
-		if best == nil || len(b) < len(best) {
-			best, bestCodec = b, l.codec
+	keep, bestEst := keptLayouts(est)
+	var out []layoutSet
+	for i := range layouts {
+		if sets[i] != nil && keep[i] {
+			out = append(out, layoutSet{layouts[i].codec, sets[i]})
 		}
 	}
-	return best, bestCodec, nil
+	return out, bestEst, nil
+}
+
+// keptLayouts is which layouts of zstd estimates est are packed in full
+// (an estimate of -1 is a layout packed whatever the estimates) and the
+// best estimate (-1: none): those within layoutMargin of the best.
+func keptLayouts(est []int) (keep []bool, bestEst int) {
+	bestEst, best := -1, -1
+	for i, e := range est {
+		if e >= 0 && (best < 0 || e < bestEst) {
+			bestEst, best = e, i
+		}
+	}
+	keep = make([]bool, len(est))
+	for i, e := range est {
+		f := float64(e)
+		keep[i] = e < 0 || i == best || f <= layoutMargin*float64(bestEst)
+	}
+	return keep, bestEst
 }
 
 // layoutMargin: a layout whose zstd estimate is more than this times the
-// best one is not packed in full (xz and zstd rank tables alike within
-// a few percent).
+// best one is not packed (xz and zstd rank tables alike within a few
+// percent). Layouts closer than that are all packed, however close: on
+// seattle-weather-hourly-normals.csv the split table and the token table
+// are 0.17% apart under zstd, 0.5% under plain xz -1 and -3 of their
+// streams, and 16% apart as packed (each stream's own literal model).
+// (Ranking them by xz of samples of the streams instead, also tried: off
+// by 5-15%, and wrong on movies.jsonl by 10%.)
 const layoutMargin = 1.08
+
+// packLayouts packs each layout's stream set. Every stream of every
+// layout is one job of a pool of c.concurrency goroutines, largest
+// first; extra, when not nil, is one more job of extraSize bytes
+// (encodeUnit's plain xz or its estimate).
+func (c *config) packLayouts(layouts []layoutSet, extra func() error, extraSize int) ([][]byte, error) {
+	type job struct{ set, stream, size int }
+	var jobs []job
+	out := make([][]packed, len(layouts))
+	for i, l := range layouts {
+		out[i] = make([]packed, len(l.streams))
+		for k, s := range l.streams {
+			if s.stored || len(s.data) == 0 {
+				out[i][k] = packed{BackendStored, s.data}
+				continue
+			}
+			jobs = append(jobs, job{i, k, len(s.data)})
+		}
+	}
+	if extra != nil {
+		jobs = append(jobs, job{-1, 0, extraSize})
+	}
+	slices.SortStableFunc(jobs, func(a, b job) int { return b.size - a.size })
+	err := parallel(c.concurrency, len(jobs), func(j int) error {
+		if c.enc.jobs != nil {
+			c.enc.jobs <- struct{}{}
+			defer func() { <-c.enc.jobs }()
+		}
+		jb := jobs[j]
+		if jb.set < 0 {
+			return extra()
+		}
+		p, err := smallest(layouts[jb.set].streams[jb.stream].data, c.enc.level, c.enc.xzExtreme())
+		out[jb.set][jb.stream] = p
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sets := make([][]byte, len(layouts))
+	for i, l := range layouts {
+		sets[i] = appendStreamSet(nil, l.streams, out[i])
+	}
+	return sets, nil
+}
 
 // estimateStreams is the size of streams under fast zstd.
 func estimateStreams(streams []namedStream, concurrency int) int {
@@ -326,6 +483,16 @@ func estimateStreams(streams []namedStream, concurrency int) int {
 		total += n
 	}
 	return total
+}
+
+// packStreams compresses the streams (in parallel, each with the smallest
+// backend) and appends the packed stream set.
+func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) {
+	sets, err := c.packLayouts([]layoutSet{{streams: streams}}, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, sets[0]...), nil
 }
 
 // resolveCodec settles codecJSONAuto for a framed file, whose frames
@@ -424,23 +591,9 @@ func isJSONLines(sample [][]byte) bool {
 	return n > 0 && obj*10 >= n*9
 }
 
-// packStreams compresses the streams (in parallel, each with the smallest
-// backend) and appends the packed stream set.
-func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) {
-	out := make([]packed, len(streams))
-	err := parallel(c.concurrency, len(streams), func(i int) error {
-		s := streams[i]
-		if s.stored {
-			out[i] = packed{BackendStored, s.data}
-			return nil
-		}
-		p, err := smallest(s.data, c.enc.level, c.enc.xzExtreme())
-		out[i] = p
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
+// appendStreamSet appends the packed stream set of streams, each
+// compressed as packed.
+func appendStreamSet(dst []byte, streams []namedStream, packed []packed) []byte {
 	// An empty stream is left out: a missing stream reads as empty (the
 	// reference's rule too), and each entry costs its name and 2 bytes.
 	n := 0
@@ -456,11 +609,11 @@ func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) 
 		}
 		dst = varint.Append(dst, uint64(len(s.name)))
 		dst = append(dst, s.name...)
-		dst = append(dst, out[i].backend)
-		dst = varint.Append(dst, uint64(len(out[i].data)))
-		dst = append(dst, out[i].data...)
+		dst = append(dst, packed[i].backend)
+		dst = varint.Append(dst, uint64(len(packed[i].data)))
+		dst = append(dst, packed[i].data...)
 	}
-	return dst, nil
+	return dst
 }
 
 // chunks cuts src into pieces of at most size bytes, each ending just
@@ -483,7 +636,10 @@ func chunks(src []byte, size int64) [][]byte {
 
 // encodeFramed writes a framed (AT1\x03) container: the codec is chosen
 // from the first chunk, and each frame is structured or raw, whichever is
-// smaller. Frames are encoded in parallel.
+// smaller. Frames are encoded in parallel, each with the full
+// concurrency, their compression jobs sharing c.concurrency slots: a
+// frame's big jobs run beside another frame's, or, when the frames are
+// few or uneven (a 16 MiB frame and a small last one), beside each other.
 func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
 	parts := chunks(src, c.enc.chunkSize)
 	codec, err := c.resolveCodec(c.chooseCodec(parts[0]), parts[0])
@@ -491,7 +647,9 @@ func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
 		return nil, err
 	}
 	inner := *c
-	inner.concurrency = 1
+	if c.concurrency > 1 {
+		inner.enc.jobs = make(chan struct{}, c.concurrency)
+	}
 	frames := make([][]byte, len(parts))
 	var done atomic.Int64
 	var mu sync.Mutex

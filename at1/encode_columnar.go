@@ -2,10 +2,12 @@ package at1
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"math"
 	"math/bits"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/colfmt/colfmt/internal/varint"
 )
@@ -302,13 +304,45 @@ func pickChunk(cands []candidate) candidate {
 	for _, c := range cands {
 		size := len(c.chunk)
 		if size >= 48 {
-			size = len(zstdCompress(nil, c.chunk, estLevel))
+			size = estSize(c.chunk)
 		}
 		if bestSize < 0 || size < bestSize {
 			best, bestSize = c, size
 		}
 	}
 	return best
+}
+
+// estSize is the size of chunk under zstd at estLevel. The layouts of a
+// table (split, token table, the trials of cuts and joins) rank the
+// same column's candidates again and again: about half the bytes
+// pickChunk ranks had been ranked before in the same Encode. Sizes are
+// kept by the chunk's SHA-256 in a cache shared by every Encode (the
+// size depends on the bytes alone), emptied when it holds
+// estCacheMax sizes.
+func estSize(chunk []byte) int {
+	key := sha256.Sum256(chunk)
+	estCache.Lock()
+	n, ok := estCache.m[key]
+	estCache.Unlock()
+	if ok {
+		return n
+	}
+	n = len(zstdCompress(nil, chunk, estLevel))
+	estCache.Lock()
+	if len(estCache.m) >= estCacheMax || estCache.m == nil {
+		estCache.m = make(map[[32]byte]int)
+	}
+	estCache.m[key] = n
+	estCache.Unlock()
+	return n
+}
+
+const estCacheMax = 1 << 14
+
+var estCache struct {
+	sync.Mutex
+	m map[[32]byte]int
 }
 
 // columnarStreamsOf lays out a table as the streams of codec 4, in the

@@ -488,7 +488,7 @@ func TestEncodeSampledXZBaseline(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var cfg config
 			cfg.enc = defaultEncConfig()
-			est, err := cfg.xzEstimate(c.src)
+			est, _, _, err := cfg.xzEstimate(c.src)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -477,6 +477,8 @@ func mergeAdjacent(t *table) {
 	}
 	merged := [][]field{cols[0]}
 	newIdx := make([]int, n)
+	memo := chunkMemo{}
+	xzEstimateCols := func(cols ...[]field) int { return xzEstimateColsMemo(memo, cols...) }
 	cur, curConst := cols[0], konst[0]
 	for j := 1; j < n; {
 		if !curConst {
@@ -588,7 +590,21 @@ func joinColumns(a []field, bs ...[]field) []field {
 // it, cross-column matches included. It decides the cuts and joins whose
 // gain zstd's estimate misjudges (zstd undercounts xz on short repeating
 // text and on byte-sized indices).
-func xzEstimateCols(cols ...[]field) int {
+func xzEstimateCols(cols ...[]field) int { return xzEstimateColsMemo(nil, cols...) }
+
+// chunkMemo holds pickChunk's choice for a column's first values (key:
+// the column's first field and the number of values), for callers that
+// estimate one column in several groupings (mergeAdjacent).
+type chunkMemo map[chunkKey][]byte
+
+type chunkKey struct {
+	first *field
+	n     int
+}
+
+// xzEstimateColsMemo is xzEstimateCols taking each column's chunk from
+// memo when it is there (memo may be nil).
+func xzEstimateColsMemo(memo chunkMemo, cols ...[]field) int {
 	rows, size := 0, 0
 	for _, col := range cols {
 		rows = max(rows, min(len(col), xzEstimateRows))
@@ -604,7 +620,17 @@ func xzEstimateCols(cols ...[]field) int {
 	var buf []byte
 	for _, col := range cols {
 		col = col[:min(len(col), rows)]
-		buf = append(buf, pickChunk(colCandidates(col)).chunk...)
+		if len(col) == 0 || memo == nil {
+			buf = append(buf, pickChunk(colCandidates(col)).chunk...)
+			continue
+		}
+		k := chunkKey{&col[0], len(col)}
+		ch, ok := memo[k]
+		if !ok {
+			ch = pickChunk(colCandidates(col)).chunk
+			memo[k] = ch
+		}
+		buf = append(buf, ch...)
 	}
 	x, err := xzCompress(nil, buf, 6, false)
 	if err != nil {
