@@ -159,7 +159,7 @@ func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, 
 	estNow := false
 	if estimate && xzCan {
 		ratio := xzSkipRatio
-		if len(src) <= xzTrialMax {
+		if len(src) <= xzExactMax {
 			ratio = xzSkipRatioExact
 		}
 		xzNow = len(layouts) == 0 || zest < 0 || float64(zest) >= 0.95*ratio*float64(len(raw0.data))
@@ -217,13 +217,17 @@ func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, 
 	return false, codec, append([]byte{rawXZ.backend}, rawXZ.data...), nil
 }
 
-// The plain-xz estimate: inputs up to xzTrialMax bytes are compressed
+// The plain-xz estimate: inputs up to xzExactMax bytes are compressed
 // whole with xzTuned's first model (exact for that model; the skip ratio
-// xzSkipRatioExact leaves room for the others); larger ones are sampled
+// xzSkipRatioExact leaves room for the others), so that the bound on
+// plain xz holds without a sampled guess on every input up to 1 MiB (a
+// whole file compresses better than its samples, and small files are
+// where the container's 42 bytes count); larger ones are sampled
 // as xzSamples pieces of up to xzSampleSize bytes (at most an eighth of
 // the input each) spread evenly, and the plain xz is skipped when the
 // structured encoding is under xzSkipRatio times the estimate.
 const (
+	xzExactMax       = 1 << 20
 	xzSamples        = 4
 	xzSampleSize     = 128 << 10
 	xzSkipRatio      = 0.75
@@ -247,7 +251,7 @@ func (c *config) plainXZEstimate(src []byte, raw0 packed) (est int, ratio float6
 // (several times cheaper on repetitive data, a few percent to 15%
 // larger: the estimate errs high, which the skip ratio's margin absorbs).
 func (c *config) xzEstimate(src []byte) (est int, ratio float64, first []byte, err error) {
-	if len(src) <= xzTrialMax {
+	if len(src) <= xzExactMax {
 		first, err = xzFirst(src, c.enc.level, c.enc.xzExtreme())
 		return len(first), xzSkipRatioExact, first, err
 	}

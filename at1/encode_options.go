@@ -157,7 +157,7 @@ func WithProgress(fn func(done, total int64)) Option {
 // Without this option an estimate decides. When the structure's zstd
 // estimate is not well below the plain zstd, the plain xz is made at
 // once, beside the structure's streams. Otherwise it is estimated: up to
-// 64 KiB exactly with xz's default literal model (a stream the plain xz
+// 1 MiB exactly with xz's default literal model (a stream the plain xz
 // reuses when it is made after all), and it is skipped when the
 // structured encoding is under 0.95 times that (the other literal models
 // gain 0.1-2%); larger inputs by plain xz of four evenly spread samples

@@ -9,9 +9,10 @@ import (
 
 // poolInputs are inputs that take each of encodeUnit's paths at the
 // default level: a table the structure wins by far (the plain xz
-// estimated, then skipped), random hex (the plain xz made in the pool,
-// RAW wins), and prose a little larger than xzTrialMax and below it (the
-// exact first-model estimate, reused by xzTuned).
+// estimated exactly, then skipped; and one over xzExactMax, estimated by
+// samples), random hex (the plain xz made in the pool, RAW wins), and
+// prose a little larger than xzTrialMax and below it (the exact
+// first-model estimate, reused by xzTuned).
 func poolInputs() map[string][]byte {
 	r := rand.New(rand.NewPCG(11, 12))
 	var hex, prose []byte
@@ -27,7 +28,7 @@ func poolInputs() map[string][]byte {
 		prose = append(prose, '\n')
 	}
 	return map[string][]byte{
-		"trades": tradesCSV(150 << 10), "events": eventsJSONL(60 << 10), "hex": hex,
+		"trades": tradesCSV(150 << 10), "trades-large": tradesCSV(xzExactMax + 100<<10), "events": eventsJSONL(60 << 10), "hex": hex,
 		"prose": prose, "prose-small": prose[:bytes.LastIndexByte(prose[:40<<10], '\n')+1],
 	}
 }
@@ -168,7 +169,7 @@ func TestPlainXZEstimateRepeatedHalves(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(13, 14))
 	var half []byte
-	for len(half) < 500<<10 {
+	for len(half) < xzExactMax/2+(50<<10) { // sampled: over xzExactMax in all
 		half = fmt.Appendf(half, "%d,%x,%d\n", r.IntN(1000), r.Uint64(), r.IntN(50))
 	}
 	src := append(append([]byte(nil), half...), half...)
