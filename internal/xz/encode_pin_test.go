@@ -19,7 +19,7 @@ type pinCase struct {
 	n      int // prefix length (0: all)
 	preset int
 	ext    bool
-	block  int // WithBlockSize, 0: default
+	block  int     // WithBlockSize, 0: default
 	raw    *params // encode the LZMA2 data alone with these parameters
 	sha    string
 }
