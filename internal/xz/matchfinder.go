@@ -414,7 +414,11 @@ func (mf *matchFinder) btFind(limit int, cur uint32, bestLen int, matches []matc
 		if delta > cyclicPos {
 			idx += cyclicSize
 		}
+		// Both children are loaded before the bytes are compared, so that
+		// the two cache misses overlap even when the branch on the
+		// comparison is mispredicted.
 		pair := son[idx<<1 : idx<<1+2 : idx<<1+2]
+		left, right := pair[0], pair[1]
 		pb := buf[p-int(delta):]
 		n := min(len0, len1)
 		a, c := pb[n], cb[n]
@@ -424,8 +428,8 @@ func (mf *matchFinder) btFind(limit int, cur uint32, bestLen int, matches []matc
 				bestLen = n
 				matches = append(matches, match{uint32(n), delta - 1})
 				if n == limit {
-					son[ptr1] = pair[0]
-					son[ptr0] = pair[1]
+					son[ptr1] = left
+					son[ptr0] = right
 					return matches
 				}
 			}
@@ -434,12 +438,12 @@ func (mf *matchFinder) btFind(limit int, cur uint32, bestLen int, matches []matc
 		if a < c {
 			son[ptr1] = cur
 			ptr1 = idx<<1 + 1
-			cur = pair[1]
+			cur = right
 			len1 = n
 		} else {
 			son[ptr0] = cur
 			ptr0 = idx << 1
-			cur = pair[0]
+			cur = left
 			len0 = n
 		}
 	}
@@ -466,15 +470,19 @@ func (mf *matchFinder) btSkip(limit int, cur uint32) {
 		if delta > cyclicPos {
 			idx += cyclicSize
 		}
+		// Both children are loaded before the bytes are compared, so that
+		// the two cache misses overlap even when the branch on the
+		// comparison is mispredicted.
 		pair := son[idx<<1 : idx<<1+2 : idx<<1+2]
+		left, right := pair[0], pair[1]
 		pb := buf[p-int(delta):]
 		n := min(len0, len1)
 		a, c := pb[n], cb[n]
 		if a == c {
 			n = extend(pb, cb, n+1, limit)
 			if n == limit {
-				son[ptr1] = pair[0]
-				son[ptr0] = pair[1]
+				son[ptr1] = left
+				son[ptr0] = right
 				return
 			}
 			a, c = pb[n], cb[n]
@@ -482,12 +490,12 @@ func (mf *matchFinder) btSkip(limit int, cur uint32) {
 		if a < c {
 			son[ptr1] = cur
 			ptr1 = idx<<1 + 1
-			cur = pair[1]
+			cur = right
 			len1 = n
 		} else {
 			son[ptr0] = cur
 			ptr0 = idx << 1
-			cur = pair[0]
+			cur = left
 			len0 = n
 		}
 	}
