@@ -42,7 +42,8 @@ type matchFinder struct {
 	hash3      []uint32
 	hash4      []uint32
 	son        []uint32
-	sink       uint32 // touched table entries (see touchNext)
+	sink       uint32   // touched table entries (see touchNext)
+	tables     []uint32 // hash2, hash3, hash4 and son in one allocation
 }
 
 // hash4Size follows liblzma: the dictionary size rounded to a power of two,
@@ -121,11 +122,12 @@ func newMatchFinder(p params, buf []byte, s *scratch) *matchFinder {
 		t = s.tables[:total]
 		clear(t)
 	} else {
-		t = make([]uint32, total)
+		t = makeTables(total)
 		if s != nil {
 			s.tables = t
 		}
 	}
+	mf.tables = t
 	mf.hash2, t = t[:h2:h2], t[h2:]
 	mf.hash3, t = t[:h3:h3], t[h3:]
 	mf.hash4, t = t[:h4:h4], t[h4:]
