@@ -209,11 +209,52 @@
 // dbtext files the output is within 0.2% of xz's size at -1, -3, -6 and
 // -9e, file by file, and within 0.4% at -0 (all files together: 1.0017 at
 // -0, 1.0002 at -6, 1.0000 at -9e). Measured by CPU time on the shared
-// test machine, the speed is 0.63 to 1.4 of liblzma's: about 1.0 at
-// presets 0..3, 0.65 to 0.85 with bt4 and the optimal parser, where the
-// tree walk (cache misses, as in liblzma) takes half the time. For
-// comparison, github.com/ulikunitz/xz (hash chain, 8 MiB dictionary)
-// writes 1.15 to 1.36 times xz -9e's size on c_name, l_comment and urls2.
+// test machine (before the changes below), the speed was 0.63 to 1.4 of
+// liblzma's: about 1.0 at presets 0..3, 0.65 to 0.85 with bt4 and the
+// optimal parser, where the tree walk (cache misses, as in liblzma) takes
+// half the time. For comparison, github.com/ulikunitz/xz (hash chain, 8
+// MiB dictionary) writes 1.15 to 1.36 times xz -9e's size on c_name,
+// l_comment and urls2.
+//
+// Encode speed work of 2026-11-26 (issue 12). colfmt pack --format at1
+// spent 87% of its CPU here (btFind 52% self, helper2 13%). The tree walk
+// and the hash heads wait on memory: in btFind, four fifths of the samples
+// sit on the loads of a node's two links and of the candidate's byte; in
+// find, on the loads of the 3- and 4-byte hash heads. Kept, none of which
+// changes a byte (TestEncodePinned pins the hash of 19 outputs: presets 0
+// to 9 and extreme, multi-block, and dictionaries small enough that the
+// cyclic window wraps):
+//
+//   - the tables of 4 MiB and more as transparent huge pages
+//     (makeTables, internal/hugepage): fewer TLB misses in the walk and
+//     fewer page faults, which cost 15 us or so on the test VMs (median
+//     CPU time of 5 processes, one encode each, alternating: 0.87 of the
+//     time with 4 KiB pages on l_comment at -6e, 0.89 on urls2 and
+//     zipcodes at -6);
+//   - the next position's hash heads are loaded while this position's
+//     tree is walked (touchNext; A/B alternating in one process: 1.08x on
+//     urls2, 1.10x on l_comment at -6e);
+//   - the walk loads both links of a node before comparing bytes, so the
+//     two misses overlap even when the branch is mispredicted (1.00 to
+//     1.05x).
+//
+// Paired with xz -T1 (5.4.1) in each run (BenchmarkEncodeFiles, one
+// process per file and binary, the old and new encoder alternating file
+// by file, 2 rounds, load average 5 to 9 on the 2 cores), xz's CPU over
+// ours, geometric mean of the 7 files (c_name, l_comment, urls2, hex,
+// japanese, an 8 MB PyPI TSV, a 2 MB zipcode CSV), before -> after: -6
+// 1.00 -> 1.16, -6e 1.04 -> 1.14, -9e 1.29 -> 1.26 (xz's -9e allocates
+// 674 MiB, which small files pay for). By file, -6/-6e/-9e after: c_name
+// 0.77/0.85/0.78, l_comment 1.10/0.99/1.01, urls2 1.35/1.14/1.66, hex
+// 1.20/1.30/0.89, japanese 1.83/1.78/3.06, PyPI TSV 1.08/1.01/1.16,
+// zipcodes 1.09/1.09/1.22; single runs vary by +-20% on the loaded
+// machine. c_name (short names, many short matches) stays below liblzma.
+//
+// Tried and not kept (neutral within the noise): links written through
+// pointers and node reads as one [2]uint32 (fewer bounds checks: the loop
+// waits on memory, not on instructions), a walk without the cyclic
+// arithmetic when the block fits the window, and loading the next
+// position's first tree node as well as its hash heads (0.93 to 1.0).
 //
 // # Security
 //

@@ -11,9 +11,8 @@ import (
 // huge pages: the tree walk and the hash heads read them at random, and
 // with 4 KiB pages nearly every read of a table of tens of megabytes also
 // misses the TLB, and every page touched for the first time costs a page
-// fault (expensive on virtual machines). One process per encode, CPU
-// time: 0.80 to 0.90 of the time with 4 KiB pages on dbtext files at
-// -6 and -6e.
+// fault (expensive on virtual machines): 0.87 to 0.89 of the CPU time
+// with 4 KiB pages at -6 and -6e (see doc.go).
 func makeTables(n int) []uint32 {
 	if n < hugepage.Min/4 {
 		return make([]uint32, n)
