@@ -236,19 +236,35 @@
 //     urls2, 1.10x on l_comment at -6e);
 //   - the walk loads both links of a node before comparing bytes, so the
 //     two misses overlap even when the branch is mispredicted (1.00 to
-//     1.05x).
+//     1.05x);
+//   - helper2 no longer loads 16 bytes that were just stored as four
+//     4-byte words (the distance prices of a match, the reps of a
+//     position), which the CPU cannot forward from its store buffer: 7%
+//     of helper2's samples sat on one such load (c_name -6: 0.96 of the
+//     median CPU).
 //
 // Paired with xz -T1 (5.4.1) in each run (BenchmarkEncodeFiles, one
 // process per file and binary, the old and new encoder alternating file
-// by file, 2 rounds, load average 5 to 9 on the 2 cores), xz's CPU over
-// ours, geometric mean of the 7 files (c_name, l_comment, urls2, hex,
-// japanese, an 8 MB PyPI TSV, a 2 MB zipcode CSV), before -> after: -6
-// 1.00 -> 1.16, -6e 1.04 -> 1.14, -9e 1.29 -> 1.26 (xz's -9e allocates
-// 674 MiB, which small files pay for). By file, -6/-6e/-9e after: c_name
-// 0.77/0.85/0.78, l_comment 1.10/0.99/1.01, urls2 1.35/1.14/1.66, hex
-// 1.20/1.30/0.89, japanese 1.83/1.78/3.06, PyPI TSV 1.08/1.01/1.16,
-// zipcodes 1.09/1.09/1.22; single runs vary by +-20% on the loaded
-// machine. c_name (short names, many short matches) stays below liblzma.
+// by file, 2 rounds, load average 2.7 to 3.9 on the 2 cores), xz's CPU
+// over ours, geometric mean of the 7 files (c_name, l_comment, urls2,
+// hex, japanese, an 8 MB PyPI TSV, a 2 MB zipcode CSV), before -> after:
+// -6 0.95 -> 1.14, -6e 1.13 -> 1.25, -9e 1.33 -> 1.41 (xz's -9e
+// allocates 674 MiB, which small files pay for). By file, -6 / -6e / -9e,
+// before -> after:
+//
+//	c_name      0.85 -> 0.89   0.85 -> 1.00   0.92 -> 0.92
+//	l_comment   0.84 -> 1.05   0.98 -> 1.01   1.04 -> 1.04
+//	urls2       0.87 -> 1.17   1.01 -> 1.20   1.55 -> 1.55
+//	hex         0.97 -> 1.22   1.31 -> 1.40   1.28 -> 1.47
+//	japanese    1.52 -> 1.58   1.86 -> 2.05   2.89 -> 3.15
+//	PyPI TSV    0.82 -> 1.08   0.99 -> 1.13   1.06 -> 1.20
+//	zipcodes    0.94 -> 1.12   1.16 -> 1.25   1.22 -> 1.35
+//
+// Single runs vary by 10 to 20% on the shared machine (an earlier pair of
+// rounds, before the helper2 change, at load 5 to 9: 1.00 -> 1.16, 1.04
+// -> 1.14, 1.29 -> 1.26). c_name (short names, many short matches) stays
+// at or a little below liblzma; there the walk is 54% of the profile and
+// helper2 22%.
 //
 // Tried and not kept (neutral within the noise): links written through
 // pointers and node reads as one [2]uint32 (fewer bounds checks: the loop
