@@ -92,6 +92,8 @@ func benchPreset(b *testing.B, src []byte, p string) {
 	per := b.Elapsed() / time.Duration(b.N)
 	if cpu := (processCPU() - cpu0) / time.Duration(b.N); cpu > 0 {
 		b.ReportMetric(float64(xzCPU)/float64(cpu), "cpuspeed/xz")
+		b.ReportMetric(float64(cpu)/1e6, "cpu-ms/op")
+		b.ReportMetric(float64(xzCPU)/1e6, "xzcpu-ms")
 	}
 	b.ReportMetric(float64(len(out)), "bytes")
 	b.ReportMetric(float64(len(out))/float64(xzSize), "size/xz")

@@ -209,11 +209,68 @@
 // dbtext files the output is within 0.2% of xz's size at -1, -3, -6 and
 // -9e, file by file, and within 0.4% at -0 (all files together: 1.0017 at
 // -0, 1.0002 at -6, 1.0000 at -9e). Measured by CPU time on the shared
-// test machine, the speed is 0.63 to 1.4 of liblzma's: about 1.0 at
-// presets 0..3, 0.65 to 0.85 with bt4 and the optimal parser, where the
-// tree walk (cache misses, as in liblzma) takes half the time. For
-// comparison, github.com/ulikunitz/xz (hash chain, 8 MiB dictionary)
-// writes 1.15 to 1.36 times xz -9e's size on c_name, l_comment and urls2.
+// test machine (before the changes below), the speed was 0.63 to 1.4 of
+// liblzma's: about 1.0 at presets 0..3, 0.65 to 0.85 with bt4 and the
+// optimal parser, where the tree walk (cache misses, as in liblzma) takes
+// half the time. For comparison, github.com/ulikunitz/xz (hash chain, 8
+// MiB dictionary) writes 1.15 to 1.36 times xz -9e's size on c_name,
+// l_comment and urls2.
+//
+// Encode speed work of 2026-11-26 (issue 12). colfmt pack --format at1
+// spent 87% of its CPU here (btFind 52% self, helper2 13%). The tree walk
+// and the hash heads wait on memory: in btFind, four fifths of the samples
+// sit on the loads of a node's two links and of the candidate's byte; in
+// find, on the loads of the 3- and 4-byte hash heads. Kept, none of which
+// changes a byte (TestEncodePinned pins the hash of 19 outputs: presets 0
+// to 9 and extreme, multi-block, and dictionaries small enough that the
+// cyclic window wraps):
+//
+//   - the tables of 4 MiB and more as transparent huge pages
+//     (makeTables, internal/hugepage): fewer TLB misses in the walk and
+//     fewer page faults, which cost 15 us or so on the test VMs (median
+//     CPU time of 5 processes, one encode each, alternating: 0.87 of the
+//     time with 4 KiB pages on l_comment at -6e, 0.89 on urls2 and
+//     zipcodes at -6);
+//   - the next position's hash heads are loaded while this position's
+//     tree is walked (touchNext; A/B alternating in one process: 1.08x on
+//     urls2, 1.10x on l_comment at -6e);
+//   - the walk loads both links of a node before comparing bytes, so the
+//     two misses overlap even when the branch is mispredicted (1.00 to
+//     1.05x);
+//   - helper2 no longer loads 16 bytes that were just stored as four
+//     4-byte words (the distance prices of a match, the reps of a
+//     position), which the CPU cannot forward from its store buffer: 7%
+//     of helper2's samples sat on one such load (c_name -6: 0.96 of the
+//     median CPU).
+//
+// Paired with xz -T1 (5.4.1) in each run (BenchmarkEncodeFiles, one
+// process per file and binary, the old and new encoder alternating file
+// by file, 2 rounds, load average 2.7 to 3.9 on the 2 cores), xz's CPU
+// over ours, geometric mean of the 7 files (c_name, l_comment, urls2,
+// hex, japanese, an 8 MB PyPI TSV, a 2 MB zipcode CSV), before -> after:
+// -6 0.95 -> 1.14, -6e 1.13 -> 1.25, -9e 1.33 -> 1.41 (xz's -9e
+// allocates 674 MiB, which small files pay for). By file, -6 / -6e / -9e,
+// before -> after:
+//
+//	c_name      0.85 -> 0.89   0.85 -> 1.00   0.92 -> 0.92
+//	l_comment   0.84 -> 1.05   0.98 -> 1.01   1.04 -> 1.04
+//	urls2       0.87 -> 1.17   1.01 -> 1.20   1.55 -> 1.55
+//	hex         0.97 -> 1.22   1.31 -> 1.40   1.28 -> 1.47
+//	japanese    1.52 -> 1.58   1.86 -> 2.05   2.89 -> 3.15
+//	PyPI TSV    0.82 -> 1.08   0.99 -> 1.13   1.06 -> 1.20
+//	zipcodes    0.94 -> 1.12   1.16 -> 1.25   1.22 -> 1.35
+//
+// Single runs vary by 10 to 20% on the shared machine (an earlier pair of
+// rounds, before the helper2 change, at load 5 to 9: 1.00 -> 1.16, 1.04
+// -> 1.14, 1.29 -> 1.26). c_name (short names, many short matches) stays
+// at or a little below liblzma; there the walk is 54% of the profile and
+// helper2 22%.
+//
+// Tried and not kept (neutral within the noise): links written through
+// pointers and node reads as one [2]uint32 (fewer bounds checks: the loop
+// waits on memory, not on instructions), a walk without the cyclic
+// arithmetic when the block fits the window, and loading the next
+// position's first tree node as well as its hash heads (0.93 to 1.0).
 //
 // # Security
 //

@@ -23,6 +23,7 @@ func appendLZMA2(dst, buf []byte, p params, s *scratch) []byte {
 		return append(dst, 0x00)
 	}
 	e := newEncoder(p, buf, s)
+	defer tablesDone(e.mf.tables)
 	e.rc.buf = make([]byte, 0, min(chunkCompMax, len(buf))+chunkMargin)
 	needDictReset, needProps, needStateReset := true, true, false
 	for e.pos < len(buf) {

@@ -147,7 +147,8 @@ func (e *encoder) optimumNormal() symbol {
 		for uint32(l) > matches[i].len {
 			i++
 		}
-		dp := e.distPrices4(matches[i].dist)
+		var dp [distStates]uint32
+		e.distPrices4(matches[i].dist, &dp)
 		for ; ; l++ {
 			dist := matches[i].dist
 			p := normalMatchPrice + dp[distState(uint32(l))] + e.matchLen.price(uint32(l), ps)
@@ -159,7 +160,7 @@ func (e *encoder) optimumNormal() symbol {
 				if i == len(matches) {
 					break
 				}
-				dp = e.distPrices4(matches[i].dist)
+				e.distPrices4(matches[i].dist, &dp)
 			}
 		}
 	}
@@ -252,14 +253,17 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 	} else {
 		st = opts[posPrev].state
 	}
-	var reps [numReps]uint32
+	// The reps are built in place in o.backs: a local array copied there
+	// whole would be one 16-byte load of 4-byte stores, which the CPU
+	// cannot forward.
+	reps := &o.backs
 	if posPrev == cur-1 {
 		if o.backPrev == 0 {
 			st = nextShortRep(st)
 		} else {
 			st = nextLit(st)
 		}
-		reps = opts[posPrev].backs
+		*reps = opts[posPrev].backs
 	} else {
 		var back uint32
 		if o.prev1IsLit && o.prev2 {
@@ -290,7 +294,6 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 		}
 	}
 	o.state = st
-	o.backs = reps
 
 	curPrice := o.price
 	curByte := buf[position]
@@ -424,7 +427,8 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 		for uint32(startLen) > matches[i].len {
 			i++
 		}
-		dp := e.distPrices4(matches[i].dist)
+		var dp [distStates]uint32
+		e.distPrices4(matches[i].dist, &dp)
 		for lt := startLen; ; lt++ {
 			dist := matches[i].dist
 			p := normalMatchPrice + dp[distState(uint32(lt))] + e.matchLen.price(uint32(lt), ps)
@@ -470,7 +474,7 @@ func (e *encoder) helper2(cur, lenEnd, newLen, position int) int {
 				if i == len(matches) {
 					break
 				}
-				dp = e.distPrices4(matches[i].dist)
+				e.distPrices4(matches[i].dist, &dp)
 			}
 		}
 	}
