@@ -832,9 +832,14 @@
 // -> 1.01, zipcodes.csv 1.58 -> 1.41, movies.jsonl 2.11 -> 2.01. The
 // workers cost little CPU when no core is free: a build that takes none
 // in this path used 98-102% of the CPU of this one (zipcodes, movies,
-// PyPI; 15 rounds at load 5.5; flights 97% at load 9). Wall time with two
-// free cores was not measured: the shared machine's load stayed at 4-9
-// all session, where wall time follows CPU time.
+// PyPI; 15 rounds at load 5.5; flights 97% at load 9). In a quiet run
+// later the same day (load 0.4, 9 rounds, the session's first build ->
+// the merged one), CPU and wall time over xz -dc's: flights (qcolumnar)
+// 1.55 -> 0.95 and 1.03 -> 0.58 (the workers decode ahead on the free
+// core), PyPI TSV (qcolumnar, 2 groups) 1.07 -> 0.91 and 0.75 -> 0.66,
+// npm TSV 12 MB (qcolumnar, 3 groups) 1.02 -> 1.01 and 0.98 -> 0.98,
+// zipcodes.csv 1.66 -> 1.49 and 1.14 -> 0.99; the columnar files of the
+// same run: PyPI 0.83 and 0.77, npm 0.83 and 0.75, flights 0.97 and 0.85.
 //
 // Tried and not kept: a slot per worker ahead with a few large groups
 // (PyPI TSV, 2 groups of 65,536 rows: 188 ms of CPU and 2,763 faults
