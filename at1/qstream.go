@@ -110,23 +110,9 @@ func (c *config) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int
 // newQStreamer checks the table's groups against its structured lines
 // and orders the blocks; setSlots must follow.
 func (c *config) newQStreamer(t *qTable, blocks []byte, boff int64, limit int64) (*qStreamer, error) {
-	if c.strict {
-		if err := t.check(); err != nil {
-			return nil, err
-		}
-	}
-	var nstruct int
-	for _, m := range t.rowModes[:t.nlines] {
-		if m != 0 {
-			nstruct++
-		}
-	}
-	ngroups := (nstruct + t.rg - 1) / t.rg
-	if t.ncols > 0 && ngroups > len(t.groups) {
-		return nil, errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
-	}
-	if t.ncols == 0 {
-		ngroups = 0
+	nstruct, ngroups, err := c.lineGroups(t)
+	if err != nil {
+		return nil, err
 	}
 	s := &qStreamer{c: c, t: t, blocks: blocks, boff: boff, ngroups: ngroups, nstruct: nstruct, budget: limit + 1<<20, budget0: limit + 1<<20}
 	s.cond.L = &s.mu

@@ -404,27 +404,37 @@ type qWriter struct {
 	vals []colVals // [g*ncols+col]
 }
 
-// qLineWriter decodes every block (in parallel) and validates the value
-// counts. lazy (for lines written in order) walks each block's lines
-// instead of indexing them.
-func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64, lazy bool) (w *qWriter, estimate int64, err error) {
+// lineGroups checks t's row groups against its structured lines (and,
+// when strict, the whole table) and returns the structured lines and
+// the groups that hold them.
+func (c *config) lineGroups(t *qTable) (nstruct, ngroups int, err error) {
 	if c.strict {
 		if err := t.check(); err != nil {
-			return nil, 0, err
+			return 0, 0, err
 		}
 	}
-	var nstruct int
 	for _, m := range t.rowModes[:t.nlines] {
 		if m != 0 {
 			nstruct++
 		}
 	}
-	ngroups := (nstruct + t.rg - 1) / t.rg
-	if t.ncols > 0 && ngroups > len(t.groups) {
-		return nil, 0, errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
-	}
 	if t.ncols == 0 {
-		ngroups = 0
+		return nstruct, 0, nil
+	}
+	ngroups = (nstruct + t.rg - 1) / t.rg
+	if ngroups > len(t.groups) {
+		return 0, 0, errs.At(ErrCorrupt, -1, "stream \"index\"", "index has %d row groups, %d structured lines need %d", len(t.groups), nstruct, ngroups)
+	}
+	return nstruct, ngroups, nil
+}
+
+// qLineWriter decodes every block (in parallel) and validates the value
+// counts. lazy (for lines written in order) walks each block's lines
+// instead of indexing them.
+func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64, lazy bool) (w *qWriter, estimate int64, err error) {
+	nstruct, ngroups, err := c.lineGroups(t)
+	if err != nil {
+		return nil, 0, err
 	}
 	vals := make([]colVals, ngroups*t.ncols)
 	var bud atomic.Int64
