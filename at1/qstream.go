@@ -199,18 +199,10 @@ func (s *qStreamer) decode(g, col int, buf []byte) (_ qBlock, _ []byte, spent in
 	c := s.c
 	b := s.t.groups[g][col]
 	raw, off := s.blocks[b.Offset:b.Offset+b.Size], s.boff+b.Offset
-	path := "block (" + strconv.Itoa(g) + "," + strconv.Itoa(col) + ")"
-	if len(raw) == 0 {
-		return qBlock{err: errs.At(ErrCorrupt, off, path, "empty block (no tag)")}, buf, 0
-	}
-	var backend byte
-	switch raw[0] {
-	case tagXZ:
-		backend = BackendXZ
-	case tagZstd:
-		backend = BackendZstd
-	default:
-		return qBlock{err: errs.At(ErrCorrupt, off, path, "unknown block tag %d", raw[0])}, buf, 0
+	path := blockPath(g, col)
+	backend, err := blockBackend(raw, off, path)
+	if err != nil {
+		return qBlock{err: err}, buf, 0
 	}
 	// A buffer too small for the declared size is replaced by one with a
 	// little room, so the next groups' blocks (of the same rows) fit.

@@ -217,22 +217,33 @@ func (t *qTable) check() error {
 	return nil
 }
 
-// decodeBlock decodes one block ([tag][payload]) into its values.
-func (c *config) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.Int64, lazy bool) (colVals, error) {
-	path := "block (" + strconv.Itoa(g) + "," + strconv.Itoa(col) + ")"
+// blockPath names block (g, col) in errors.
+func blockPath(g, col int) string {
+	return "block (" + strconv.Itoa(g) + "," + strconv.Itoa(col) + ")"
+}
+
+// blockBackend reads a block's tag: the backend of the payload after it.
+func blockBackend(raw []byte, off int64, path string) (byte, error) {
 	if len(raw) == 0 {
-		return colVals{}, errs.At(ErrCorrupt, off, path, "empty block (no tag)")
+		return 0, errs.At(ErrCorrupt, off, path, "empty block (no tag)")
 	}
-	var backend byte
 	switch raw[0] {
 	case tagXZ:
-		backend = BackendXZ
+		return BackendXZ, nil
 	case tagZstd:
-		backend = BackendZstd
-	default:
-		// The reference decodes any other tag as xz; its encoder writes
-		// only 0 and 1.
-		return colVals{}, errs.At(ErrCorrupt, off, path, "unknown block tag %d", raw[0])
+		return BackendZstd, nil
+	}
+	// The reference decodes any other tag as xz; its encoder writes only
+	// 0 and 1.
+	return 0, errs.At(ErrCorrupt, off, path, "unknown block tag %d", raw[0])
+}
+
+// decodeBlock decodes one block ([tag][payload]) into its values.
+func (c *config) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.Int64, lazy bool) (colVals, error) {
+	path := blockPath(g, col)
+	backend, err := blockBackend(raw, off, path)
+	if err != nil {
+		return colVals{}, err
 	}
 	d, err := c.decompress(backend, raw[1:], c.maxStream, off+1, path)
 	if err != nil {
