@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -401,7 +402,39 @@ func BenchmarkDecodeFile(b *testing.B) {
 // stream (lazily, as colfmt cat does), plans the rows and writes them to
 // a 256 KiB buffer, without xz or the trailer hash.
 func BenchmarkColumnarRows(b *testing.B) {
+	for _, f := range benchStreamSets(b, CodecColumnar) {
+		if err := f.ss.load(columnarStreams...); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(f.orig)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				cw := newChunkWriter(io.Discard, nopHash{}, 1<<40)
+				if _, err := f.c.decodeColumnarFrom(nil, f.ss, 1<<40, nil, cw); err != nil {
+					b.Fatal(err)
+				}
+				checkWritten(b, cw, len(f.orig))
+			}
+		})
+	}
+}
+
+// benchSet is a whole-file container from AT1_BENCH_DECODE_FILES, parsed:
+// its stream set (not loaded) and what it decodes to.
+type benchSet struct {
+	name  string
+	c     *config
+	codec Codec
+	ss    *streamSet
+	orig  []byte
+}
+
+// benchStreamSets returns the whole-file containers of AT1_BENCH_DECODE_FILES
+// in one of codecs (the benchmark skips when the variable is unset).
+func benchStreamSets(b *testing.B, codecs ...Codec) []benchSet {
 	paths, files := decodeBenchFiles(b)
+	var out []benchSet
 	for k, p := range paths {
 		src := files[k]
 		c, err := newConfig(nil)
@@ -412,35 +445,28 @@ func BenchmarkColumnarRows(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if pl.Framed || pl.Codec != CodecColumnar {
+		if pl.Framed || !slices.Contains(codecs, pl.Codec) {
 			continue
 		}
 		ss, err := c.streamSetOf(memSource(src, 0), pl.Streams)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := ss.load(columnarStreams...); err != nil {
-			b.Fatal(err)
-		}
 		orig, err := Decode(src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(filepath.Base(p), func(b *testing.B) {
-			b.SetBytes(int64(len(orig)))
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				cw := newChunkWriter(io.Discard, nopHash{}, 1<<40)
-				if _, err := c.decodeColumnarFrom(nil, ss, 1<<40, nil, cw); err != nil {
-					b.Fatal(err)
-				}
-				if cw.n+int64(len(cw.buf)) != int64(len(orig)) {
-					b.Fatalf("wrote %d bytes, want %d", cw.n+int64(len(cw.buf)), len(orig))
-				}
-				cw.release()
-			}
-		})
+		out = append(out, benchSet{filepath.Base(p), c, pl.Codec, ss, orig})
 	}
+	return out
+}
+
+// checkWritten fails b unless cw took n bytes, and releases cw.
+func checkWritten(b *testing.B, cw *chunkWriter, n int) {
+	if got := cw.n + int64(len(cw.buf)); got != int64(n) {
+		b.Fatalf("wrote %d bytes, want %d", got, n)
+	}
+	cw.release()
 }
 
 // nopHash is a hash.Hash that hashes nothing.
@@ -475,25 +501,9 @@ func decodeBenchFiles(b *testing.B) (paths []string, files [][]byte) {
 // blocks are decoded once, then each iteration writes every line to a
 // 256 KiB buffer (streamQuery's writeLines), without xz or the hash.
 func BenchmarkQStreamLines(b *testing.B) {
-	paths, files := decodeBenchFiles(b)
-	for k, p := range paths {
-		src := files[k]
-		c, err := newConfig(nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pl, err := c.parse(memSource(src, 0))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if pl.Framed || (pl.Codec != CodecQColumnar && pl.Codec != CodecQJSON) {
-			continue
-		}
-		ss, err := c.streamSetOf(memSource(src, 0), pl.Streams)
-		if err != nil {
-			b.Fatal(err)
-		}
-		t, blocks, boff, err := c.loadQTable(pl.Codec, ss, "")
+	for _, f := range benchStreamSets(b, CodecQColumnar, CodecQJSON) {
+		c := f.c
+		t, blocks, boff, err := c.loadQTable(f.codec, f.ss, "")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -507,12 +517,8 @@ func BenchmarkQStreamLines(b *testing.B) {
 				b.Fatal(dErr, cErr)
 			}
 		}
-		orig, err := Decode(src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(filepath.Base(p), func(b *testing.B) {
-			b.SetBytes(int64(len(orig)))
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(f.orig)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				s.budget, s.released = 1<<62, 0
@@ -523,10 +529,7 @@ func BenchmarkQStreamLines(b *testing.B) {
 				if err := s.writeLines(cw, 1<<40); err != nil {
 					b.Fatal(err)
 				}
-				if cw.n+int64(len(cw.buf)) != int64(len(orig)) {
-					b.Fatalf("wrote %d bytes, want %d", cw.n+int64(len(cw.buf)), len(orig))
-				}
-				cw.release()
+				checkWritten(b, cw, len(f.orig))
 			}
 		})
 	}
