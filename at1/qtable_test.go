@@ -112,15 +112,7 @@ func TestQTableErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	rebuild := func(change map[string][]byte) []byte {
-		var streams []tstream
-		for _, s := range ss.streams {
-			d := ss.get(s.Name)
-			if c, ok := change[s.Name]; ok {
-				d = c
-			}
-			streams = append(streams, tstream{s.Name, BackendStored, d})
-		}
-		return wholeFile(CodecQColumnar, packSet(t, streams...))
+		return replaceStreams(t, good, CodecQColumnar, change)
 	}
 	meta := ss.get("meta")
 	blocks := ss.get("blocks")
