@@ -127,6 +127,7 @@ func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 // codec may be codecJSONAuto (whole files only): the codec of the
 // structured encoding is returned.
 func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body []byte, err error) {
+	defer zstdHold()()
 	always := codec == CodecRaw || c.enc.xzBaseline && c.enc.xzBaselineSet
 	estimate := !always && c.enc.xzBaseline
 	level, extreme := c.enc.level, c.enc.xzExtreme()

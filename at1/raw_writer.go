@@ -25,6 +25,7 @@ func AppendRaw(dst, src []byte, backend byte, opts ...Option) ([]byte, error) {
 	if c.enc.levelSet {
 		zlevel = c.enc.level
 	}
+	defer zstdHold()()
 	var payload []byte
 	switch backend {
 	case BackendXZ, BackendZstd, BackendStored:
