@@ -884,6 +884,23 @@
 //     (internal/xz) allocates no dictionary: the stream's output is its
 //     window, so the memory is that of the output alone.
 //
+// Encoding is not bounded by a limit option: its memory follows the
+// input (or, for NewWriter and framed output, one chunk: WithChunkSize)
+// and the level. Peak RSS of colfmt pack at the default level, against
+// xz -9e -T1 on the same file (2026-11-26): flights-200k.jsonl (9.9 MB)
+// 450 MB against 91 MB, a PyPI TSV (8 MB) 405-440 against 138,
+// zipcodes.csv (2 MB) 200-215 against 59, airports.csv (210 KB) 90
+// against 41; a 16 MB TSV through NewWriter 500 MB with 16 MiB chunks
+// and 460 MB with 4 MiB ones. The parts: each concurrent xz job's match
+// finder (about 11 times its input, up to the level's dictionary: 8 MiB
+// at levels 6 and 7), the zstd encoders that rank and compress streams
+// (12 to 20 MB each at the better speeds, whatever the input's size),
+// the parsed table and the candidate layouts' streams. A lower level
+// uses less (level 3: 350 MB for the 16 MB TSV).
+// Once an encoding call has returned, nothing of it stays: the zstd
+// encoders are dropped with the last running call
+// (TestEncodeReleasesMemory).
+//
 // A query reads its blocks one row group at a time, so its memory is
 // bounded by one row group's selected blocks. Open reads whole the small
 // streams it parses (bounded by WithMaxStreamSize).
