@@ -169,12 +169,16 @@ func newZstdEncoder(l zstd.EncoderLevel) *zstd.Encoder {
 	return enc
 }
 
+// zstdEncSharedMax is the largest input zstdCompress gives a shared
+// encoder.
+const zstdEncSharedMax = 4 << 20
+
 // zstdCompress appends one zstd frame holding src to dst (see
 // newZstdEncoder for its form). Outside a zstdHold, the encoder is built
 // for this call alone.
 func zstdCompress(dst, src []byte, level int) []byte {
 	l := zstdLevel(level)
-	if len(src) > zstdSharedMax {
+	if len(src) > zstdEncSharedMax {
 		// A shared encoder's history grows to the largest input it
 		// took; a large input gets an encoder of its own, released after.
 		enc := newZstdEncoder(l)

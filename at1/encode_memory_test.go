@@ -1,7 +1,9 @@
 package at1
 
 import (
+	"bytes"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -32,5 +34,40 @@ func TestEncodeReleasesMemory(t *testing.T) {
 	if ms.HeapAlloc > before+limit {
 		t.Errorf("heap %d MB after Encode of %d bytes and two collections, %d MB before (at most %d MB more)",
 			ms.HeapAlloc>>20, len(src), before>>20, limit>>20)
+	}
+}
+
+// TestDecodeReleasesMemory: decoding zstd streams leaves no large buffers
+// behind. The shared zstd decoders (one per CPU) kept buffers the size
+// of the largest frame each had decoded (up to 4 MiB) for good.
+func TestDecodeReleasesMemory(t *testing.T) {
+	src := tradesCSV(3 << 20)
+	file, err := AppendRaw(nil, src, BackendZstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapAlloc
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got, err := Decode(file); err != nil || !bytes.Equal(got, src) {
+				t.Errorf("Decode: %d bytes, %v", len(got), err)
+			}
+		}()
+	}
+	wg.Wait()
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	const limit = 2 << 20
+	if ms.HeapAlloc > before+limit {
+		t.Errorf("heap %d KB after decoding a %d-byte zstd frame 4 times at once and two collections, %d KB before (at most %d KB more)",
+			ms.HeapAlloc>>10, len(src), before>>10, limit>>10)
 	}
 }
