@@ -2,6 +2,7 @@ package at1
 
 import (
 	"sync"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -115,32 +116,53 @@ func xzFirst(src []byte, level int, extreme bool) ([]byte, error) {
 }
 
 // zstdShared holds one zstd encoder per speed (indexed by
-// zstd.EncoderLevel) while an encoding call runs (zstdHold), and none once
-// the last one has returned. An encoder keeps its tables and history
-// buffers (12 to 20 MB at the better speeds, whatever the input's size)
-// while it lives: kept in package variables for good, as before, a process
-// that had encoded one 200 KB table held 88 MB. (A sync.Pool frees them
-// too, but the collector empties it during an Encode, and rebuilding the
-// encoders cost a small file 40% more CPU.) Concurrent calls of one
-// encoder take turns (it is built with concurrency 1).
+// zstd.EncoderLevel) while encoding calls run (zstdHold) and for
+// zstdIdle after the last one has returned; then it drops them. An
+// encoder keeps its tables and history buffers while it lives (12 to 20
+// MB at the better speeds, whatever the input's size): kept in package
+// variables for good, as before, a process that had encoded one 200 KB
+// table held 88 MB. Building one again costs more than encoding a small
+// file (the best speed's tables: 20 to 140 ms of CPU here, mostly page
+// faults), hence the grace period rather than dropping them at once (or
+// a sync.Pool, which the collector empties during an Encode). Concurrent
+// calls of one encoder take turns (it is built with concurrency 1).
 var zstdShared struct {
 	sync.Mutex
 	users int
 	enc   [zstd.SpeedBestCompression + 1]*zstd.Encoder
+	idle  *time.Timer // running while users == 0 and enc holds encoders
 }
 
+// zstdIdle is how long the shared encoders outlive the last encoding
+// call.
+var zstdIdle = 5 * time.Second
+
 // zstdHold keeps the shared encoders alive until the returned function
-// is called; the last such call drops them.
+// is called (and zstdIdle after the last such call).
 func zstdHold() (release func()) {
 	zstdShared.Lock()
 	zstdShared.users++
+	if zstdShared.idle != nil {
+		zstdShared.idle.Stop()
+		zstdShared.idle = nil
+	}
 	zstdShared.Unlock()
 	return func() {
 		zstdShared.Lock()
-		if zstdShared.users--; zstdShared.users == 0 {
-			zstdShared.enc = [len(zstdShared.enc)]*zstd.Encoder{}
+		defer zstdShared.Unlock()
+		if zstdShared.users--; zstdShared.users > 0 {
+			return
 		}
-		zstdShared.Unlock()
+		var t *time.Timer
+		t = time.AfterFunc(zstdIdle, func() {
+			zstdShared.Lock()
+			if zstdShared.idle == t { // not stopped or replaced since
+				zstdShared.enc = [len(zstdShared.enc)]*zstd.Encoder{}
+				zstdShared.idle = nil
+			}
+			zstdShared.Unlock()
+		})
+		zstdShared.idle = t
 	}
 }
 
@@ -174,8 +196,7 @@ func newZstdEncoder(l zstd.EncoderLevel) *zstd.Encoder {
 const zstdEncSharedMax = 4 << 20
 
 // zstdCompress appends one zstd frame holding src to dst (see
-// newZstdEncoder for its form). Outside a zstdHold, the encoder is built
-// for this call alone.
+// newZstdEncoder for its form).
 func zstdCompress(dst, src []byte, level int) []byte {
 	l := zstdLevel(level)
 	if len(src) > zstdEncSharedMax {

@@ -5,14 +5,26 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
 )
 
-// TestEncodeReleasesMemory: once Encode has returned and the garbage
-// collector has run, the encoder holds no large buffers. The zstd
-// encoders it used (12 to 20 MB each at the better speeds, whatever the
-// input's size) were kept by the package for good before: 88 MB after
-// encoding a 200 KB table.
+// TestEncodeReleasesMemory: once Encode has returned and zstdIdle has
+// passed, the encoder holds no large buffers. The zstd encoders it used
+// (12 to 20 MB each at the better speeds, whatever the input's size)
+// were kept by the package for good before: 88 MB after encoding a 200 KB
+// table.
 func TestEncodeReleasesMemory(t *testing.T) {
+	zstdShared.Lock()
+	idle := zstdIdle
+	zstdIdle = 10 * time.Millisecond
+	zstdShared.Unlock()
+	t.Cleanup(func() {
+		zstdShared.Lock()
+		zstdIdle = idle
+		zstdShared.Unlock()
+	})
 	src := tradesCSV(4000)
 	var ms runtime.MemStats
 	runtime.GC()
@@ -26,7 +38,15 @@ func TestEncodeReleasesMemory(t *testing.T) {
 		t.Fatalf("Encode: %d bytes from %d", len(out), len(src))
 	}
 	out = nil
-	// A pool's idle items survive one collection (its victim cache).
+	// Calls closer together than zstdIdle share the encoders (building
+	// the best speed's costs more than encoding a small file).
+	zstdShared.Lock()
+	kept := zstdShared.enc[zstd.SpeedBestCompression] != nil
+	zstdShared.Unlock()
+	if !kept {
+		t.Error("the best-speed zstd encoder was dropped as soon as Encode returned")
+	}
+	time.Sleep(100 * time.Millisecond) // past zstdIdle
 	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
