@@ -1,0 +1,178 @@
+package zstdenc
+
+import (
+	"encoding/binary"
+
+	"github.com/klauspost/compress/huff0"
+
+	"github.com/colfmt/colfmt/internal/errs"
+	"github.com/colfmt/colfmt/internal/opt"
+)
+
+const (
+	magic    = 0xFD2FB528
+	blockMax = 128 << 10
+	// maxPasses is how many times a block is parsed: the first under
+	// seeded prices, each next one under the statistics of the previous
+	// one's encoding, while the block gets smaller.
+	maxPasses = 4
+)
+
+// AppendEncode appends one zstd frame holding src to dst: single-segment
+// (so the frame header carries the content size, even for empty input),
+// no content checksum, no dictionary; blocks of at most 128 KiB.
+func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
+	cfg := defaultConfig()
+	if err := opt.Apply(&cfg, opts); err != nil {
+		return dst, err
+	}
+	if len(src) > cfg.maxInput {
+		return dst, errs.TooLarge(ErrTooLarge, 0, "", "input", uint64(len(src)), int64(cfg.maxInput))
+	}
+	dst = appendFrameHeader(dst, uint64(len(src)))
+	if len(src) == 0 {
+		return appendBlockHeader(dst, true, 0, 0), nil
+	}
+	e := encoder{
+		ps:   parser{src: src, prev: buildChains(src), depth: cfg.depth},
+		reps: [3]uint32{1, 4, 8},
+	}
+	for bs := 0; bs < len(src); bs += blockMax {
+		be := min(bs+blockMax, len(src))
+		dst = e.appendBlock(dst, bs, be, be == len(src))
+	}
+	return dst, nil
+}
+
+func appendFrameHeader(dst []byte, size uint64) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, magic)
+	const single = 1 << 5
+	switch {
+	case size < 256:
+		return append(dst, single, byte(size))
+	case size < 65536+256:
+		s := size - 256
+		return append(dst, 1<<6|single, byte(s), byte(s>>8))
+	case size <= 0xFFFFFFFF:
+		return append(dst, 2<<6|single, byte(size), byte(size>>8), byte(size>>16), byte(size>>24))
+	}
+	dst = append(dst, 3<<6|single)
+	for i := 0; i < 8; i++ {
+		dst = append(dst, byte(size>>(8*i)))
+	}
+	return dst
+}
+
+// appendBlockHeader appends a block header: typ 0 raw, 1 RLE, 2 compressed.
+func appendBlockHeader(dst []byte, last bool, typ byte, size int) []byte {
+	v := uint32(typ)<<1 | uint32(size)<<3
+	if last {
+		v |= 1
+	}
+	return append(dst, byte(v), byte(v>>8), byte(v>>16))
+}
+
+type encoder struct {
+	ps   parser
+	reps [3]uint32
+	hs   huff0.Scratch
+	lits []byte
+	ofv  []uint32
+}
+
+// appendBlock appends the block [bs, be) as the smallest of compressed,
+// RLE and raw.
+func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
+	block := e.ps.src[bs:be]
+	same := true
+	for _, b := range block[1:] {
+		if b != block[0] {
+			same = false
+			break
+		}
+	}
+	if same && len(block) > 1 {
+		return append(appendBlockHeader(dst, last, 1, len(block)), block[0])
+	}
+	var best []byte
+	var bestReps [3]uint32
+	if len(block) >= 8 {
+		var pm priceModel
+		seedPrices(&pm, block)
+		e.ps.reset(bs, be)
+		for pass := 0; pass < maxPasses; pass++ {
+			seqs, tail := e.ps.parse(bs, be, &pm, e.reps)
+			body, reps, ch, huffman := e.encodeBody(bs, be, seqs, tail)
+			if best != nil && len(body) >= len(best) {
+				break
+			}
+			best = append(best[:0], body...)
+			bestReps = reps
+			e.model(&pm, seqs, ch, huffman)
+		}
+	}
+	if best == nil || len(best) >= len(block) {
+		return append(appendBlockHeader(dst, last, 0, len(block)), block...)
+	}
+	e.reps = bestReps
+	return append(appendBlockHeader(dst, last, 2, len(best)), best...)
+}
+
+// encodeBody encodes the block [bs, be) as seqs then tail literals; it
+// returns the block content, the repeat offsets after it, the sequence
+// modes chosen and whether the literals were Huffman coded.
+func (e *encoder) encodeBody(bs, be int, seqs []seq, tail int) ([]byte, [3]uint32, [3]streamChoice, bool) {
+	src := e.ps.src
+	reps := e.reps
+	lits := e.lits[:0]
+	ofv := e.ofv[:0]
+	p := bs
+	for _, s := range seqs {
+		lits = append(lits, src[p:p+int(s.litLen)]...)
+		p += int(s.litLen) + int(s.matchLen)
+		v := offsetValue(s.off, s.litLen, &reps)
+		updateReps(&reps, v, s.litLen, s.off)
+		ofv = append(ofv, v)
+	}
+	lits = append(lits, src[p:p+tail]...)
+	e.lits, e.ofv = lits, ofv
+	body, huffman := appendLiterals(nil, lits, &e.hs)
+	body, ch := appendSequences(body, seqs, ofv)
+	return body, reps, ch, huffman
+}
+
+// model sets pm to the statistics of an encoding: literal frequencies,
+// and the code tables its sequences used.
+func (e *encoder) model(pm *priceModel, seqs []seq, ch [3]streamChoice, huffman bool) {
+	var cnt [256]uint32
+	for _, b := range e.lits {
+		cnt[b]++
+	}
+	setLitPrices(pm, cnt[:], uint32(len(e.lits)), huffman || len(e.lits) == 0)
+	if len(seqs) == 0 {
+		return
+	}
+	var llCnt [maxLLCode + 1]uint32
+	var mlCnt [maxMLCode + 1]uint32
+	var ofCnt [maxOFCode + 1]uint32
+	for i, s := range seqs {
+		llCnt[llCode(s.litLen)]++
+		mlCnt[mlCode(s.matchLen)]++
+		ofCnt[ofCode(e.ofv[i])]++
+	}
+	tables := [3]*fseTable{}
+	counts := [3][]uint32{llCnt[:], ofCnt[:], mlCnt[:]}
+	for k, c := range ch {
+		switch c.mode {
+		case modeRLE:
+			// Price as a table built from the counts, so other
+			// symbols are not free.
+			tables[k] = buildFSE(normalize(counts[k], uint32(len(seqs)), 5), 5)
+		default:
+			tables[k] = c.tab
+		}
+	}
+	setCodePrices(pm.ll[:], tables[0], llExtra)
+	setCodePrices(pm.of[:], tables[1], ofExtra)
+	setCodePrices(pm.ml[:], tables[2], mlExtra)
+}
