@@ -97,18 +97,45 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 	var best []byte
 	var bestReps [3]uint32
 	if len(block) >= 8 {
-		var pm priceModel
-		seedPrices(&pm, block)
 		e.ps.reset(bs, be)
-		for pass := 0; pass < maxPasses; pass++ {
-			seqs, tail := e.ps.parse(bs, be, &pm, e.reps)
-			body, reps, ch, huffman := e.encodeBody(bs, be, seqs, tail)
-			if best != nil && len(body) >= len(best) {
-				break
+		for seed := 0; seed < 4; seed++ {
+			if expSeeds&(1<<seed) == 0 {
+				continue
 			}
-			best = append(best[:0], body...)
-			bestReps = reps
-			e.model(&pm, seqs, ch, huffman)
+			var pm priceModel
+			if seed == 0 {
+				seedPrices(&pm, block)
+			} else {
+				seedFreqPrices(&pm, block)
+			}
+			if seed >= 2 {
+				for i := range pm.lit {
+					pm.lit[i] = pm.lit[i] * int32(seed) / 2 * 3 / 2
+				}
+			}
+			prev := -1
+			for pass := 0; pass < maxPasses; pass++ {
+				seqs, tail := e.ps.parse(bs, be, &pm, e.reps)
+				body, reps, ch, huffman := e.encodeBody(bs, be, seqs, tail)
+				if debugHook != nil {
+					debugLits = e.lits
+					debugOfv = e.ofv
+					debugHook(pass, len(body), len(seqs), len(e.lits), ch, huffman)
+				}
+				if best == nil || len(body) < len(best) {
+					best = append(best[:0], body...)
+					bestReps = reps
+				}
+				if prev >= 0 && len(body) >= prev {
+					break
+				}
+				prev = len(body)
+				if expUpdate == 0 {
+					e.model(&pm, seqs, ch, huffman)
+				} else {
+					e.freqModel(&pm, seqs)
+				}
+			}
 		}
 	}
 	if best == nil || len(best) >= len(block) {
@@ -176,3 +203,38 @@ func (e *encoder) model(pm *priceModel, seqs []seq, ch [3]streamChoice, huffman 
 	setCodePrices(pm.of[:], tables[1], ofExtra)
 	setCodePrices(pm.ml[:], tables[2], mlExtra)
 }
+
+var debugHook func(pass, size, nseq, nlit int, ch [3]streamChoice, huffman bool)
+var debugLits []byte
+
+var expSeeds, expUpdate = 3, 1
+
+// freqModel sets pm to the smoothed frequencies of the last encoding's
+// literals and codes.
+func (e *encoder) freqModel(pm *priceModel, seqs []seq) {
+	var cnt [256]uint32
+	for _, b := range e.lits {
+		cnt[b] = cnt[b] + 2
+	}
+	for i := range cnt {
+		cnt[i]++
+	}
+	setFreq(pm.lit[:], cnt[:], nil)
+	var llCnt [maxLLCode + 1]uint32
+	var mlCnt [maxMLCode + 1]uint32
+	var ofCnt [maxOFCode + 1]uint32
+	for i, s := range seqs {
+		llCnt[llCode(s.litLen)]++
+		mlCnt[mlCode(s.matchLen)]++
+		ofCnt[ofCode(e.ofv[i])]++
+	}
+	for _, c := range [][]uint32{llCnt[:], mlCnt[:], ofCnt[:]} {
+		for i := range c {
+			c[i]++
+		}
+	}
+	setFreq(pm.ll[:], llCnt[:], llExtra)
+	setFreq(pm.ml[:], mlCnt[:], mlExtra)
+	setFreq(pm.of[:], ofCnt[:], ofExtra)
+}
+var debugOfv []uint32

@@ -74,6 +74,51 @@ func seedPrices(pm *priceModel, block []byte) {
 	setCodePrices(pm.of[:], ofPredefTable, ofExtra)
 }
 
+// setFreq prices each symbol by its frequency in freq (all nonzero).
+func setFreq(dst []int32, freq []uint32, extra func(int) int) {
+	sum := 0.0
+	for _, f := range freq {
+		sum += float64(f)
+	}
+	for s, f := range freq {
+		p := log2Price(sum, float64(f))
+		if extra != nil {
+			p += int32(extra(s)) * bitCost
+		} else {
+			p = min(p, 11*bitCost)
+		}
+		dst[s] = max(p, bitCost/8)
+	}
+}
+
+// seedFreqPrices is the other first-pass model, after libzstd's first
+// block: literals by their block frequency heavily smoothed (so they look
+// expensive and the first pass takes many matches), flat length codes and
+// offset codes favouring short ones.
+func seedFreqPrices(pm *priceModel, block []byte) {
+	var cnt [256]uint32
+	for _, b := range block {
+		cnt[b]++
+	}
+	for i := range cnt {
+		cnt[i] = 1 + cnt[i]>>4
+	}
+	setFreq(pm.lit[:], cnt[:], nil)
+	var ll [maxLLCode + 1]uint32
+	var ml [maxMLCode + 1]uint32
+	for i := range ll {
+		ll[i] = 1
+	}
+	ll[0], ll[1] = 4, 2
+	for i := range ml {
+		ml[i] = 1
+	}
+	of := [maxOFCode + 1]uint32{6, 2, 1, 1, 2, 3, 4, 4, 4, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	setFreq(pm.ll[:], ll[:], llExtra)
+	setFreq(pm.ml[:], ml[:], mlExtra)
+	setFreq(pm.of[:], of[:], ofExtra)
+}
+
 // setLitPrices prices literals by cnt (total of them) when they are
 // Huffman coded, or at 8 bits each when they are stored.
 func setLitPrices(pm *priceModel, cnt []uint32, total uint32, huffman bool) {
