@@ -1,7 +1,6 @@
 package zstdenc
 
 import (
-	"errors"
 	"math"
 
 	"github.com/klauspost/compress/huff0"
@@ -112,8 +111,8 @@ func chooseMode(counts []uint32, total uint32, predef *fseTable, maxLog uint8) s
 }
 
 // appendSequences appends the sequences section of seqs, whose offset
-// values are ofv; it returns the modes chosen.
-func appendSequences(dst []byte, seqs []seq, ofv []uint32) ([]byte, [3]streamChoice) {
+// values are ofv.
+func appendSequences(dst []byte, seqs []seq, ofv []uint32) []byte {
 	var ch [3]streamChoice
 	nb := len(seqs)
 	switch {
@@ -125,7 +124,7 @@ func appendSequences(dst []byte, seqs []seq, ofv []uint32) ([]byte, [3]streamCho
 		dst = append(dst, 255, byte(nb-0x7F00), byte((nb-0x7F00)>>8))
 	}
 	if nb == 0 {
-		return dst, ch
+		return dst
 	}
 	llc := make([]uint8, nb)
 	mlc := make([]uint8, nb)
@@ -175,7 +174,7 @@ func appendSequences(dst []byte, seqs []seq, ofv []uint32) ([]byte, [3]streamCho
 			ch[k].tab.flush(&w, st[k])
 		}
 	}
-	return w.close(), ch
+	return w.close()
 }
 
 // appendLiteralsHeader appends a raw (0) or RLE (1) literals header.
@@ -209,9 +208,8 @@ func appendCompressedHeader(dst []byte, r, c int, single bool) []byte {
 }
 
 // appendLiterals appends the literals section holding lits: the smallest
-// of raw, RLE and Huffman with one or four streams. huffman reports
-// whether Huffman was chosen.
-func appendLiterals(dst, lits []byte, hs *huff0.Scratch) (out []byte, huffman bool) {
+// of raw, RLE and Huffman with one or four streams.
+func appendLiterals(dst, lits []byte, hs *huff0.Scratch) []byte {
 	best := appendRawHeader(nil, 0, len(lits))
 	best = append(best, lits...)
 	if len(lits) > 1 {
@@ -223,7 +221,7 @@ func appendLiterals(dst, lits []byte, hs *huff0.Scratch) (out []byte, huffman bo
 			}
 		}
 		if same {
-			return append(appendRawHeader(dst, 1, len(lits)), lits[0]), false
+			return append(appendRawHeader(dst, 1, len(lits)), lits[0])
 		}
 	}
 	try := func(single bool) {
@@ -237,10 +235,7 @@ func appendLiterals(dst, lits []byte, hs *huff0.Scratch) (out []byte, huffman bo
 			h, _, err = huff0.Compress4X(lits, hs)
 		}
 		if err != nil {
-			if !errors.Is(err, huff0.ErrIncompressible) && !errors.Is(err, huff0.ErrUseRLE) {
-				return // any other failure: keep what we have
-			}
-			return
+			return // incompressible, or one symbol: raw or RLE it is
 		}
 		if single && len(h) >= 1024 {
 			return
@@ -251,7 +246,6 @@ func appendLiterals(dst, lits []byte, hs *huff0.Scratch) (out []byte, huffman bo
 		c := appendCompressedHeader(nil, len(lits), len(h), single)
 		if len(c)+len(h) < len(best) {
 			best = append(c, h...)
-			huffman = true
 		}
 	}
 	if len(lits) >= 8 && len(lits) < 1024 {
@@ -260,5 +254,5 @@ func appendLiterals(dst, lits []byte, hs *huff0.Scratch) (out []byte, huffman bo
 	if len(lits) >= 64 {
 		try(false)
 	}
-	return append(dst, best...), huffman
+	return append(dst, best...)
 }

@@ -98,30 +98,20 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 	var bestReps [3]uint32
 	if len(block) >= 8 {
 		e.ps.reset(bs, be)
-		for seed := 0; seed < 4; seed++ {
-			if expSeeds&(1<<seed) == 0 {
-				continue
-			}
+		for _, sd := range seeds {
 			var pm priceModel
-			if seed == 0 {
+			if sd.predefined {
 				seedPrices(&pm, block)
 			} else {
 				seedFreqPrices(&pm, block)
 			}
-			if seed >= 2 {
-				for i := range pm.lit {
-					pm.lit[i] = pm.lit[i] * int32(seed) / 2 * 3 / 2
-				}
+			for i := range pm.lit {
+				pm.lit[i] = pm.lit[i] * sd.litScale / 4
 			}
 			prev := -1
 			for pass := 0; pass < maxPasses; pass++ {
 				seqs, tail := e.ps.parse(bs, be, &pm, e.reps)
-				body, reps, ch, huffman := e.encodeBody(bs, be, seqs, tail)
-				if debugHook != nil {
-					debugLits = e.lits
-					debugOfv = e.ofv
-					debugHook(pass, len(body), len(seqs), len(e.lits), ch, huffman)
-				}
+				body, reps := e.encodeBody(bs, be, seqs, tail)
 				if best == nil || len(body) < len(best) {
 					best = append(best[:0], body...)
 					bestReps = reps
@@ -130,11 +120,7 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 					break
 				}
 				prev = len(body)
-				if expUpdate == 0 {
-					e.model(&pm, seqs, ch, huffman)
-				} else {
-					e.freqModel(&pm, seqs)
-				}
+				e.freqModel(&pm, seqs)
 			}
 		}
 	}
@@ -146,9 +132,8 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 }
 
 // encodeBody encodes the block [bs, be) as seqs then tail literals; it
-// returns the block content, the repeat offsets after it, the sequence
-// modes chosen and whether the literals were Huffman coded.
-func (e *encoder) encodeBody(bs, be int, seqs []seq, tail int) ([]byte, [3]uint32, [3]streamChoice, bool) {
+// returns the block content and the repeat offsets after it.
+func (e *encoder) encodeBody(bs, be int, seqs []seq, tail int) ([]byte, [3]uint32) {
 	src := e.ps.src
 	reps := e.reps
 	lits := e.lits[:0]
@@ -163,51 +148,24 @@ func (e *encoder) encodeBody(bs, be int, seqs []seq, tail int) ([]byte, [3]uint3
 	}
 	lits = append(lits, src[p:p+tail]...)
 	e.lits, e.ofv = lits, ofv
-	body, huffman := appendLiterals(nil, lits, &e.hs)
-	body, ch := appendSequences(body, seqs, ofv)
-	return body, reps, ch, huffman
+	body := appendLiterals(nil, lits, &e.hs)
+	body = appendSequences(body, seqs, ofv)
+	return body, reps
 }
 
-// model sets pm to the statistics of an encoding: literal frequencies,
-// and the code tables its sequences used.
-func (e *encoder) model(pm *priceModel, seqs []seq, ch [3]streamChoice, huffman bool) {
-	var cnt [256]uint32
-	for _, b := range e.lits {
-		cnt[b]++
-	}
-	setLitPrices(pm, cnt[:], uint32(len(e.lits)), huffman || len(e.lits) == 0)
-	if len(seqs) == 0 {
-		return
-	}
-	var llCnt [maxLLCode + 1]uint32
-	var mlCnt [maxMLCode + 1]uint32
-	var ofCnt [maxOFCode + 1]uint32
-	for i, s := range seqs {
-		llCnt[llCode(s.litLen)]++
-		mlCnt[mlCode(s.matchLen)]++
-		ofCnt[ofCode(e.ofv[i])]++
-	}
-	tables := [3]*fseTable{}
-	counts := [3][]uint32{llCnt[:], ofCnt[:], mlCnt[:]}
-	for k, c := range ch {
-		switch c.mode {
-		case modeRLE:
-			// Price as a table built from the counts, so other
-			// symbols are not free.
-			tables[k] = buildFSE(normalize(counts[k], uint32(len(seqs)), 5), 5)
-		default:
-			tables[k] = c.tab
-		}
-	}
-	setCodePrices(pm.ll[:], tables[0], llExtra)
-	setCodePrices(pm.of[:], tables[1], ofExtra)
-	setCodePrices(pm.ml[:], tables[2], mlExtra)
+// seed is a first-pass price model: the predefined tables, or
+// libzstd-like smoothed frequencies, with literal prices scaled by
+// litScale/4. Each seed is refined by up to maxPasses passes and the
+// smallest encoding of all is kept: the passes settle in a local optimum,
+// and literals priced higher at the start lead to parses with more and
+// cheaper matches, which on some inputs (binary tables, keyword lists)
+// are 5-10% smaller than the local optimum the plain seeds find.
+type seed struct {
+	predefined bool
+	litScale   int32
 }
 
-var debugHook func(pass, size, nseq, nlit int, ch [3]streamChoice, huffman bool)
-var debugLits []byte
-
-var expSeeds, expUpdate = 3, 1
+var seeds = [...]seed{{true, 4}, {false, 4}, {false, 6}, {false, 9}}
 
 // freqModel sets pm to the smoothed frequencies of the last encoding's
 // literals and codes.
@@ -237,4 +195,3 @@ func (e *encoder) freqModel(pm *priceModel, seqs []seq) {
 	setFreq(pm.ml[:], mlCnt[:], mlExtra)
 	setFreq(pm.of[:], ofCnt[:], ofExtra)
 }
-var debugOfv []uint32

@@ -91,9 +91,6 @@ func TestCorpusSizes(t *testing.T) {
 	if list == "" {
 		t.Skip("ZSTDENC_CORPUS (a list of files) not set")
 	}
-	if v := os.Getenv("ZSTDENC_EXP"); v != "" {
-		fmt.Sscanf(v, "%d,%d", &expSeeds, &expUpdate)
-	}
 	rows := measure(t, smallCorpus(t, list))
 	if os.Getenv("ZSTDENC_VERBOSE") != "" {
 		for _, r := range rows {
