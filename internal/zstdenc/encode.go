@@ -15,7 +15,7 @@ const (
 	// maxPasses is how many times a block is parsed: the first under
 	// seeded prices, each next one under the statistics of the previous
 	// one's encoding, while the block gets smaller.
-	maxPasses = 4
+	maxPasses0 = 4
 )
 
 // AppendEncode appends one zstd frame holding src to dst: single-segment
@@ -98,7 +98,7 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 	var bestReps [3]uint32
 	if len(block) >= 8 {
 		e.ps.reset(bs, be)
-		for _, sd := range seeds {
+		for _, sd := range seedList {
 			var pm priceModel
 			if sd.predefined {
 				seedPrices(&pm, block)
@@ -195,3 +195,6 @@ func (e *encoder) freqModel(pm *priceModel, seqs []seq) {
 	setFreq(pm.ml[:], mlCnt[:], mlExtra)
 	setFreq(pm.of[:], ofCnt[:], ofExtra)
 }
+
+var maxPasses = maxPasses0
+var seedList = seeds[:]

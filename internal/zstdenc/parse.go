@@ -223,6 +223,8 @@ type parser struct {
 	mList  []match
 	cand   []match
 	seqs   []seq
+	// Prices by length for the current pass.
+	llp, mlp []int32
 }
 
 // chain returns the chain matches at block position i (absolute p).
@@ -259,8 +261,18 @@ func (ps *parser) parse(bs, be int, pm *priceModel, reps [3]uint32) ([]seq, int)
 	n := be - bs
 	src := ps.src
 	opt := ps.opt
-	llPrice := func(l uint32) int32 { return pm.ll[llCode(l)] }
-	opt[0] = node{price: llPrice(0), reps: reps}
+	if cap(ps.llp) < n+2 {
+		ps.llp = make([]int32, n+2)
+		ps.mlp = make([]int32, n+2)
+	}
+	llp, mlp := ps.llp[:n+2], ps.mlp[:n+1]
+	for i := range llp {
+		llp[i] = pm.ll[llCode(uint32(i))]
+	}
+	for i := minMatch; i <= n; i++ {
+		mlp[i] = pm.ml[mlCode(uint32(i))]
+	}
+	opt[0] = node{price: llp[0], reps: reps}
 	for i := 1; i <= n; i++ {
 		opt[i].price = infPrice
 	}
@@ -270,7 +282,7 @@ func (ps *parser) parse(bs, be int, pm *priceModel, reps [3]uint32) ([]seq, int)
 		p := bs + i
 		// A literal.
 		l := cur.litLen
-		if c := cur.price + pm.lit[src[p]] + llPrice(l+1) - llPrice(l); c < opt[i+1].price {
+		if c := cur.price + pm.lit[src[p]] + llp[l+1] - llp[l]; c < opt[i+1].price {
 			opt[i+1] = node{price: c, litLen: l + 1, reps: cur.reps}
 		}
 		if i < skip || n-i < minMatch {
@@ -315,16 +327,17 @@ func (ps *parser) parse(bs, be int, pm *priceModel, reps [3]uint32) ([]seq, int)
 			cands = cands[len(cands)-1:]
 			skip = i + best
 		}
-		base0 := cur.price + llPrice(0)
+		base0 := cur.price + llp[0]
 		for _, m := range cands {
 			v := offsetValue(m.off, l, &cur.reps)
 			base := base0 + pm.of[ofCode(v)]
 			nr := cur.reps
 			updateReps(&nr, v, l, m.off)
-			for ml := from; ml <= int(m.length); ml++ {
-				c := base + pm.ml[mlCode(uint32(ml))]
-				if t := &opt[i+ml]; c < t.price {
-					*t = node{price: c, mlen: uint32(ml), off: m.off, reps: nr}
+			o := opt[i : i+int(m.length)+1]
+			for ml, mp := range mlp[from : m.length+1] {
+				ml += from
+				if c := base + mp; c < o[ml].price {
+					o[ml] = node{price: c, mlen: uint32(ml), off: m.off, reps: nr}
 				}
 			}
 			from = int(m.length) + 1

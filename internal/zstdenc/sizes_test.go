@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -51,7 +53,7 @@ func smallCorpus(t testing.TB, path string) map[string][]byte {
 }
 
 type sizeRow struct {
-	name                string
+	name                  string
 	n, ours, l19, l22, kp int
 }
 
@@ -91,11 +93,52 @@ func TestCorpusSizes(t *testing.T) {
 	if list == "" {
 		t.Skip("ZSTDENC_CORPUS (a list of files) not set")
 	}
-	rows := measure(t, smallCorpus(t, list))
+	if v := os.Getenv("ZSTDENC_EXP"); v != "" {
+		seedList = nil
+		for _, f := range strings.Split(v, ",") {
+			var k, m int
+			if n, _ := fmt.Sscanf(f, "p%d", &k); n == 1 {
+				maxPasses = k
+				continue
+			}
+			fmt.Sscanf(f, "%d:%d", &k, &m)
+			seedList = append(seedList, seed{k == 0, int32(m)})
+		}
+	}
+	files := smallCorpus(t, list)
+	rows := measure(t, files)
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	ours, cli := cpuTimes(t, names, files)
+	t.Logf("CPU: ours %v, zstd -19 %v (one process for all files): ratio %.2f", ours, cli, float64(ours)/float64(cli))
 	if os.Getenv("ZSTDENC_VERBOSE") != "" {
 		for _, r := range rows {
 			fmt.Printf("%d %d %d %d %d %.4f %s\n", r.n, r.ours, r.l19, r.l22, r.kp, float64(r.ours)/float64(r.l19), r.name)
 		}
 	}
 	report(t, rows)
+}
+
+// cpuTimes compares the CPU our encoder takes on files with the CPU of
+// one zstd -19 process compressing them all (one frame each, parameters
+// tuned to each file's size as for single files).
+func cpuTimes(t testing.TB, names []string, files map[string][]byte) (ours, cli time.Duration) {
+	var ru0, ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	for _, n := range names {
+		if _, err := AppendEncode(nil, files[n]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	ours = time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
+	cmd := exec.Command("zstd", append([]string{"-19", "-q", "--no-check", "-c"}, names...)...)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("zstd -19: %v", err)
+	}
+	cli = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return ours, cli
 }
