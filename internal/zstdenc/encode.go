@@ -12,10 +12,11 @@ import (
 const (
 	magic    = 0xFD2FB528
 	blockMax = 128 << 10
-	// maxPasses is how many times a block is parsed: the first under
-	// seeded prices, each next one under the statistics of the previous
-	// one's encoding, while the block gets smaller.
-	maxPasses0 = 4
+	// maxPasses is how many times a block is parsed per seed: the first
+	// under the seed's prices, each next one under the statistics of the
+	// previous one's encoding, while the block gets smaller.
+	maxPasses         = 3
+	maxPassesThorough = 4
 )
 
 // AppendEncode appends one zstd frame holding src to dst: single-segment
@@ -34,8 +35,13 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 		return appendBlockHeader(dst, true, 0, 0), nil
 	}
 	e := encoder{
-		ps:   parser{src: src, prev: buildChains(src), depth: cfg.depth},
-		reps: [3]uint32{1, 4, 8},
+		ps:     parser{src: src, prev: buildChains(src), depth: cfg.depth},
+		reps:   [3]uint32{1, 4, 8},
+		seeds:  seeds,
+		passes: maxPasses,
+	}
+	if cfg.thorough {
+		e.seeds, e.passes = thoroughSeeds, maxPassesThorough
 	}
 	for bs := 0; bs < len(src); bs += blockMax {
 		be := min(bs+blockMax, len(src))
@@ -73,11 +79,13 @@ func appendBlockHeader(dst []byte, last bool, typ byte, size int) []byte {
 }
 
 type encoder struct {
-	ps   parser
-	reps [3]uint32
-	hs   huff0.Scratch
-	lits []byte
-	ofv  []uint32
+	ps     parser
+	seeds  []seed
+	passes int
+	reps   [3]uint32
+	hs     huff0.Scratch
+	lits   []byte
+	ofv    []uint32
 }
 
 // appendBlock appends the block [bs, be) as the smallest of compressed,
@@ -98,7 +106,7 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 	var bestReps [3]uint32
 	if len(block) >= 8 {
 		e.ps.reset(bs, be)
-		for _, sd := range seedList {
+		for _, sd := range e.seeds {
 			var pm priceModel
 			if sd.predefined {
 				seedPrices(&pm, block)
@@ -109,7 +117,7 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 				pm.lit[i] = pm.lit[i] * sd.litScale / 4
 			}
 			prev := -1
-			for pass := 0; pass < maxPasses; pass++ {
+			for pass := 0; pass < e.passes; pass++ {
 				seqs, tail := e.ps.parse(bs, be, &pm, e.reps)
 				body, reps := e.encodeBody(bs, be, seqs, tail)
 				if best == nil || len(body) < len(best) {
@@ -165,7 +173,11 @@ type seed struct {
 	litScale   int32
 }
 
-var seeds = [...]seed{{true, 4}, {false, 4}, {false, 6}, {false, 9}}
+// seeds are the default seeds; thoroughSeeds are WithThorough's.
+var (
+	seeds         = []seed{{false, 4}, {false, 9}}
+	thoroughSeeds = []seed{{false, 4}, {false, 9}, {true, 4}, {false, 6}}
+)
 
 // freqModel sets pm to the smoothed frequencies of the last encoding's
 // literals and codes.
@@ -195,6 +207,3 @@ func (e *encoder) freqModel(pm *priceModel, seqs []seq) {
 	setFreq(pm.ml[:], mlCnt[:], mlExtra)
 	setFreq(pm.of[:], ofCnt[:], ofExtra)
 }
-
-var maxPasses = maxPasses0
-var seedList = seeds[:]

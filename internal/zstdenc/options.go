@@ -38,6 +38,7 @@ type Option func(*config) error
 type config struct {
 	maxInput int
 	depth    int
+	thorough bool
 }
 
 func defaultConfig() config {
@@ -67,6 +68,16 @@ func WithSearchDepth(n int) Option {
 			return opt.Invalid(ErrInvalidOption, "WithSearchDepth", n, "must be in 1..%d", MaxSearchDepth)
 		}
 		c.depth = n
+		return nil
+	}
+}
+
+// WithThorough makes the encoder try twice as many first-pass price
+// models and refine each once more: about 0.15% smaller on small text
+// files for about twice the CPU (see the package doc).
+func WithThorough(on bool) Option {
+	return func(c *config) error {
+		c.thorough = on
 		return nil
 	}
 }

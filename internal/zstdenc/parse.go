@@ -303,6 +303,9 @@ func (ps *parser) parse(bs, be int, pm *priceModel, reps [3]uint32) ([]seq, int)
 			if d == 0 || int(d) > p {
 				continue
 			}
+			if p+4 <= len(src) && (binary.LittleEndian.Uint32(src[p:])^binary.LittleEndian.Uint32(src[p-int(d):]))&0xFFFFFF != 0 {
+				continue // shorter than minMatch
+			}
 			if ml := matchLen(src[p-int(d):], src[p:be]); ml > best {
 				cands = append(cands, match{uint32(ml), d})
 				best = ml

@@ -93,18 +93,6 @@ func TestCorpusSizes(t *testing.T) {
 	if list == "" {
 		t.Skip("ZSTDENC_CORPUS (a list of files) not set")
 	}
-	if v := os.Getenv("ZSTDENC_EXP"); v != "" {
-		seedList = nil
-		for _, f := range strings.Split(v, ",") {
-			var k, m int
-			if n, _ := fmt.Sscanf(f, "p%d", &k); n == 1 {
-				maxPasses = k
-				continue
-			}
-			fmt.Sscanf(f, "%d:%d", &k, &m)
-			seedList = append(seedList, seed{k == 0, int32(m)})
-		}
-	}
 	files := smallCorpus(t, list)
 	rows := measure(t, files)
 	var names []string
