@@ -267,7 +267,9 @@ func (ps *parser) parse(bs, be int, pm *priceModel, reps [3]uint32) ([]seq, int)
 	}
 	llp, mlp := ps.llp[:n+2], ps.mlp[:n+1]
 	for i := range llp {
-		llp[i] = pm.ll[llCode(uint32(i))]
+		// Beyond LL code 35's range only a run of trailing literals,
+		// which takes no code, can be that long.
+		llp[i] = pm.ll[llCode(uint32(min(i, blockMax-1)))]
 	}
 	for i := minMatch; i <= n; i++ {
 		mlp[i] = pm.ml[mlCode(uint32(i))]
