@@ -224,8 +224,9 @@ func appendLiterals(dst, lits []byte, hs *huff0.Scratch) []byte {
 			return append(appendRawHeader(dst, 1, len(lits)), lits[0])
 		}
 	}
-	try := func(single bool) {
+	try := func(single bool, tableLog uint8) {
 		hs.Reuse = huff0.ReusePolicyNone
+		hs.TableLog = tableLog
 		hs.Out = nil
 		var h []byte
 		var err error
@@ -248,11 +249,16 @@ func appendLiterals(dst, lits []byte, hs *huff0.Scratch) []byte {
 			best = append(c, h...)
 		}
 	}
-	if len(lits) >= 8 && len(lits) < 1024 {
-		try(true)
-	}
-	if len(lits) >= 64 {
-		try(false)
+	// The longest code length is tried from 6 to 11 bits: on few
+	// literals a shorter limit often makes the table description
+	// smaller by more than the codes lose.
+	for tl := uint8(6); tl <= 11; tl++ {
+		if len(lits) >= 8 && len(lits) < 1024 {
+			try(true, tl)
+		}
+		if len(lits) >= 64 {
+			try(false, tl)
+		}
 	}
 	return append(dst, best...)
 }

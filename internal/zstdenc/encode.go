@@ -16,7 +16,7 @@ const (
 	// under the seed's prices, each next one under the statistics of the
 	// previous one's encoding, while the block gets smaller.
 	maxPasses         = 3
-	maxPassesThorough = 4
+	maxPassesThorough = 6
 )
 
 // AppendEncode appends one zstd frame holding src to dst: single-segment
@@ -106,6 +106,11 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 	var bestReps [3]uint32
 	if len(block) >= 8 {
 		e.ps.reset(bs, be)
+		// All literals, no sequences: on inputs of a few hundred bytes
+		// the sequences' section header and tables can cost more than
+		// their matches save, which the parser's prices do not see.
+		best, bestReps = e.encodeBody(bs, be, nil, be-bs)
+		best = append([]byte(nil), best...)
 		for _, sd := range e.seeds {
 			var pm priceModel
 			if sd.predefined {

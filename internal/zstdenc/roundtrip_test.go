@@ -95,3 +95,16 @@ func TestRoundTripGenerated(t *testing.T) {
 		})
 	}
 }
+
+func newRand(s uint64) *rand.Rand { return rand.New(rand.NewPCG(s, s+1)) }
+
+func FuzzRoundTrip(f *testing.F) {
+	for _, src := range generated() {
+		if len(src) < 50000 {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		roundTrip(t, src)
+	})
+}
