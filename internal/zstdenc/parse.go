@@ -15,6 +15,9 @@ const (
 	// strongest levels is 999; runs longer than this are rare in small
 	// inputs and cost the parser time).
 	sufficientLen = 512
+	// maxMatches bounds the matches kept per position (the longest
+	// replaces the last kept), and so the parser's memory.
+	maxMatches = 16
 )
 
 // match is a candidate match: length and distance.
@@ -194,11 +197,16 @@ func chainMatches(out []match, src []byte, prev []int32, p, end, depth int) []ma
 		return out
 	}
 	cur := src[p:end]
+	start := len(out)
 	for cand := prev[p]; cand >= 0 && depth > 0; depth-- {
 		c := int(cand)
 		if src[c+best] == cur[best] {
 			if l := matchLen(src[c:], cur); l > best {
-				out = append(out, match{uint32(l), uint32(p - c)})
+				if len(out)-start < maxMatches {
+					out = append(out, match{uint32(l), uint32(p - c)})
+				} else {
+					out[len(out)-1] = match{uint32(l), uint32(p - c)}
+				}
 				best = l
 				if l >= maxLen || l >= sufficientLen {
 					break
