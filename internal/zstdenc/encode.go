@@ -180,8 +180,8 @@ type seed struct {
 
 // seeds are the default seeds; thoroughSeeds are WithThorough's.
 var (
-	seeds         = []seed{{false, 4}, {false, 9}}
-	thoroughSeeds = []seed{{false, 4}, {false, 9}, {true, 4}, {false, 6}}
+	seeds         = []seed{{true, 4}, {false, 9}}
+	thoroughSeeds = []seed{{true, 4}, {false, 9}, {false, 4}, {false, 6}}
 )
 
 // freqModel sets pm to the smoothed frequencies of the last encoding's

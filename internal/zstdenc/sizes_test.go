@@ -107,7 +107,23 @@ func TestCorpusSizes(t *testing.T) {
 			fmt.Printf("%d %d %d %d %d %.4f %s\n", r.n, r.ours, r.l19, r.l22, r.kp, float64(r.ours)/float64(r.l19), r.name)
 		}
 	}
-	report(t, rows)
+	tot, _, _ := report(t, rows)
+	// The targets (issue 12): total within 1% of zstd -19, below
+	// klauspost's best.
+	if float64(tot.ours) > 1.01*float64(tot.l19) || tot.ours >= tot.kp {
+		t.Errorf("total %d: want within 1%% of zstd -19's %d and below klauspost's %d", tot.ours, tot.l19, tot.kp)
+	}
+	if os.Getenv("ZSTDENC_THOROUGH") != "" {
+		th, over := 0, 0
+		for _, r := range rows {
+			z := roundTrip(t, files[r.name], WithThorough(true))
+			th += len(z)
+			if len(z) > r.kp {
+				over++
+			}
+		}
+		t.Logf("WithThorough: %d (ratio to zstd -19 %.4f), %d files larger than klauspost's best", th, float64(th)/float64(tot.l19), over)
+	}
 }
 
 // cpuTimes compares the CPU our encoder takes on files with the CPU of
