@@ -95,8 +95,11 @@
 // a position for the parser's nodes, 16 for length price tables and match
 // indices, at most 16 matches of 8 bytes a position (typically one or
 // two), the literals and sequences; plus a hash head table of at most
-// 512 KiB and the Huffman and FSE scratch (tens of KiB). Time is
-// O(len(src) x (WithSearchDepth + 512) x passes) in the worst case: the
-// chain walk is bounded by the depth, the lengths relaxed per position by
-// the 512-byte cutoff, the passes by the seeds.
+// 512 KiB and the Huffman and FSE scratch (tens of KiB). Time is bounded
+// by O(len(src) x WithSearchDepth x 512/8) for the match finder (each
+// position compares at most the depth's candidates, each over at most
+// 512 bytes once it is long enough to be taken whole, 8 bytes a step;
+// typical text costs a small fraction of that) and O(len(src) x 512) per
+// parse (the lengths relaxed per position), times the passes (6 at most,
+// 24 with WithThorough).
 package zstdenc
