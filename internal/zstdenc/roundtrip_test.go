@@ -72,6 +72,19 @@ func generated() map[string][]byte {
 		}
 	}
 	in["repeats"] = reps
+	// Blocks of each kind in one frame: raw (random), RLE (zeros), then
+	// compressed text matching both earlier blocks; repeat offsets must
+	// carry over only the compressed blocks.
+	rnd128 := make([]byte, blockMax)
+	for i := range rnd128 {
+		rnd128[i] = byte(r.Uint32())
+	}
+	mixed := append([]byte(nil), rnd128...)
+	mixed = append(mixed, make([]byte, blockMax)...)
+	mixed = append(mixed, textLike(r, 20000)...)
+	mixed = append(mixed, rnd128[1000:3000]...)
+	mixed = append(mixed, textLike(r, 20000)...)
+	in["mixed-blocks"] = mixed
 	for _, n := range []int{blockMax - 1, blockMax, blockMax + 1, 2*blockMax + 77} {
 		in["text"+string(rune('a'+n%26))+"-"+itoa(n)] = textLike(r, n)
 	}
