@@ -208,8 +208,9 @@ func appendCompressedHeader(dst []byte, r, c int, single bool) []byte {
 }
 
 // appendLiterals appends the literals section holding lits: the smallest
-// of raw, RLE and Huffman with one or four streams.
-func appendLiterals(dst, lits []byte, hs *huff0.Scratch) []byte {
+// of raw, RLE and Huffman with one or four streams (and, when full, every
+// code-length limit from 6 to 11 bits; else 11 only).
+func appendLiterals(dst, lits []byte, hs *huff0.Scratch, full bool) []byte {
 	best := appendRawHeader(nil, 0, len(lits))
 	best = append(best, lits...)
 	if len(lits) > 1 {
@@ -252,7 +253,11 @@ func appendLiterals(dst, lits []byte, hs *huff0.Scratch) []byte {
 	// The longest code length is tried from 6 to 11 bits: on few
 	// literals a shorter limit often makes the table description
 	// smaller by more than the codes lose.
-	for tl := uint8(6); tl <= 11; tl++ {
+	first := uint8(6)
+	if !full {
+		first = 11
+	}
+	for tl := first; tl <= 11; tl++ {
 		if len(lits) >= 8 && len(lits) < 1024 {
 			try(true, tl)
 		}

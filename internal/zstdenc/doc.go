@@ -60,8 +60,9 @@
 // (at most 3 passes), and that for two seeds: the predefined code tables,
 // and libzstd's first-block model (heavily smoothed literal frequencies,
 // flat length codes) with literals priced 2.25 times higher. Every pass
-// is entropy-coded for real and the smallest encoding, or all literals
-// when that is smaller, is kept. The passes settle in local optima, and
+// is entropy-coded for real (Huffman with its default 11-bit limit); the
+// smallest is encoded again trying every limit, and kept unless all
+// literals and no sequences is smaller. The passes settle in local optima, and
 // which seed finds the better one depends on the input (binary tables and
 // keyword lists want many cheap matches). WithThorough uses four seeds
 // and up to 6 passes.
@@ -80,8 +81,10 @@
 //     keyword lists whose items shift by one byte a line, where libzstd's
 //     parse uses fewer literals than any of ours);
 //   - WithThorough: total 0.9933 of zstd -19.
-//   - CPU: 2.1 times that of one zstd -19 process compressing the same
-//     files (about 0.5-1 MB/s on text; WithThorough about 3 times).
+//   - CPU: 1.6 to 2.5 times (about 1.7 in most of five runs on the
+//     shared, loaded 2-core machine) that of one zstd -19 process
+//     compressing the same files in the same run (about 1 MB/s on text;
+//     WithThorough about twice the default).
 //
 // On the shared dbtext samples (12 columns cut to 100 B - 10 KB) the
 // total is 0.998 of zstd -19.

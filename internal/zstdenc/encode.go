@@ -106,11 +106,11 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 	var bestReps [3]uint32
 	if len(block) >= 8 {
 		e.ps.reset(bs, be)
-		// All literals, no sequences: on inputs of a few hundred bytes
-		// the sequences' section header and tables can cost more than
-		// their matches save, which the parser's prices do not see.
-		best, bestReps = e.encodeBody(bs, be, nil, be-bs)
-		best = append([]byte(nil), best...)
+		// Parses are compared by their size with Huffman's default
+		// code-length limit; only the best is encoded trying them all.
+		bestSize := -1
+		var bestSeqs []seq
+		bestTail := 0
 		for _, sd := range e.seeds {
 			var pm priceModel
 			if sd.predefined {
@@ -124,10 +124,11 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 			prev := -1
 			for pass := 0; pass < e.passes; pass++ {
 				seqs, tail := e.ps.parse(bs, be, &pm, e.reps)
-				body, reps := e.encodeBody(bs, be, seqs, tail)
-				if best == nil || len(body) < len(best) {
-					best = append(best[:0], body...)
-					bestReps = reps
+				body, _ := e.encodeBody(bs, be, seqs, tail, false)
+				if bestSize < 0 || len(body) < bestSize {
+					bestSize = len(body)
+					bestSeqs = append(bestSeqs[:0], seqs...)
+					bestTail = tail
 				}
 				if prev >= 0 && len(body) >= prev {
 					break
@@ -135,6 +136,13 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 				prev = len(body)
 				e.freqModel(&pm, seqs)
 			}
+		}
+		best, bestReps = e.encodeBody(bs, be, bestSeqs, bestTail, true)
+		// All literals, no sequences: on inputs of a few hundred bytes
+		// the sequences' section header and tables can cost more than
+		// their matches save, which the parser's prices do not see.
+		if lit, reps := e.encodeBody(bs, be, nil, be-bs, true); len(lit) < len(best) {
+			best, bestReps = lit, reps
 		}
 	}
 	if best == nil || len(best) >= len(block) {
@@ -144,9 +152,10 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 	return append(appendBlockHeader(dst, last, 2, len(best)), best...)
 }
 
-// encodeBody encodes the block [bs, be) as seqs then tail literals; it
+// encodeBody encodes the block [bs, be) as seqs then tail literals
+// (trying every Huffman code-length limit when full); it
 // returns the block content and the repeat offsets after it.
-func (e *encoder) encodeBody(bs, be int, seqs []seq, tail int) ([]byte, [3]uint32) {
+func (e *encoder) encodeBody(bs, be int, seqs []seq, tail int, full bool) ([]byte, [3]uint32) {
 	src := e.ps.src
 	reps := e.reps
 	lits := e.lits[:0]
@@ -161,7 +170,7 @@ func (e *encoder) encodeBody(bs, be int, seqs []seq, tail int) ([]byte, [3]uint3
 	}
 	lits = append(lits, src[p:p+tail]...)
 	e.lits, e.ofv = lits, ofv
-	body := appendLiterals(nil, lits, &e.hs)
+	body := appendLiterals(nil, lits, &e.hs, full)
 	body = appendSequences(body, seqs, ofv)
 	return body, reps
 }
