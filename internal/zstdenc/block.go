@@ -69,7 +69,6 @@ func updateReps(reps *[3]uint32, v, ll, d uint32) {
 type streamChoice struct {
 	mode byte
 	tab  *fseTable
-	rle  uint8
 	desc []byte
 	bits float64 // estimated bits, table description included
 }
@@ -92,7 +91,7 @@ func chooseMode(counts []uint32, total uint32, predef *fseTable, maxLog uint8) s
 	}
 	best := streamChoice{bits: math.Inf(1)}
 	if distinct == 1 {
-		best = streamChoice{mode: modeRLE, rle: uint8(only), desc: []byte{uint8(only)}, bits: 8}
+		best = streamChoice{mode: modeRLE, desc: []byte{uint8(only)}, bits: 8}
 	}
 	if b := fseBits(counts, predef.norm, predef.log); b < best.bits {
 		best = streamChoice{mode: modePredefined, tab: predef, bits: b}
