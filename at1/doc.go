@@ -367,9 +367,9 @@
 // from 93 to 30 (12 bytes over on average, 42 at most: the container's
 // 42 bytes on files whose xz output is a few hundred bytes), all 300
 // together from 0.987 to 0.977x xz -9e, and none grew. What is left
-// cannot go: xz -9e with the LZMA settings tried per stream is within a
-// few bytes of our xz there, and a file whose best encoding is 42 bytes
-// of framing away from xz's must be that much larger. (Tried for those:
+// is the framing: there our xz (with the literal models tried per
+// stream) is within a few bytes of xz -9e's LZMA data, and the
+// container adds 42 bytes to it. (Tried for those:
 // nice lengths 8 to 273 on every literal model, 0.07% smaller; price
 // tables refreshed after every symbol, 0.13%; neither kept.)
 //
