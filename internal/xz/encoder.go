@@ -1,13 +1,21 @@
 package xz
 
-// symbol is one parser decision: a literal (lit), or a copy of len bytes
-// from dist+1 back (a rep match when dist is one of the reps; a
-// one-byte copy of rep0 is a "short rep").
+// symbol is one parser decision, written as the parser priced it: a
+// literal, a copy of len bytes from dist+1 back with a new distance, or
+// a copy with rep i (kind symRep+i; len 1 with rep 0 is a "short rep").
+// A new-distance copy stays one even when dist equals a rep, and a rep
+// keeps its index when two reps hold the same distance, as in liblzma.
 type symbol struct {
 	len  uint32
 	dist uint32
-	lit  bool
+	kind uint8
 }
+
+const (
+	symLit = iota
+	symMatch
+	symRep // symRep+i: rep i
+)
 
 // encoder turns a block into LZMA symbols. pos is the next byte to encode;
 // the match finder runs readAhead bytes ahead of it.
@@ -43,10 +51,11 @@ func newEncoder(p params, buf []byte, s *scratch) *encoder {
 		// The parser's offsets never pass the end of the block.
 		e.opts = make([]optimal, min(optsSize, len(buf)+2))
 	}
-	// The optimal parser prices lengths up to nice only, but a match
-	// continuing a literal may be longer; price the full range. No length
-	// passes the block's size.
-	table := min(matchLenMax+1-matchLenMin, max(1, len(buf)-1))
+	// The optimal parser prices lengths up to nice only (every path
+	// limits them to it), and liblzma's tables have exactly that many
+	// entries: their size is also how many lengths pass between refreshes.
+	// No length passes the block's size.
+	table := min(p.nice+1-matchLenMin, max(1, len(buf)-1))
 	if p.fast {
 		table = 0 // the fast parser reads no prices
 	}
@@ -97,7 +106,7 @@ func (e *encoder) encodeSymbol(s symbol) {
 	rc := &e.rc
 	ps := uint32(e.pos) & e.posMask
 	st := e.state
-	if s.lit || (s.len == 1 && s.dist != e.reps[0]) {
+	if s.kind == symLit {
 		rc.bit(&e.isMatch[st][ps], 0)
 		var prev byte
 		if e.pos > 0 {
@@ -115,14 +124,7 @@ func (e *encoder) encodeSymbol(s symbol) {
 		return
 	}
 	rc.bit(&e.isMatch[st][ps], 1)
-	rep := -1
-	for i := range e.reps {
-		if e.reps[i] == s.dist {
-			rep = i
-			break
-		}
-	}
-	if rep < 0 {
+	if s.kind == symMatch {
 		rc.bit(&e.isRep[st], 0)
 		e.encodeMatch(s.dist, s.len, ps)
 		e.reps[3], e.reps[2], e.reps[1], e.reps[0] = e.reps[2], e.reps[1], e.reps[0], s.dist
@@ -130,6 +132,8 @@ func (e *encoder) encodeSymbol(s symbol) {
 		e.pos += int(s.len)
 		return
 	}
+	rep := int(s.kind - symRep)
+	d := e.reps[rep]
 	rc.bit(&e.isRep[st], 1)
 	if rep == 0 {
 		rc.bit(&e.isRepG0[st], 0)
@@ -153,7 +157,7 @@ func (e *encoder) encodeSymbol(s symbol) {
 			e.reps[2] = e.reps[1]
 		}
 		e.reps[1] = e.reps[0]
-		e.reps[0] = s.dist
+		e.reps[0] = d
 	}
 	e.repLen.encode(rc, s.len, ps, !e.p.fast)
 	e.state = nextRep(st)

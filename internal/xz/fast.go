@@ -20,7 +20,7 @@ func (e *encoder) optimumFast() symbol {
 	nice := e.p.nice
 	avail := min(len(buf)-pos, matchLenMax)
 	if avail < 2 {
-		return symbol{len: 1, lit: true}
+		return symbol{len: 1, kind: symLit}
 	}
 	repLen, repIndex := 0, 0
 	for i := 0; i < numReps; i++ {
@@ -40,7 +40,7 @@ func (e *encoder) optimumFast() symbol {
 	matches := e.matches
 	if lenMain >= nice {
 		e.skip(lenMain - 1)
-		return symbol{len: uint32(lenMain), dist: matches[len(matches)-1].dist}
+		return symbol{len: uint32(lenMain), dist: matches[len(matches)-1].dist, kind: symMatch}
 	}
 	var backMain uint32
 	if lenMain >= 2 {
@@ -67,7 +67,7 @@ func (e *encoder) optimumFast() symbol {
 		}
 	}
 	if lenMain < 2 || avail <= 2 {
-		return symbol{len: 1, lit: true}
+		return symbol{len: 1, kind: symLit}
 	}
 	// Look at the next position; its matches stay cached for the next call.
 	nl := e.findMatches()
@@ -77,7 +77,7 @@ func (e *encoder) optimumFast() symbol {
 			(nl == lenMain+1 && !changePair(backMain, nd)) ||
 			nl > lenMain+1 ||
 			(nl+1 >= lenMain && lenMain >= 3 && changePair(nd, backMain)) {
-			return symbol{len: 1, lit: true}
+			return symbol{len: 1, kind: symLit}
 		}
 	}
 	limit := max(2, lenMain-1)
@@ -85,9 +85,9 @@ func (e *encoder) optimumFast() symbol {
 	for i := 0; i < numReps; i++ {
 		back := p - int(e.reps[i]) - 1
 		if back >= 0 && matchLen(buf, p, back, 0, limit) == limit {
-			return symbol{len: 1, lit: true}
+			return symbol{len: 1, kind: symLit}
 		}
 	}
 	e.skip(lenMain - 2)
-	return symbol{len: uint32(lenMain), dist: backMain}
+	return symbol{len: uint32(lenMain), dist: backMain, kind: symMatch}
 }

@@ -124,6 +124,16 @@ var initLenPrices = sync.OnceValue(func() *[lenSymbols]uint32 {
 })
 
 func (le *lenEncoder) encode(rc *rangeEncoder, l uint32, ps uint32, updatePrices bool) {
+	// A due price refresh reads the model as it was before this length:
+	// liblzma's range coder queues bits and applies their probability
+	// updates only when it flushes, after the symbol, so its tables lag
+	// one length behind. Doing the same keeps the parse identical to xz's.
+	if updatePrices {
+		le.counter[ps]--
+		if le.counter[ps] <= 0 {
+			le.updatePrices(ps)
+		}
+	}
 	l -= matchLenMin
 	if l < lenLow {
 		rc.bit(&le.choice, 0)
@@ -137,12 +147,6 @@ func (le *lenEncoder) encode(rc *rangeEncoder, l uint32, ps uint32, updatePrices
 		} else {
 			rc.bit(&le.choice2, 1)
 			rc.tree(le.high[:], lenHighBits, l-lenMid)
-		}
-	}
-	if updatePrices {
-		le.counter[ps]--
-		if le.counter[ps] <= 0 {
-			le.updatePrices(ps)
 		}
 	}
 }

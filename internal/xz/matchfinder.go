@@ -3,6 +3,7 @@ package xz
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"math"
 	"math/bits"
 )
 
@@ -64,10 +65,15 @@ func hash4Size(dict uint32) uint32 {
 }
 
 // hashSizes returns the entries of the 2-, 3- and 4-byte hash tables:
-// liblzma's sizes, but for a block of n < 16 KiB bytes at most 4 x n
-// rounded up to a power of two (at least 256), so that small streams do
-// not allocate and clear half a megabyte. Inputs of 16 KiB and more get
-// exactly liblzma's tables. find compares the bytes a hash hit implies.
+// liblzma's sizes for a dictionary of dict bytes, but for a block of
+// n < 16 KiB bytes at most 4 x n rounded up to a power of two (at least
+// 256), so that small streams do not allocate and clear half a megabyte.
+// Larger inputs get liblzma's tables for their dictionary, which is the
+// block's size when that is smaller than the preset's (effectiveDict).
+// find compares the bytes a hash hit implies. (The smaller 3-byte table
+// loses a few matches to collisions: with liblzma's, the parse of 28
+// more of 700 small files was xz's, 0.001% smaller in all, for 3x the
+// time on a 200-byte stream.)
 //
 // hc3 has no 4-byte table; its 3-byte table has the size of the others'
 // 4-byte one (as in liblzma) and takes that slot.
@@ -111,6 +117,9 @@ func newMatchFinder(p params, buf []byte, s *scratch) *matchFinder {
 	mf := &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
 	mf.cyclicSize = dict + 1
 	h2, h3, h4 := hashSizes(p.mf, dict, len(buf))
+	if p.liblzmaTables {
+		h2, h3, h4 = hashSizes(p.mf, p.dictSize, math.MaxInt32)
+	}
 	mf.hash2Mask, mf.hash3Mask, mf.hashMask = h2-1, h3-1, h4-1
 	links := int(mf.cyclicSize)
 	if p.mf == mfBT4 {

@@ -39,17 +39,21 @@ func (e *encoder) next() symbol {
 	if e.p.fast {
 		return e.optimumFast()
 	}
-	if e.matchPriceCount >= 1<<7 {
-		e.fillDistPrices()
-	}
-	if e.alignPriceCount >= alignSize {
-		e.fillAlignPrices()
+	// As in liblzma, the distance prices are refreshed only when every
+	// position found has been encoded.
+	if e.readAhead == 0 {
+		if e.matchPriceCount >= 1<<7 {
+			e.fillDistPrices()
+		}
+		if e.alignPriceCount >= alignSize {
+			e.fillAlignPrices()
+		}
 	}
 	return e.optimumNormal()
 }
 
 func (e *encoder) repSymbol(rep int, l int) symbol {
-	return symbol{len: uint32(l), dist: e.reps[rep]}
+	return symbol{len: uint32(l), dist: e.reps[rep], kind: symRep + uint8(rep)}
 }
 
 func (e *encoder) optimumNormal() symbol {
@@ -64,7 +68,7 @@ func (e *encoder) optimumNormal() symbol {
 	nice := e.p.nice
 	avail := min(len(buf)-pos, matchLenMax)
 	if avail < 2 {
-		return symbol{len: 1, lit: true}
+		return symbol{len: 1, kind: symLit}
 	}
 	var repLens [numReps]int
 	repMax := 0
@@ -85,7 +89,7 @@ func (e *encoder) optimumNormal() symbol {
 	matches := e.matches
 	if lenMain >= nice {
 		e.skip(lenMain - 1)
-		return symbol{len: uint32(lenMain), dist: matches[len(matches)-1].dist}
+		return symbol{len: uint32(lenMain), dist: matches[len(matches)-1].dist, kind: symMatch}
 	}
 	curByte := buf[pos]
 	mbPos := pos - int(e.reps[0]) - 1
@@ -94,7 +98,7 @@ func (e *encoder) optimumNormal() symbol {
 		matchByte = buf[mbPos]
 	}
 	if lenMain < 2 && curByte != matchByte && repLens[repMax] < 2 {
-		return symbol{len: 1, lit: true}
+		return symbol{len: 1, kind: symLit}
 	}
 
 	opts := e.opts
@@ -117,7 +121,7 @@ func (e *encoder) optimumNormal() symbol {
 		if opts[1].backPrev == 0 {
 			return e.repSymbol(0, 1)
 		}
-		return symbol{len: 1, lit: true}
+		return symbol{len: 1, kind: symLit}
 	}
 	opts[1].posPrev = 0
 	opts[0].backs = e.reps
@@ -213,18 +217,18 @@ func (e *encoder) backward(cur int) {
 		l := uint32(next - i)
 		switch {
 		case back == backLit:
-			e.queue = append(e.queue, symbol{len: 1, lit: true})
+			e.queue = append(e.queue, symbol{len: 1, kind: symLit})
 		case back < numReps:
 			d := reps[back]
 			if l > 1 {
 				copy(reps[1:back+1], reps[:back])
 				reps[0] = d
 			}
-			e.queue = append(e.queue, symbol{len: l, dist: d})
+			e.queue = append(e.queue, symbol{len: l, dist: d, kind: symRep + uint8(back)})
 		default:
 			d := back - numReps
 			reps[3], reps[2], reps[1], reps[0] = reps[2], reps[1], reps[0], d
-			e.queue = append(e.queue, symbol{len: l, dist: d})
+			e.queue = append(e.queue, symbol{len: l, dist: d, kind: symMatch})
 		}
 		i = next
 	}

@@ -178,6 +178,12 @@ type params struct {
 	mf       mfKind
 	fast     bool
 	lc, pb   uint8 // literal context bits, position bits
+	// liblzmaTables sizes the hash tables for the whole dictionary, as
+	// liblzma does, instead of for a smaller block. The parse is then
+	// liblzma's symbol for symbol (TestLiblzmaParity); the smaller
+	// tables only change which candidates the depth-limited searches of
+	// the non-extreme presets see.
+	liblzmaTables bool
 }
 
 var dictPow2 = [10]uint8{18, 20, 21, 22, 22, 23, 23, 24, 25, 26}

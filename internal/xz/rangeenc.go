@@ -130,7 +130,11 @@ var bitPrices = func() (t [(1 << probBits) >> moveReduce]uint32) {
 }()
 
 func price0(p prob) uint32 { return bitPrices[p>>moveReduce] }
-func price1(p prob) uint32 { return bitPrices[((1<<probBits)-p)>>moveReduce] }
+
+// price1 indexes by p^2047, as liblzma does, not by 2048-p: the two
+// differ when p is a multiple of 16 (the initial 1024 among them), and
+// that one step made the parser choose differently from xz's.
+func price1(p prob) uint32 { return bitPrices[(p^(1<<probBits-1))>>moveReduce] }
 func priceBit(p prob, b uint32) uint32 {
 	if b == 0 {
 		return price0(p)
