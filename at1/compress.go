@@ -77,18 +77,23 @@ func xzTuned(dst, src []byte, level int, extreme bool, first []byte) ([]byte, er
 	if len(trial) == len(src) {
 		models = xzModelsExact
 	}
+	// The trials share one match-finder pass (xz.EncodeModels); the
+	// first model's stream is first when given.
+	reuse := first != nil && len(trial) == len(src)
+	run := models
+	if reuse {
+		run = models[1:]
+	}
+	xs, err := xz.EncodeModels(trial, run, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithCheck(xzCheck))
+	if err != nil {
+		return nil, err
+	}
+	if reuse {
+		xs = append([][]byte{first}, xs...)
+	}
 	var best []byte
 	bestModel := 0
-	for i, m := range models {
-		var x []byte
-		if i == 0 && first != nil && len(trial) == len(src) {
-			x = first
-		} else {
-			var err error
-			if x, err = xzModel(nil, trial, level, extreme, m); err != nil {
-				return nil, err
-			}
-		}
+	for i, x := range xs {
 		if best == nil || len(x) < len(best) {
 			best, bestModel = x, i
 		}
