@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/colfmt/colfmt/internal/shareddata"
 )
 
@@ -38,4 +40,62 @@ func BenchmarkDecodeSmall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkEncodeSmall measures Encode (default options) of small
+// inputs: generated CSV and JSON Lines of 2 to 32 KB and the start of
+// this package's doc.go as plain text. "warm" reuses the shared zstd
+// encoders from one call to the next, as a long-running process does;
+// "fresh" drops them before every call, as a process that packs one
+// small file pays for them (a fresh process also pays the page faults
+// of their tables, which in-process reuse of the Go heap hides: measure
+// that with colfmt pack under perf stat, see doc.go). B/op shows whether
+// klauspost's encoders were built (34 MB for its best level).
+func BenchmarkEncodeSmall(b *testing.B) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	inputs := []struct {
+		name string
+		src  []byte
+	}{
+		{"csv2k", tradesCSV(2 << 10)},
+		{"csv8k", tradesCSV(8 << 10)},
+		{"csv32k", tradesCSV(32 << 10)},
+		{"jsonl8k", eventsJSONL(8 << 10)},
+		{"text4k", doc[:4<<10]},
+		{"text16k", doc[:16<<10]},
+	}
+	for _, in := range inputs {
+		for _, fresh := range []bool{false, true} {
+			mode := "warm"
+			if fresh {
+				mode = "fresh"
+			}
+			b.Run(in.name+"/"+mode, func(b *testing.B) {
+				b.SetBytes(int64(len(in.src)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if fresh {
+						dropSharedZstd()
+					}
+					if _, err := Encode(in.src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// dropSharedZstd drops the shared zstd encoders and the size cache of
+// column candidates, as at the start of a process.
+func dropSharedZstd() {
+	zstdShared.Lock()
+	zstdShared.enc = [len(zstdShared.enc)]*zstd.Encoder{}
+	zstdShared.Unlock()
+	estCache.Lock()
+	estCache.m = nil
+	estCache.Unlock()
 }

@@ -77,18 +77,23 @@ func xzTuned(dst, src []byte, level int, extreme bool, first []byte) ([]byte, er
 	if len(trial) == len(src) {
 		models = xzModelsExact
 	}
+	// The trials share one match-finder pass (xz.EncodeModels); the
+	// first model's stream is first when given.
+	reuse := first != nil && len(trial) == len(src)
+	run := models
+	if reuse {
+		run = models[1:]
+	}
+	xs, err := xz.EncodeModels(trial, run, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithCheck(xzCheck))
+	if err != nil {
+		return nil, err
+	}
+	if reuse {
+		xs = append([][]byte{first}, xs...)
+	}
 	var best []byte
 	bestModel := 0
-	for i, m := range models {
-		var x []byte
-		if i == 0 && first != nil && len(trial) == len(src) {
-			x = first
-		} else {
-			var err error
-			if x, err = xzModel(nil, trial, level, extreme, m); err != nil {
-				return nil, err
-			}
-		}
+	for i, x := range xs {
 		if best == nil || len(x) < len(best) {
 			best, bestModel = x, i
 		}
@@ -225,10 +230,10 @@ func zstdCompress(dst, src []byte, level int) []byte {
 // fits in it, xz cannot win.
 const xzMinSize = 56
 
-// zstdBestMax is the largest input smallest also compresses with
-// internal/zstdenc, an optimal-parsing encoder as good as libzstd -19
-// (about 4% smaller than klauspost's best level on small text, for
-// several times its CPU).
+// zstdBestMax is the largest input whose zstd is made by
+// internal/zstdenc (an optimal-parsing encoder as good as libzstd -19,
+// about 4% smaller than klauspost's best level on small text, for
+// several times its CPU) rather than by klauspost/compress.
 const zstdBestMax = 64 << 10
 
 // zstdSmall is zstdCompress by internal/zstdenc: the same frame layout
@@ -246,68 +251,76 @@ type packed struct {
 // smallest compresses src with each backend and keeps the smallest
 // (stored on ties, then zstd: both decode faster than xz). Below 48 bytes
 // xz cannot win against stored (its framing alone takes more).
-// A negative level -l means level l without xz. internal/zstdenc (on
-// inputs up to zstdBestMax) runs last, and only when it can win
-// (zstdencCanWin).
+// A negative level -l means level l without xz.
 func smallest(src []byte, level int, extreme bool) (packed, error) {
-	best, kp := smallestKP(src, max(level, -level))
-	if level >= 0 {
-		var err error
-		if best, err = smallestXZ(best, src, level, extreme, nil); err != nil {
-			return packed{}, err
-		}
+	if level < 0 {
+		return smallestNoXZ(src, -level), nil
 	}
-	return smallestZstdenc(best, kp, src), nil
-}
-
-// smallestNoXZ is smallest without xz: stored or zstd.
-func smallestNoXZ(src []byte, level int) packed {
-	best, kp := smallestKP(src, level)
-	return smallestZstdenc(best, kp, src)
-}
-
-// smallestKP is stored or klauspost/compress's zstd of src, whichever
-// is smaller, and the size of that zstd (len(src) when none was made).
-func smallestKP(src []byte, level int) (best packed, kp int) {
-	best = packed{BackendStored, src}
-	if len(src) < 10 {
-		return best, len(src) // a zstd frame takes at least 9 bytes
+	if len(src) < xzFirstMin || len(src) > zstdBestMax {
+		return smallestXZ(smallestNoXZ(src, level), src, level, extreme, nil)
 	}
-	z := zstdCompress(nil, src, level)
-	kp = len(z)
-	if len(z) < len(best.data) {
+	// xz first, then internal/zstdenc unless xz is under zstdencSkip
+	// times klauspost's zstd at level 6.
+	best, err := smallestXZ(packed{BackendStored, src}, src, level, extreme, nil)
+	if err != nil {
+		return packed{}, err
+	}
+	if best.backend == BackendXZ && float64(len(best.data)) < zstdencSkip*float64(len(zstdCompress(nil, src, 6))) {
+		return best, nil
+	}
+	if z, err := zstdSmall(nil, src); err == nil && (len(z) < len(best.data) || len(z) == len(best.data) && best.backend == BackendXZ) {
 		best = packed{BackendZstd, z}
 	}
-	if level < 7 && len(src) <= zstdBestMax {
-		// Small inputs also try zstd's best level: cheap there, and
-		// on a few KB it often beats xz, whose framing takes 60 bytes.
-		if z := zstdCompress(nil, src, 9); len(z) < len(best.data) {
+	return best, nil
+}
+
+// xzFirstMin is the smallest stream smallest compresses with xz before
+// internal/zstdenc, and skips internal/zstdenc on (zstdencSkip); smaller
+// streams get both, zstd first.
+const xzFirstMin = 4 << 10
+
+// zstdencSkip: internal/zstdenc (about 1 MB/s) is not run on a stream of
+// xzFirstMin bytes or more whose xz is under this times klauspost's zstd
+// at level 6 (SpeedBetterCompression, 4 MB of tables): it does not win
+// there. Of 164 streams of 4 to 64 KiB in 328 small files (the 300 of
+// /usr/share, the vega-datasets CSV and TSV under 1 MB, the JSON Lines
+// under 2 MB), internal/zstdenc won 95, none where xz was under 0.90
+// times that zstd; the bound skips it on 27 (594 of 2171 KB), the
+// streams of digits where xz wins by far (windvectors.csv's,
+// flights-airport.csv's, github.csv's). Below 4 KiB the two sizes
+// separate less (it won a 1.4 KB stream where xz was 0.75 times that
+// zstd). Before 2026-11-28 it was skipped on every stream whose xz was
+// under 0.85 times that zstd, which also skipped 7 streams it would have
+// won.
+const zstdencSkip = 0.87
+
+// smallestNoXZ is smallest without xz: stored or zstd. The zstd of
+// inputs of 10 bytes (a zstd frame takes at least 9) to zstdBestMax is
+// internal/zstdenc's alone; larger inputs get klauspost's at level.
+//
+// Until 2026-11-28 small inputs were also compressed by klauspost's
+// zstd at level and at its best level, and internal/zstdenc ran after
+// xz unless xz was under 0.85 times klauspost's zstd. On 328 small
+// files (the 300 of /usr/share, the vega-datasets CSV and TSV under 1
+// MB, the JSON Lines under 2 MB) internal/zstdenc ran on all but 13 of
+// 533 streams over 1 KB, and klauspost's zstd was smaller on 7 of 826
+// streams under 1 KB, by a byte, and on none since zstdenc's dropSeqs.
+// Leaving it out keeps a process that packs a small text file from
+// building klauspost's best-level encoder (34 MB of tables, whose first
+// use cost more page faults than the rest of the file's encoding); a
+// table still builds it to rank its column candidates (estSize).
+func smallestNoXZ(src []byte, level int) packed {
+	best := packed{BackendStored, src}
+	switch {
+	case len(src) < 10:
+	case len(src) <= zstdBestMax:
+		if z, err := zstdSmall(nil, src); err == nil && len(z) < len(src) {
 			best = packed{BackendZstd, z}
 		}
-		kp = min(kp, len(z))
-	}
-	return best, kp
-}
-
-// zstdencGain bounds how much smaller than klauspost's zstd
-// internal/zstdenc's output is taken to be: 0.957 of it on 300 small
-// files, rarely under 0.9.
-const zstdencGain = 0.85
-
-// smallestZstdenc is best, or internal/zstdenc's zstd of src when that is
-// smaller (the optimal parser: 4% smaller than klauspost's best on most
-// small text, which still wins a few tiny streams by a byte or two, so
-// both are tried). It runs on inputs up to zstdBestMax, unless best is
-// xz under zstdencGain times kp, klauspost's zstd size: then it does not
-// win, and at about 1 MB/s it is the dearest of the backends. (Against
-// stored it always runs: on tiny inputs klauspost's zstd can be far
-// larger than zstdenc's.)
-func smallestZstdenc(best packed, kp int, src []byte) packed {
-	if len(src) < 10 || len(src) > zstdBestMax || best.backend == BackendXZ && float64(len(best.data)) < zstdencGain*float64(kp) {
-		return best
-	}
-	if z, err := zstdSmall(nil, src); err == nil && len(z) < len(best.data) {
-		best = packed{BackendZstd, z}
+	default:
+		if z := zstdCompress(nil, src, level); len(z) < len(src) {
+			best = packed{BackendZstd, z}
+		}
 	}
 	return best
 }

@@ -202,8 +202,9 @@
 // spacing) as its template and the keys as paths; other lines are
 // verbatim (qjson2's several templates are not written).
 //
-// Every stream gets the smallest of xz, zstd and stored (zstd also at its
-// best level for streams up to 64 KiB), and empty streams are left out (a
+// Every stream gets the smallest of xz, zstd and stored (zstd by
+// internal/zstdenc for streams of 10 bytes to 64 KiB, by
+// klauspost/compress above), and empty streams are left out (a
 // missing stream reads as empty, for the reference too: 15 bytes or more
 // each on small files); zstd frames are
 // single-segment, so they always declare their content size, and xz
@@ -361,7 +362,8 @@
 // leaves the columns nothing to gain back. Streams of up to 64 KiB are
 // also compressed by internal/zstdenc (a zstd encoder with an optimal
 // parser, 0.995x the size of zstd -19; zstd's framing is about 50 bytes
-// smaller than xz's), and the smaller kept. On 300 small files picked at
+// smaller than xz's), and the smaller kept (since 2026-11-28 instead of
+// klauspost's zstd, see "Small files" below). On 300 small files picked at
 // random from /usr/share (300 bytes to 30 KB: text, scripts, XML, time
 // zone data; 2026-11-26, the same run), the files larger than xz -9e went
 // from 93 to 30 (12 bytes over on average, 42 at most: the container's
@@ -473,6 +475,38 @@
 // seattle-weather-hourly-normals.csv the two are 0.17% apart under zstd
 // and 16% apart as packed), and ranking layouts by xz of samples of
 // their streams (5-15% off, and 10% wrong on movies.jsonl).
+//
+// Small files (2026-11-28). A fresh colfmt pack of a small file paid
+// fixed costs that bought no bytes: every stream up to 64 KiB was also
+// compressed by klauspost's zstd at the level and at its best level,
+// whose encoder has 34 MB of tables (their page faults cost a fresh
+// process more than the rest of a 2 KB file's encoding), and each of the
+// five literal-model xz trials ran its own match finder. Now those
+// streams get internal/zstdenc's zstd alone (with dropSeqs it was larger
+// than klauspost's on none of the 826 streams under 1 KB of the files
+// below; on 7 before, by a byte), skipped from 4 KiB up where xz is
+// under 0.87 times klauspost's level-6 zstd (zstdencSkip); the trials
+// share one match-finder pass (xz.EncodeModels, same bytes); a stream
+// two layouts share is packed once. Klauspost's best level is still
+// built to rank a table's column candidates (estSize: ranking them at
+// level 6 instead made flights-20k.jsonl 17% larger). On the 300 small
+// files, the vega-datasets CSV and TSV under 1 MB and the JSON Lines
+// under 2 MB (328 files), no output grew and 10 shrank (935,486 ->
+// 935,474 bytes). CPU (task-clock) of colfmt pack before -> after,
+// three rounds alternating with xz -9e -T1, medians, on the 2 shared
+// cores at load 2-9, files up to 256 KB; peak RSS (/usr/bin/time %M):
+//
+//	files                   CPU before/after   CPU x xz -9e    peak RSS (median)
+//	281 under 16 KB         1.56               7.2 -> 4.8      28.8 -> 18.2 MB
+//	35 of 16-64 KB          1.36 (sum)         9.0 -> 6.6      61 -> 26 MB
+//	6 of 64-256 KB          1.17 (sum)         7.7 -> 6.5      80 -> 74 MB
+//
+// (iowa-electricity.csv 1.77x less, la-riots.csv 1.32x, github.csv
+// 1.37x; seattle-weather.csv and unemployment.tsv 1.14x in five rounds;
+// the larger files above within the noise.) What is left on small files:
+// the five xz trials and internal/zstdenc on every stream (the bytes that
+// keep them under xz -9e), the ranking's best-level zstd on tables, and
+// about 4 ms of process start.
 //
 // The table above was measured with the exact estimate up to 64 KiB
 // only; it now runs up to 1 MiB (the same bound as the full plain xz

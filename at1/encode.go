@@ -433,7 +433,13 @@ const layoutMargin = 1.08
 // (encodeUnit's plain xz or its estimate).
 func (c *config) packLayouts(layouts []layoutSet, extra func() error, extraSize int) ([][]byte, error) {
 	type job struct{ set, stream, size int }
+	type ref struct{ set, stream int }
 	var jobs []job
+	// Layouts share streams (a column laid out the same way in both, the
+	// meta stream), and a layout can hold one twice: each distinct
+	// stream is packed once, and its copies take its result.
+	first := make(map[[32]byte]ref)
+	var copies [][2]ref
 	out := make([][]packed, len(layouts))
 	for i, l := range layouts {
 		out[i] = make([]packed, len(l.streams))
@@ -442,6 +448,12 @@ func (c *config) packLayouts(layouts []layoutSet, extra func() error, extraSize 
 				out[i][k] = packed{BackendStored, s.data}
 				continue
 			}
+			key := sha256.Sum256(s.data)
+			if r, ok := first[key]; ok {
+				copies = append(copies, [2]ref{{i, k}, r})
+				continue
+			}
+			first[key] = ref{i, k}
 			jobs = append(jobs, job{i, k, len(s.data)})
 		}
 	}
@@ -464,6 +476,9 @@ func (c *config) packLayouts(layouts []layoutSet, extra func() error, extraSize 
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range copies {
+		out[c[0].set][c[0].stream] = out[c[1].set][c[1].stream]
 	}
 	sets := make([][]byte, len(layouts))
 	for i, l := range layouts {

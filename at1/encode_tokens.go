@@ -359,7 +359,7 @@ func bestCandidate(vals []field) (candidate, int) {
 	c := pickChunk(colCandidates(vals))
 	size := len(c.chunk)
 	if size >= 48 {
-		size = len(zstdCompress(nil, c.chunk, estLevel))
+		size = estSize(c.chunk) // pickChunk's size, cached
 	}
 	return c, size
 }

@@ -66,6 +66,11 @@ type blockRecord struct {
 func appendBlock(dst, data []byte, p params, check Check, sizes bool, s *scratch) ([]byte, blockRecord) {
 	lz := appendLZMA2(s.lz[:0], data, p, s)
 	s.lz = lz
+	return appendBlockLZ(dst, data, lz, p, check, sizes)
+}
+
+// appendBlockLZ is appendBlock with data already compressed as lz.
+func appendBlockLZ(dst, data, lz []byte, p params, check Check, sizes bool) ([]byte, blockRecord) {
 	start := len(dst)
 	if sizes {
 		dst = append(dst, 0, 0xC0) // size byte later; one filter, both sizes present

@@ -41,10 +41,17 @@ type encoder struct {
 	alignPriceCount int
 
 	opts []optimal
+
+	rec *matchRec // when not nil, mf has no tables: find and skip replay rec
 }
 
-func newEncoder(p params, buf []byte, s *scratch) *encoder {
-	e := &encoder{p: p, buf: buf, mf: newMatchFinder(p, buf, s)}
+func newEncoder(p params, buf []byte, s *scratch, rec *matchRec) *encoder {
+	e := &encoder{p: p, buf: buf, rec: rec}
+	if rec != nil {
+		e.mf = &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
+	} else {
+		e.mf = newMatchFinder(p, buf, s)
+	}
 	e.lc, e.posMask = p.lc, 1<<p.pb-1
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
@@ -77,7 +84,11 @@ func (e *encoder) resetState() {
 // findMatches runs the match finder at mf.pos and returns the longest
 // length, extended past nice up to matchLenMax as liblzma does.
 func (e *encoder) findMatches() int {
-	e.matches = e.mf.find(e.matches)
+	if e.rec != nil {
+		e.replayFind()
+	} else {
+		e.matches = e.mf.find(e.matches)
+	}
 	e.readAhead++
 	n := len(e.matches)
 	if n == 0 {
@@ -96,7 +107,11 @@ func (e *encoder) findMatches() int {
 
 func (e *encoder) skip(n int) {
 	if n > 0 {
-		e.mf.skip(n)
+		if e.rec != nil {
+			e.mf.pos += n
+		} else {
+			e.mf.skip(n)
+		}
 		e.readAhead += n
 	}
 }

@@ -19,10 +19,17 @@ const (
 // appendLZMA2 appends the LZMA2 encoding of buf to dst, reusing s's
 // tables when s is not nil.
 func appendLZMA2(dst, buf []byte, p params, s *scratch) []byte {
+	return appendLZMA2Rec(dst, buf, p, s, nil)
+}
+
+// appendLZMA2Rec is appendLZMA2 replaying the matches of rec (from
+// recordMatches of buf) instead of running a match finder, when rec is
+// not nil.
+func appendLZMA2Rec(dst, buf []byte, p params, s *scratch, rec *matchRec) []byte {
 	if len(buf) == 0 {
 		return append(dst, 0x00)
 	}
-	e := newEncoder(p, buf, s)
+	e := newEncoder(p, buf, s, rec)
 	defer tablesDone(e.mf.tables)
 	e.rc.buf = make([]byte, 0, min(chunkCompMax, len(buf))+chunkMargin)
 	needDictReset, needProps, needStateReset := true, true, false

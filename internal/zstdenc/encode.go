@@ -138,6 +138,13 @@ func (e *encoder) appendBlock(dst []byte, bs, be int, last bool) []byte {
 			}
 		}
 		best, bestReps = e.encodeBody(bs, be, bestSeqs, bestTail, true)
+		if len(block) <= dropMax && !noDropSeqs {
+			if seqs, tail := e.dropSeqs(bs, be, bestSeqs, bestTail); len(seqs) < len(bestSeqs) {
+				if b, reps := e.encodeBody(bs, be, seqs, tail, true); len(b) < len(best) {
+					best, bestReps = b, reps
+				}
+			}
+		}
 		// All literals, no sequences: on inputs of a few hundred bytes
 		// the sequences' section header and tables can cost more than
 		// their matches save, which the parser's prices do not see.
@@ -220,4 +227,55 @@ func (e *encoder) freqModel(pm *priceModel, seqs []seq) {
 	setFreq(pm.ll[:], llCnt[:], llExtra)
 	setFreq(pm.ml[:], mlCnt[:], mlExtra)
 	setFreq(pm.of[:], ofCnt[:], ofExtra)
+}
+
+// dropMax is the largest block dropSeqs refines.
+const dropMax = 1 << 10
+
+// noDropSeqs turns dropSeqs off (tests compare with it on).
+var noDropSeqs = false
+
+// dropSeqs turns sequences of a small block back into literals while
+// the block gets smaller, one at a time, the best drop first: on a few
+// hundred bytes the parser's prices (estimated before the block's
+// Huffman and FSE tables are known) can keep a match that costs more in
+// the sequences section than its bytes cost as literals.
+func (e *encoder) dropSeqs(bs, be int, seqs []seq, tail int) ([]seq, int) {
+	if len(seqs) == 0 || len(seqs) > 64 {
+		return seqs, tail
+	}
+	body, _ := e.encodeBody(bs, be, seqs, tail, false)
+	size := len(body)
+	trial := make([]seq, 0, len(seqs))
+	for len(seqs) > 0 {
+		bestK, bestSize := -1, size
+		for k := range seqs {
+			trial, t := dropSeq(trial[:0], seqs, tail, k)
+			if b, _ := e.encodeBody(bs, be, trial, t, false); len(b) < bestSize {
+				bestK, bestSize = k, len(b)
+			}
+		}
+		if bestK < 0 {
+			break
+		}
+		var t int
+		seqs, t = dropSeq(nil, seqs, tail, bestK)
+		tail, size = t, bestSize
+	}
+	return seqs, tail
+}
+
+// dropSeq appends seqs without seqs[k] to dst, its literals and match
+// bytes becoming literals of the next sequence (or of the tail).
+func dropSeq(dst []seq, seqs []seq, tail, k int) ([]seq, int) {
+	n := seqs[k].litLen + seqs[k].matchLen
+	dst = append(dst, seqs[:k]...)
+	if k+1 < len(seqs) {
+		next := seqs[k+1]
+		next.litLen += n
+		dst = append(dst, next)
+		dst = append(dst, seqs[k+2:]...)
+		return dst, tail
+	}
+	return dst, tail + int(n)
 }
