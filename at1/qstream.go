@@ -349,7 +349,7 @@ func (s *qStreamer) writeLines(cw *chunkWriter, limit int64) error {
 			if cw.n+int64(len(cw.buf))-start > limit {
 				err = tooLarge(i)
 			} else {
-				err = cw.flushChunk()
+				err = cw.flush()
 			}
 			if err != nil {
 				return fail(err, false)

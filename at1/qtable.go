@@ -540,7 +540,7 @@ func streamLines(cw *chunkWriter, t *qTable, w *qWriter, limit, maxDecoded int64
 			if cw.n+int64(len(cw.buf))-start > limit {
 				return tooLarge(i)
 			}
-			if err := cw.flushChunk(); err != nil {
+			if err := cw.flush(); err != nil {
 				return err
 			}
 		}

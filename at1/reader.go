@@ -182,7 +182,6 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 	z.out = nil
 	if z.err == nil {
 		cw := newChunkWriter(w, z.sum, 0)
-		cw.async = z.cfg.concurrency > 1
 		stop := z.startAhead()
 		for z.err == nil {
 			cw.limit = cw.n + z.cfg.maxDecoded

@@ -24,10 +24,6 @@ import (
 // streamChunk is the size at which a chunkWriter passes its buffer on.
 const streamChunk = 256 << 10
 
-// asyncAfter is how many bytes a chunkWriter writes before it hashes
-// further chunks in the background.
-const asyncAfter = 3 * streamChunk
-
 // streamRows is how many rows are assembled between checks of the buffer.
 const streamRows = 1024
 
@@ -44,97 +40,15 @@ type chunkWriter struct {
 	sum     hash.Hash
 	n       int64 // bytes passed to w (and sum)
 	limit   int64 // the most bytes n may reach
-
-	// With async set, once asyncAfter bytes are written a full chunk
-	// (flushChunk) is written to w and then hashed by bg while the next
-	// chunk is assembled in a second buffer. The hash covers every byte
-	// written after flush, write and release.
-	async bool
-	bg    *bgHasher
-	nbufs int // chunk buffers taken from chunkBufs (1 or 2)
-}
-
-// bgHasher hashes written chunks in order, on a goroutine of its own or,
-// when the writer needs a buffer back before that goroutine got to it
-// (no core free), on the writer's: whoever holds mu hashes the queue, so
-// the writer never waits for a goroutine that is not running.
-type bgHasher struct {
-	sum   hash.Hash
-	mu    sync.Mutex // held while hashing
-	qmu   sync.Mutex // guards queue and free
-	queue [][]byte   // chunks written and not yet hashed, in order
-	free  [][]byte   // hashed chunks
-	wake  chan struct{}
-}
-
-func newBGHasher(sum hash.Hash) *bgHasher {
-	h := &bgHasher{sum: sum, wake: make(chan struct{}, 1)}
-	go func() {
-		for range h.wake {
-			h.run()
-		}
-	}()
-	return h
-}
-
-// run hashes the queued chunks.
-func (h *bgHasher) run() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for {
-		h.qmu.Lock()
-		if len(h.queue) == 0 {
-			h.qmu.Unlock()
-			return
-		}
-		p := h.queue[0]
-		h.queue = append(h.queue[:0], h.queue[1:]...)
-		h.qmu.Unlock()
-		h.sum.Write(p)
-		h.qmu.Lock()
-		h.free = append(h.free, p)
-		h.qmu.Unlock()
-	}
-}
-
-// submit queues a written chunk for hashing.
-func (h *bgHasher) submit(p []byte) {
-	h.qmu.Lock()
-	h.queue = append(h.queue, p)
-	h.qmu.Unlock()
-	select {
-	case h.wake <- struct{}{}:
-	default:
-	}
-}
-
-// take returns a hashed chunk, or nil.
-func (h *bgHasher) take() []byte {
-	h.qmu.Lock()
-	defer h.qmu.Unlock()
-	if len(h.free) == 0 {
-		return nil
-	}
-	p := h.free[len(h.free)-1]
-	h.free = h.free[:len(h.free)-1]
-	return p
 }
 
 func newChunkWriter(w io.Writer, sum hash.Hash, limit int64) *chunkWriter {
-	return &chunkWriter{w: w, buf: (*chunkBufs.Get().(*[]byte))[:0], sum: sum, limit: limit, nbufs: 1}
+	return &chunkWriter{w: w, buf: (*chunkBufs.Get().(*[]byte))[:0], sum: sum, limit: limit}
 }
 
-// release completes the hash and returns the buffers to the pool; cw
-// must not be used after.
+// release returns the buffers to the pool; cw must not be used after.
 func (cw *chunkWriter) release() {
-	bufs := [][]byte{cw.buf, cw.scratch}
-	if cw.bg != nil {
-		cw.bg.run()
-		close(cw.bg.wake)
-		bufs = append(bufs, cw.bg.free...)
-		cw.bg = nil
-	}
-	for _, b := range bufs {
+	for _, b := range [][]byte{cw.buf, cw.scratch} {
 		if cap(b) >= streamChunk && cap(b) <= 4*streamChunk {
 			b = b[:0]
 			chunkBufs.Put(&b)
@@ -143,41 +57,14 @@ func (cw *chunkWriter) release() {
 	cw.buf, cw.scratch = nil, nil
 }
 
-// flush writes the buffered bytes; the hash covers them when it returns.
+// flush writes the buffered bytes.
 func (cw *chunkWriter) flush() error {
+	if len(cw.buf) == 0 {
+		return nil
+	}
 	err := cw.emit(cw.buf)
 	cw.buf = cw.buf[:0]
 	return err
-}
-
-// flushChunk writes a full chunk. Without async, or before asyncAfter
-// bytes, it is flush; after, the chunk is hashed by bg and the next one
-// goes to the other buffer.
-func (cw *chunkWriter) flushChunk() error {
-	if !cw.async || len(cw.buf) == 0 || (cw.bg == nil && cw.n < asyncAfter) {
-		// A short output gains less than a second buffer's fresh
-		// pages and a goroutine's start cost.
-		return cw.flush()
-	}
-	p := cw.buf
-	if err := cw.put(p); err != nil {
-		return err
-	}
-	if cw.bg == nil {
-		cw.bg = newBGHasher(cw.sum)
-	}
-	cw.bg.submit(p)
-	cw.buf = cw.bg.take()
-	if cw.buf == nil && cw.nbufs < 2 {
-		cw.buf = *chunkBufs.Get().(*[]byte)
-		cw.nbufs++
-	}
-	if cw.buf == nil {
-		cw.bg.run() // the other chunk is not hashed yet: help
-		cw.buf = cw.bg.take()
-	}
-	cw.buf = cw.buf[:0]
-	return nil
 }
 
 // write writes p after the buffered bytes.
@@ -188,12 +75,8 @@ func (cw *chunkWriter) write(p []byte) error {
 	return cw.emit(p)
 }
 
-// emit hashes p (after the chunks bg has not hashed yet) and writes it
-// to w.
+// emit hashes p and writes it to w.
 func (cw *chunkWriter) emit(p []byte) error {
-	if cw.bg != nil {
-		cw.bg.run()
-	}
 	if len(p) == 0 {
 		return nil
 	}
@@ -201,14 +84,6 @@ func (cw *chunkWriter) emit(p []byte) error {
 		return errs.At(ErrTooLarge, -1, "", "decoded output exceeds the limit of %d bytes", cw.limit)
 	}
 	cw.sum.Write(p)
-	return cw.put(p)
-}
-
-// put writes p to w, counting it against the limit; it does not hash p.
-func (cw *chunkWriter) put(p []byte) error {
-	if int64(len(p)) > cw.limit-cw.n {
-		return errs.At(ErrTooLarge, -1, "", "decoded output exceeds the limit of %d bytes", cw.limit)
-	}
 	k, err := cw.w.Write(p)
 	cw.n += int64(k)
 	if err == nil && k < len(p) {
@@ -247,7 +122,7 @@ func (c *config) streamRows(cw *chunkWriter, rows *columnarRows, limit int64) er
 		cw.buf = rows.write(cw.buf, r, r1, &at)
 		r = r1
 		if len(cw.buf) >= streamChunk {
-			if err := cw.flushChunk(); err != nil {
+			if err := cw.flush(); err != nil {
 				return err
 			}
 		}
@@ -284,7 +159,6 @@ func DecodeTo(w io.Writer, src []byte, opts ...Option) (int64, error) {
 		return 0, err
 	}
 	cw := newChunkWriter(w, sha256.New(), c.maxDecoded)
-	cw.async = c.concurrency > 1
 	defer cw.release()
 	err = c.decodePlanTo(cw, s, p)
 	return cw.n, err

@@ -2,7 +2,6 @@ package at1
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -383,88 +382,6 @@ func TestReaderFramesAhead(t *testing.T) {
 		default:
 			if !errors.Is(aerr, ErrCorrupt) || ahead.Len() == 0 || ahead.Len() >= len(orig) {
 				t.Fatalf("%s: %d bytes, %v", name, ahead.Len(), aerr)
-			}
-		}
-	}
-}
-
-// With async set, full chunks are hashed on a second goroutine (or by
-// the writer when it gets there first) while the next is assembled:
-// the hash must still cover every byte in order, mixed with chunks
-// written whole (write) and short flushes.
-func TestChunkWriterHashesInBackground(t *testing.T) {
-	for _, async := range []bool{false, true} {
-		var out bytes.Buffer
-		cw := newChunkWriter(&out, sha256.New(), 1<<40)
-		cw.async = async
-		want := sha256.New()
-		for i := 0; i < 40; i++ {
-			piece := bytes.Repeat([]byte{byte(i)}, 1000+i*97777%streamChunk)
-			switch i % 7 {
-			case 3:
-				if err := cw.write(piece); err != nil {
-					t.Fatal(err)
-				}
-			case 5:
-				cw.buf = append(cw.buf, piece...)
-				if err := cw.flush(); err != nil {
-					t.Fatal(err)
-				}
-			default:
-				cw.buf = append(cw.buf, piece...)
-				for len(cw.buf) >= streamChunk {
-					if err := cw.flushChunk(); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			want.Write(piece)
-		}
-		if async != (cw.bg != nil) {
-			t.Fatalf("async %v: background hasher started: %v", async, cw.bg != nil)
-		}
-		if err := cw.flush(); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(cw.sum.Sum(nil), want.Sum(nil)) || cw.n != int64(out.Len()) {
-			t.Fatalf("async %v: hash or count differs (%d bytes counted, %d written)", async, cw.n, out.Len())
-		}
-		cw.release()
-	}
-}
-
-// Large outputs hash in the background in DecodeTo and Reader.WriteTo;
-// a bad trailer is still found, after the bytes were written.
-func TestDecodeToBackgroundHashTrailer(t *testing.T) {
-	orig := streamCSV(120000)
-	for _, codec := range []Codec{CodecColumnar, CodecQColumnar} {
-		enc, err := Encode(orig, WithCodec(codec), WithLevel(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(orig) < 4*asyncAfter || !bytes.HasSuffix(enc, trailerMagic) {
-			t.Fatalf("%v: %d bytes of output, trailer %v", codec, len(orig), bytes.HasSuffix(enc, trailerMagic))
-		}
-		bad := bytes.Clone(enc)
-		bad[len(bad)-TrailerSize] ^= 1
-		for _, conc := range []int{1, 2} {
-			for _, src := range [][]byte{enc, bad} {
-				var w bytes.Buffer
-				n, err := DecodeTo(&w, src, WithConcurrency(conc))
-				if n != int64(len(orig)) || !bytes.Equal(w.Bytes(), orig) || (err == nil) != (&src[0] == &enc[0]) ||
-					(err != nil && !errors.Is(err, ErrChecksum)) {
-					t.Fatalf("%v conc %d: DecodeTo %d bytes, %v", codec, conc, n, err)
-				}
-				z, err := NewReader(bytes.NewReader(src), WithConcurrency(conc))
-				if err != nil {
-					t.Fatal(err)
-				}
-				w.Reset()
-				n, err = z.WriteTo(&w)
-				if n != int64(len(orig)) || !bytes.Equal(w.Bytes(), orig) || (err == nil) != (&src[0] == &enc[0]) ||
-					(err != nil && !errors.Is(err, ErrChecksum)) {
-					t.Fatalf("%v conc %d: WriteTo %d bytes, %v", codec, conc, n, err)
-				}
 			}
 		}
 	}
