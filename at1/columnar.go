@@ -427,7 +427,9 @@ type sourceRanks struct {
 // rankEntries ranks the values of src, a column whose values are indexes
 // into its entries (through src.rank, if set); entries with equal bytes
 // share a rank. It reads src's indexes until every index has been seen,
-// and writes nothing per value.
+// and writes nothing per value: the indexes in the order they first
+// appear, computed once for every column that shares them (token
+// tables derive several constant columns from one DICT).
 func rankEntries(src *colVals) sourceRanks {
 	nent := len(src.offs) - 1
 	class := make([]uint32, nent) // entry -> first entry with its bytes
@@ -454,12 +456,7 @@ func rankEntries(src *colVals) sourceRanks {
 	for i := range out.rank {
 		out.rank[i] = unseen
 	}
-	left := base
-	for i, n := 0, src.idx.n; i < n && left > 0; i++ {
-		e := src.idx.at(i)
-		if out.rank[e] != unseen {
-			continue
-		}
+	for _, e := range src.idx.firstSeen(base) {
 		s := e
 		if src.rank != nil {
 			s = src.rank[e]
@@ -472,7 +469,6 @@ func rankEntries(src *colVals) sourceRanks {
 			out.distinct++
 		}
 		out.rank[e] = r
-		left--
 	}
 	return out
 }

@@ -54,7 +54,11 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	if r == nil {
 		return nil, invalidArg("NewReader: nil reader")
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	// The header is peeked through a minimal buffer: a whole-file
+	// container is then read straight into its own buffer (no 64 KiB
+	// buffer's fresh pages and copy); a framed one gets a 64 KiB buffer
+	// over it for the frame headers.
+	br := bufio.NewReaderSize(r, 16)
 	head, err := br.Peek(5)
 	if err != nil && len(head) < 5 {
 		if err == io.EOF {
@@ -84,6 +88,7 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 		return z, nil
 	}
 	br.Discard(5)
+	z.br = bufio.NewReaderSize(br, 64<<10)
 	z.off = 5
 	if _, err := z.uv("chunk_lines"); err != nil {
 		return nil, err

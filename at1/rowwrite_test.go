@@ -230,3 +230,67 @@ func dictsOrig(t testing.TB, enc []byte) []byte {
 	}
 	return got
 }
+
+// Columns over one DICT's indexes (a DICT and DERIVED columns over it,
+// directly or through another DERIVED) rank their entries from the
+// indexes' first-appearance order, computed once per index vector; the
+// ranks must equal those of hashing every value in order.
+func TestRankEntriesShareFirstSeen(t *testing.T) {
+	entries := func(vals ...string) colVals {
+		var v colVals
+		v.offs = append(v.offs, 0)
+		for _, s := range vals {
+			v.buf = append(append(v.buf, s...), '\n')
+			v.offs = append(v.offs, uint32(len(v.buf)))
+		}
+		return v
+	}
+	check := func(t *testing.T, name string, v *colVals, r sourceRanks) {
+		seen := map[string]uint32{}
+		for i := 0; i < v.idx.n; i++ {
+			s := string(v.at(i))
+			want, ok := seen[s]
+			if !ok {
+				want = uint32(len(seen))
+				seen[s] = want
+			}
+			if got := r.rank[v.idx.at(i)]; got != want {
+				t.Fatalf("%s: value %d (%q) ranked %d, want %d", name, i, s, got, want)
+			}
+		}
+		if r.distinct != len(seen) {
+			t.Fatalf("%s: %d distinct, want %d", name, r.distinct, len(seen))
+		}
+	}
+	for _, w := range []int{0, 1, 2, 4} {
+		const n = 5000
+		x := &idxVec{b: make([]byte, n*w), n: n, w: w}
+		// Six entries: "x" twice (one rank), entry 4 never used, entry 5
+		// only in the last value (the walk reads to the end).
+		src := entries("x", "y", "x", "z", "w", "v")
+		if w == 0 {
+			src = entries("x")
+		} else {
+			for i := 0; i < n-1; i++ {
+				x.set(i, []uint32{0, 1, 2, 3}[(i*7+i/13)%4])
+			}
+			x.set(n-1, 5)
+		}
+		src.idx = x
+		r1 := rankEntries(&src)
+		check(t, "dict", &src, r1)
+		first := x.first
+		// A DERIVED column over the DICT (its map joins two ranks), and
+		// one over that DERIVED column.
+		d1 := entries("A", "B", "A", "C", "D")
+		d1.idx, d1.rank = x, r1.rank
+		r2 := rankEntries(&d1)
+		check(t, "derived", &d1, r2)
+		d2 := entries("p", "q", "r", "s")
+		d2.idx, d2.rank = x, r2.rank
+		check(t, "derived of derived", &d2, rankEntries(&d2))
+		if len(first) == 0 || &x.first[0] != &first[0] {
+			t.Fatalf("width %d: first-appearance order computed again (or not at all)", w)
+		}
+	}
+}

@@ -80,19 +80,24 @@ func (ss *streamSet) load(names ...string) error {
 		}
 		jobs = append(jobs, job{name, i})
 	}
-	// Goroutines pay only when there is work to share: streams that
-	// declare little output in all decode on this one, decided from the
-	// declared sizes before any decoding.
+	// Goroutines pay only when there is work to share: unless the
+	// streams other than the largest declare parallelMinBytes of output
+	// between them, all decode on this one (one large stream and a few
+	// small ones, as in most files under a few MB, gain less from a
+	// second thread than its start, wake-ups and fresh pages cost),
+	// decided from the declared sizes before any decoding.
 	conc := ss.cfg.concurrency
-	var total uint64
+	var total, largest uint64
 	for _, j := range jobs {
 		n, ok := declaredSize(ss.streams[j.i].Backend, ss.data[j.i])
 		if !ok {
 			n = parallelMinBytes
 		}
-		total += min(n, parallelMinBytes)
+		n = min(n, parallelMinBytes)
+		total += n
+		largest = max(largest, n)
 	}
-	if total < parallelMinBytes {
+	if total-largest < parallelMinBytes {
 		conc = 1
 	}
 	out := make([][]byte, len(jobs))

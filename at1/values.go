@@ -40,6 +40,53 @@ type idxVec struct {
 	b []byte
 	n int
 	w int // bytes per index: 0, 1, 2 or 4
+
+	// first holds the distinct indexes in the order they first appear
+	// (firstSeen), for indexes below firstBase.
+	first     []uint32
+	firstBase int
+}
+
+// firstSeen returns the distinct indexes, each below base, in the order
+// they first appear. It reads the indexes until base distinct ones are
+// seen, once: later calls with the same base return the same slice.
+func (x *idxVec) firstSeen(base int) []uint32 {
+	if x.first != nil && x.firstBase == base {
+		return x.first
+	}
+	seen := make([]bool, base)
+	first := make([]uint32, 0, min(base, x.n))
+	switch {
+	case base == 0:
+	case x.w == 1:
+		for _, e := range x.b[:x.n] {
+			if !seen[e] {
+				seen[e] = true
+				if first = append(first, uint32(e)); len(first) == base {
+					break
+				}
+			}
+		}
+	case x.w == 2:
+		b := x.b[:2*x.n]
+		for i := 0; i+1 < len(b) && len(first) < base; i += 2 {
+			e := uint16(b[i]) | uint16(b[i+1])<<8
+			if !seen[e] {
+				seen[e] = true
+				first = append(first, uint32(e))
+			}
+		}
+	default:
+		for i := 0; i < x.n && len(first) < base; i++ {
+			e := x.at(i)
+			if !seen[e] {
+				seen[e] = true
+				first = append(first, e)
+			}
+		}
+	}
+	x.first, x.firstBase = first, base
+	return first
 }
 
 func newIdxVec(n, entries int) *idxVec {
