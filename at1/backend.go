@@ -38,20 +38,20 @@ var xzMagic = []byte{0xFD, '7', 'z', 'X', 'Z', 0x00}
 
 // decompress decodes src with backend into a new buffer of at most limit
 // bytes. off and path locate src in the input for errors.
-func (c *config) decompress(backend byte, src []byte, limit int64, off int64, path string) ([]byte, error) {
-	return c.decompressProgress(backend, src, limit, off, path, nil)
+func (dc *decoder) decompress(backend byte, src []byte, limit int64, off int64, path string) ([]byte, error) {
+	return dc.decompressProgress(backend, src, limit, off, path, nil)
 }
 
 // decompressInto is decompress that decodes into buf's array when it is
 // large enough (buf's length is ignored), so a caller decoding one frame
 // after another reuses one buffer. Stored data is copied into it.
-func (c *config) decompressInto(buf []byte, backend byte, src []byte, limit int64, off int64, path string) ([]byte, error) {
+func (dc *decoder) decompressInto(buf []byte, backend byte, src []byte, limit int64, off int64, path string) ([]byte, error) {
 	n, ok := declaredSize(backend, src)
 	if !ok || n > uint64(cap(buf)) || n > uint64(limit) {
 		if backend == BackendStored {
 			buf = nil
 		} else {
-			return c.decompress(backend, src, limit, off, path)
+			return dc.decompress(backend, src, limit, off, path)
 		}
 	}
 	switch backend {
@@ -63,12 +63,12 @@ func (c *config) decompressInto(buf []byte, backend byte, src []byte, limit int6
 	case BackendZstd:
 		return unzstdInto(buf[:0], src, limit, off, path)
 	}
-	return c.unxz(buf[:0:n], src, limit, off, path, nil)
+	return dc.unxz(buf[:0:n], src, limit, off, path, nil)
 }
 
 // decompressProgress is decompress that, for xz, shows the output to
 // progress as it grows (see unxzProgress).
-func (c *config) decompressProgress(backend byte, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
+func (dc *decoder) decompressProgress(backend byte, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
 	switch backend {
 	case BackendStored:
 		if int64(len(src)) > limit {
@@ -76,7 +76,7 @@ func (c *config) decompressProgress(backend byte, src []byte, limit int64, off i
 		}
 		return src, nil
 	case BackendXZ:
-		return c.unxz(nil, src, limit, off, path, progress)
+		return dc.unxz(nil, src, limit, off, path, progress)
 	case BackendZstd:
 		return unzstdInto(nil, src, limit, off, path)
 	}
@@ -97,15 +97,15 @@ const progressChunk = 128 << 10
 // can work on the prefix while the rest decodes; the slices it sees stay
 // valid (a regrown buffer is a new array, the old one is not written).
 // The output is the decoder's dictionary, so nothing else is allocated.
-func (c *config) unxz(buf, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
+func (dc *decoder) unxz(buf, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
 	if !bytes.HasPrefix(src, xzMagic) {
 		return nil, errs.At(ErrCorrupt, off, path, "xz: missing stream header")
 	}
 	// The dictionary is not allocated (the output is the window), but a
 	// declared size over the limit is refused as before, so the limit
 	// means the same whatever the decoder.
-	if d, ok := xzDictSize(src); ok && d > uint64(c.maxDict) {
-		return nil, errs.TooLarge(ErrTooLarge, off, path, "xz dictionary", d, int64(c.maxDict))
+	if d, ok := xzDictSize(src); ok && d > uint64(dc.maxDict) {
+		return nil, errs.TooLarge(ErrTooLarge, off, path, "xz dictionary", d, int64(dc.maxDict))
 	}
 	if buf == nil {
 		// The stream's index gives the exact size when the stream ends

@@ -14,14 +14,14 @@ import (
 func restreamed(t *testing.T, src []byte, edit func(streams map[string][]byte)) []byte {
 	t.Helper()
 	c, _ := newConfig(nil)
-	ss, err := c.parseStreamSet(src[5:], 5)
+	ss, err := c.decoder().parseStreamSet(src[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := map[string][]byte{}
 	var names []string
 	for i, s := range ss.streams {
-		d, err := c.decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
+		d, err := c.decoder().decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -411,7 +411,7 @@ func BenchmarkColumnarRows(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				cw := newChunkWriter(io.Discard, nopHash{}, 1<<40)
-				if _, err := f.c.decodeColumnarFrom(nil, f.ss, 1<<40, nil, cw); err != nil {
+				if _, err := f.c.decoder().decodeColumnarFrom(nil, f.ss, 1<<40, nil, cw); err != nil {
 					b.Fatal(err)
 				}
 				checkWritten(b, cw, len(f.orig))
@@ -441,14 +441,14 @@ func benchStreamSets(b *testing.B, codecs ...Codec) []benchSet {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pl, err := c.parse(memSource(src, 0))
+		pl, err := c.decoder().parse(memSource(src, 0))
 		if err != nil {
 			b.Fatal(err)
 		}
 		if pl.Framed || !slices.Contains(codecs, pl.Codec) {
 			continue
 		}
-		ss, err := c.streamSetOf(memSource(src, 0), pl.Streams)
+		ss, err := c.decoder().streamSetOf(memSource(src, 0), pl.Streams)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -503,11 +503,11 @@ func decodeBenchFiles(b *testing.B) (paths []string, files [][]byte) {
 func BenchmarkQStreamLines(b *testing.B) {
 	for _, f := range benchStreamSets(b, CodecQColumnar, CodecQJSON) {
 		c := f.c
-		t, blocks, boff, err := c.loadQTable(f.codec, f.ss, "")
+		t, blocks, boff, err := c.decoder().loadQTable(f.codec, f.ss, "")
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := c.newQStreamer(t, blocks, max(boff, 0), 1<<40)
+		s, err := c.decoder().newQStreamer(t, blocks, max(boff, 0), 1<<40)
 		if err != nil {
 			b.Fatal(err)
 		}

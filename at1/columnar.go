@@ -71,13 +71,13 @@ func parseColumnarMeta(meta []byte) (columnarMeta, error) {
 }
 
 // decodeColumnar reconstructs a columnar (codec 4) stream set onto dst.
-func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
-	values := c.startValues(ss)
+func (dc *decoder) decodeColumnar(dst []byte, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
+	values := dc.startValues(ss)
 	if values == nil {
 		if err := ss.load(columnarStreams...); err != nil {
 			return nil, err
 		}
-		return c.decodeColumnarFrom(dst, ss, limit, nil, cw)
+		return dc.decodeColumnarFrom(dst, ss, limit, nil, cw)
 	}
 	// The values stream decodes in the background; the columns follow it.
 	var others []string
@@ -89,7 +89,7 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64, cw *chun
 	var out []byte
 	err := ss.load(others...)
 	if err == nil {
-		out, err = c.decodeColumnarFrom(dst, ss, limit, values, cw)
+		out, err = dc.decodeColumnarFrom(dst, ss, limit, values, cw)
 	}
 	// The stream's own error (damage, the xz check) comes first: the
 	// serial path would have found it before any column.
@@ -99,7 +99,7 @@ func (c *config) decodeColumnar(dst []byte, ss *streamSet, limit int64, cw *chun
 	return out, err
 }
 
-func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive, cw *chunkWriter) ([]byte, error) {
+func (dc *decoder) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, values *progressive, cw *chunkWriter) ([]byte, error) {
 	m, err := parseColumnarMeta(ss.get("meta"))
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 	if values != nil {
 		upTo = values.upTo
 	}
-	cols, err := c.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit), cw != nil)
+	cols, err := dc.decodeColumns(m.ncols, coltypes, ss.get("col_index"), upTo, min(limit-int64(len(dst)), maxStreamLimit), cw != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -133,16 +133,16 @@ func (c *config) decodeColumnarFrom(dst []byte, ss *streamSet, limit int64, valu
 	rows := &columnarRows{m: m, rowModes: rowModes, fieldcounts: ss.get("fieldcounts"), verbatim: ss.get("verbatim"),
 		header: ss.get("header"), cols: cols, quotes: quotes}
 	if cw != nil {
-		return dst, c.streamRows(cw, rows, limit)
+		return dst, dc.streamRows(cw, rows, limit)
 	}
-	return c.assembleRows(dst, rows, limit)
+	return dc.assembleRows(dst, rows, limit)
 }
 
 // decodeColumns decodes every column of the values stream. upTo(n)
 // returns the values stream, or (while it is still being decoded) a
 // prefix of at least n bytes if it has that many. budget caps the text
 // the columns may produce in total.
-func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64, lazy bool) ([]colVals, error) {
+func (dc *decoder) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n int) []byte, budget int64, lazy bool) ([]colVals, error) {
 	idx := &cursor{b: colIndex, path: "stream \"col_index\""}
 	vals := &cursor{path: "stream \"values\""}
 	cols := make([]colVals, ncols)
@@ -159,7 +159,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 			return nil, err
 		}
 		cc := &cursor{b: chunk, base: int64(start), path: "stream \"values\" column " + strconv.Itoa(k)}
-		cols[k], err = c.decodeColumn(coltypes[k], cc, cols[:k], ranks, &budget, lazy)
+		cols[k], err = dc.decodeColumn(coltypes[k], cc, cols[:k], ranks, &budget, lazy)
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func (c *config) decodeColumns(ncols int, coltypes, colIndex []byte, upTo func(n
 	return cols, nil
 }
 
-func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, ranks map[uint64]sourceRanks, budget *int64, lazy bool) (colVals, error) {
+func (dc *decoder) decodeColumn(typ byte, cur *cursor, prev []colVals, ranks map[uint64]sourceRanks, budget *int64, lazy bool) (colVals, error) {
 	switch typ {
 	case colText:
 		if lazy {
@@ -186,9 +186,9 @@ func (c *config) decodeColumn(typ byte, cur *cursor, prev []colVals, ranks map[u
 		}
 		return numColumn(cur, d, budget, lazy)
 	case colNumExc:
-		return c.numExcColumn(cur, budget, lazy)
+		return dc.numExcColumn(cur, budget, lazy)
 	case colDerived:
-		return c.derivedColumn(cur, prev, ranks)
+		return dc.derivedColumn(cur, prev, ranks)
 	case colDict:
 		return dictColumn(cur)
 	case colShuf:
@@ -271,14 +271,14 @@ func numColumn(cur *cursor, dec int, budget *int64, lazy bool) (colVals, error) 
 	return v, spend(cur, budget, len(v.buf))
 }
 
-func (c *config) numExcColumn(cur *cursor, budget *int64, lazy bool) (colVals, error) {
+func (dc *decoder) numExcColumn(cur *cursor, budget *int64, lazy bool) (colVals, error) {
 	sub, err := cur.u8("NUMEXC subtype")
 	if err != nil {
 		return colVals{}, err
 	}
 	dec := -1
 	if sub != 0 {
-		if sub > 1 && c.strict {
+		if sub > 1 && dc.strict {
 			cur.off--
 			return colVals{}, cur.errf("NUMEXC subtype %d", sub)
 		}
@@ -337,7 +337,7 @@ func (c *config) numExcColumn(cur *cursor, budget *int64, lazy bool) (colVals, e
 			return colVals{}, spend(cur, budget, int(total))
 		}
 	}
-	if c.strict && used != nexc {
+	if dc.strict && used != nexc {
 		return colVals{}, cur.errf("NUMEXC has %d exceptions, the bitmap uses %d", nexc, used)
 	}
 	if lazy {
@@ -364,7 +364,7 @@ func (c *config) numExcColumn(cur *cursor, budget *int64, lazy bool) (colVals, e
 	return v, spend(cur, budget, len(v.buf))
 }
 
-func (c *config) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sourceRanks) (colVals, error) {
+func (dc *decoder) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sourceRanks) (colVals, error) {
 	a, err := cur.uv("DERIVED source column")
 	if err != nil {
 		return colVals{}, err
@@ -382,7 +382,7 @@ func (c *config) derivedColumn(cur *cursor, prev []colVals, ranks map[uint64]sou
 	}
 	src := &prev[a]
 	n := src.count()
-	if src.idx != nil && src.num == nil && src.text == nil && !c.safe {
+	if src.idx != nil && src.num == nil && src.text == nil && !dc.safe {
 		// (config.safe, set by the fuzz targets, keeps the value-hashing
 		// twin below for every source.) A DICT or DERIVED source (constant columns of token tables
 		// derive from one, often the same one): rank its entries, not
@@ -653,17 +653,17 @@ func appendQuoted(dst, v []byte) []byte {
 // writes the rows without per-item checks. assembleRowsSafe is its
 // checked twin, used when config.safe is set; the fuzz target compares
 // the two.
-func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]byte, error) {
-	if c.safe && assembleRowsChecked != nil {
-		return assembleRowsChecked(c, dst, rows, limit)
+func (dc *decoder) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]byte, error) {
+	if dc.safe && assembleRowsChecked != nil {
+		return assembleRowsChecked(dc, dst, rows, limit)
 	}
-	size, err := c.planRows(rows)
+	size, err := dc.planRows(rows)
 	if err != nil {
 		return nil, err
 	}
 	m, header := rows.m, rows.header
 	if size > limit-int64(len(dst)) {
-		return nil, errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, c.maxDecoded)
+		return nil, errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, dc.maxDecoded)
 	}
 	dst = slices.Grow(dst, int(size))
 	start := len(dst)
@@ -673,7 +673,7 @@ func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]by
 	// Rows are written in parts, in parallel: part k starts at row
 	// bounds[k] with the column positions and verbatim offset that the
 	// rows before it leave; parts after the first go to their own buffers.
-	parts := min(c.concurrency, m.nrows/assemblePart)
+	parts := min(dc.concurrency, m.nrows/assemblePart)
 	if parts <= 1 {
 		at := rowCursor{next: make([]int, len(rows.cols))}
 		dst = rows.write(dst, 0, m.nrows, &at)
@@ -723,7 +723,7 @@ func (c *config) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]by
 // assembleRowsChecked is assembleRows' checked twin, which writes the rows
 // checking each step as it goes. It lives in reference_test.go; the tests
 // install it, and config.safe (set only by tests) selects it.
-var assembleRowsChecked func(c *config, dst []byte, rs *columnarRows, limit int64) ([]byte, error)
+var assembleRowsChecked func(dc *decoder, dst []byte, rs *columnarRows, limit int64) ([]byte, error)
 
 // assemblePart is the fewest rows worth a goroutine of their own.
 const assemblePart = 32 << 10
@@ -848,7 +848,7 @@ func (rs *columnarRows) write(dst []byte, r0, r1 int, at *rowCursor) []byte {
 
 // planRows checks everything assembleRows relies on, records the field
 // count of each structured row and returns the exact output size.
-func (c *config) planRows(rs *columnarRows) (int64, error) {
+func (dc *decoder) planRows(rs *columnarRows) (int64, error) {
 	m, rowModes, fieldcounts, verbatim, header := rs.m, rs.rowModes, rs.fieldcounts, rs.verbatim, rs.header
 	cols, quotes := rs.cols, rs.quotes
 	var size int64
@@ -890,7 +890,7 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 						continue
 					}
 					line, ok := nextVerbatim(verbatim, &vpos)
-					if !ok && c.strict {
+					if !ok && dc.strict {
 						return 0, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
 					}
 					size += int64(len(line))
@@ -902,7 +902,7 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 	}
 	if nfs == nil {
 		var err error
-		if nfs, err = c.fieldCounts(rs, hist, &size); err != nil {
+		if nfs, err = dc.fieldCounts(rs, hist, &size); err != nil {
 			return 0, err
 		}
 	}
@@ -961,7 +961,7 @@ func (c *config) planRows(rs *columnarRows) (int64, error) {
 // fieldCounts reads the field count of every structured row (varints),
 // counts rows by field count into hist and adds the separators and the
 // verbatim lines to *size.
-func (c *config) fieldCounts(rs *columnarRows, hist []int, size *int64) (*idxVec, error) {
+func (dc *decoder) fieldCounts(rs *columnarRows, hist []int, size *int64) (*idxVec, error) {
 	m, rowModes, fieldcounts, verbatim, cols := rs.m, rs.rowModes, rs.fieldcounts, rs.verbatim, rs.cols
 	fc := &cursor{b: fieldcounts, path: "stream \"fieldcounts\""}
 	var nfs *idxVec // 1 byte a row for up to 255 columns
@@ -969,7 +969,7 @@ func (c *config) fieldCounts(rs *columnarRows, hist []int, size *int64) (*idxVec
 	for r := 0; r < m.nrows; r++ {
 		if rowModes[r] == 0 {
 			line, ok := nextVerbatim(verbatim, &vpos)
-			if !ok && c.strict {
+			if !ok && dc.strict {
 				return nil, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at row %d", r)
 			}
 			*size += int64(len(line))

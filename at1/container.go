@@ -33,7 +33,7 @@ func Decode(src []byte, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.decode(nil, src)
+	return c.decoder().decode(nil, src)
 }
 
 // AppendDecode appends the decoded file to dst.
@@ -42,34 +42,34 @@ func AppendDecode(dst, src []byte, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.decode(dst, src)
+	return c.decoder().decode(dst, src)
 }
 
-func (c *config) decode(dst, src []byte) ([]byte, error) {
+func (dc *decoder) decode(dst, src []byte) ([]byte, error) {
 	s := memSource(src, 0)
-	p, err := c.parse(s)
+	p, err := dc.parse(s)
 	if err != nil {
 		return nil, err
 	}
-	return c.decodePlan(dst, s, p)
+	return dc.decodePlan(dst, s, p)
 }
 
 // decodePlan decodes a parsed file onto dst and verifies its trailer.
-func (c *config) decodePlan(dst []byte, src *source, p *plan) ([]byte, error) {
+func (dc *decoder) decodePlan(dst []byte, src *source, p *plan) ([]byte, error) {
 	start := len(dst)
-	limit := int64(len(dst)) + c.maxDecoded
+	limit := int64(len(dst)) + dc.maxDecoded
 	var err error
 	switch {
 	case p.Framed:
-		dst, err = c.decodeFrames(dst, src, p, limit)
+		dst, err = dc.decodeFrames(dst, src, p, limit)
 	case p.Codec == CodecRaw:
-		dst, err = c.decodeRaw(dst, src, p.RawBackend, p.rawData, p.end, limit, "raw")
+		dst, err = dc.decodeRaw(dst, src, p.RawBackend, p.rawData, p.end, limit, "raw")
 	case !p.Codec.Supported():
 		err = unsupportedCodec(p.Codec)
 	default:
 		var ss *streamSet
-		if ss, err = c.streamSetOf(src, p.Streams); err == nil {
-			dst, err = c.reconstruct(dst, p.Codec, ss, limit, nil)
+		if ss, err = dc.streamSetOf(src, p.Streams); err == nil {
+			dst, err = dc.reconstruct(dst, p.Codec, ss, limit, nil)
 		}
 	}
 	if err != nil {
@@ -90,7 +90,7 @@ func unsupportedCodec(codec Codec) error {
 
 // decodeRaw decodes RAW data [data, end) with backend (-1: the
 // spec-literal form, xz without a backend byte).
-func (c *config) decodeRaw(dst []byte, src *source, backend int, data, end, limit int64, path string) ([]byte, error) {
+func (dc *decoder) decodeRaw(dst []byte, src *source, backend int, data, end, limit int64, path string) ([]byte, error) {
 	b := byte(BackendXZ)
 	if backend >= 0 {
 		b = byte(backend)
@@ -99,11 +99,11 @@ func (c *config) decodeRaw(dst []byte, src *source, backend int, data, end, limi
 	if err != nil {
 		return nil, err
 	}
-	lim := min(limit-int64(len(dst)), c.maxStream)
+	lim := min(limit-int64(len(dst)), dc.maxStream)
 	if len(dst) == 0 {
 		// Decode straight into dst's array when it is large enough
 		// (the streaming reader reuses one buffer for its frames).
-		return c.decompressInto(dst, b, p, lim, data, path)
+		return dc.decompressInto(dst, b, p, lim, data, path)
 	}
 	if b == BackendStored {
 		if int64(len(p)) > lim {
@@ -111,19 +111,19 @@ func (c *config) decodeRaw(dst []byte, src *source, backend int, data, end, limi
 		}
 		return append(dst, p...), nil
 	}
-	out, err := c.decompress(b, p, lim, data, path)
+	out, err := dc.decompress(b, p, lim, data, path)
 	if err != nil {
 		return nil, err
 	}
 	return append(dst, out...), nil
 }
 
-func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]byte, error) {
+func (dc *decoder) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]byte, error) {
 	frames := p.Frames
-	if c.concurrency <= 1 || len(frames) <= 1 {
+	if dc.concurrency <= 1 || len(frames) <= 1 {
 		var err error
 		for i, fr := range frames {
-			if dst, err = c.decodeFrame(dst, src, p.Codec, fr, i, limit, nil); err != nil {
+			if dst, err = dc.decodeFrame(dst, src, p.Codec, fr, i, limit, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -133,9 +133,9 @@ func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]
 	// `concurrency` frames at a time (each serially inside, so goroutines
 	// stay bounded), appending each window to dst in order, so at most a
 	// window's outputs are held besides dst.
-	inner := *c
+	inner := *dc
 	inner.concurrency = 1
-	conc := c.concurrency
+	conc := dc.concurrency
 	outs := make([][]byte, conc)
 	for w := 0; w < len(frames); w += conc {
 		n := min(conc, len(frames)-w)
@@ -151,7 +151,7 @@ func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]
 		}
 		for k := 0; k < n; k++ {
 			if int64(len(dst)+len(outs[k])) > limit {
-				return nil, errs.At(ErrTooLarge, frames[w+k].Offset, "frame "+strconv.Itoa(w+k), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+				return nil, errs.At(ErrTooLarge, frames[w+k].Offset, "frame "+strconv.Itoa(w+k), "decoded output exceeds the limit of %d bytes", dc.maxDecoded)
 			}
 			dst = append(dst, outs[k]...)
 			outs[k] = nil
@@ -162,7 +162,7 @@ func (c *config) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]
 
 // decodeFrame decodes frame fr (the i-th) of src onto dst, or, when cw
 // is not nil, writes it to cw (dst is then returned as it is).
-func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo, i int, limit int64, cw *chunkWriter) ([]byte, error) {
+func (dc *decoder) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo, i int, limit int64, cw *chunkWriter) ([]byte, error) {
 	path := "frame " + strconv.Itoa(i)
 	end := fr.Offset + fr.Size
 	if fr.Method == methodRaw {
@@ -171,14 +171,14 @@ func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo,
 			return nil, err
 		}
 		if cw != nil {
-			out, err := c.decodeRaw(cw.scratch[:0], src, b, data, end, limit, path)
+			out, err := dc.decodeRaw(cw.scratch[:0], src, b, data, end, limit, path)
 			if err != nil {
 				return nil, err
 			}
 			cw.scratch = out
 			return dst, cw.write(out)
 		}
-		return c.decodeRaw(dst, src, b, data, end, limit, path)
+		return dc.decodeRaw(dst, src, b, data, end, limit, path)
 	}
 	if err := checkFrame(fr, codec, path); err != nil {
 		return nil, err
@@ -186,27 +186,27 @@ func (c *config) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInfo,
 	if !codec.Supported() {
 		return nil, unsupportedCodec(codec)
 	}
-	dir, err := c.parseDirectory(src, fr.Offset+1, end)
+	dir, err := dc.parseDirectory(src, fr.Offset+1, end)
 	if err != nil {
 		return nil, err
 	}
-	ss, err := c.streamSetOf(src, dir)
+	ss, err := dc.streamSetOf(src, dir)
 	if err != nil {
 		return nil, err
 	}
-	return c.reconstruct(dst, codec, ss, limit, cw)
+	return dc.reconstruct(dst, codec, ss, limit, cw)
 }
 
 // reconstruct runs the codec's reconstructor, appending to dst, or, when
 // cw is not nil, writing to cw (dst is then returned as it is; columnar,
 // qcolumnar and qjson lines go out in chunks as they are assembled,
 // qjson2's output is built in cw's scratch buffer and written whole).
-func (c *config) reconstruct(dst []byte, codec Codec, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
+func (dc *decoder) reconstruct(dst []byte, codec Codec, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
 	if cw != nil && codec != CodecColumnar && codec != CodecQColumnar && codec != CodecQJSON {
 		if err := cw.flush(); err != nil {
 			return nil, err
 		}
-		out, err := c.reconstruct(cw.scratch[:0], codec, ss, limit, nil)
+		out, err := dc.reconstruct(cw.scratch[:0], codec, ss, limit, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -215,11 +215,11 @@ func (c *config) reconstruct(dst []byte, codec Codec, ss *streamSet, limit int64
 	}
 	switch codec {
 	case CodecColumnar:
-		return c.decodeColumnar(dst, ss, limit, cw)
+		return dc.decodeColumnar(dst, ss, limit, cw)
 	case CodecQColumnar, CodecQJSON:
-		return c.decodeQuery(dst, codec, ss, limit, cw)
+		return dc.decodeQuery(dst, codec, ss, limit, cw)
 	case CodecQJSON2:
-		return c.decodeQJSON2(dst, ss, limit)
+		return dc.decodeQJSON2(dst, ss, limit)
 	}
 	return nil, unsupportedCodec(codec)
 }

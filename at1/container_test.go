@@ -107,7 +107,7 @@ func TestSpecLiteralStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rewrite the stream set without backend bytes.
-	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 20, maxStream: 1 << 20, memoryLimit: 1 << 30}).parseStreamSet(with[5:], 5)
+	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 20, maxStream: 1 << 20, memoryLimit: 1 << 30}).decoder().parseStreamSet(with[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestXZDeclaredDictionary(t *testing.T) {
 	c, _ := newConfig(nil)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	got, err := c.unxz(nil, src, 1<<20, 0, "test", nil)
+	got, err := c.decoder().unxz(nil, src, 1<<20, 0, "test", nil)
 	runtime.ReadMemStats(&after)
 	if err != nil || !bytes.Equal(got, orig) {
 		t.Fatalf("decode: %v", err)
@@ -41,7 +41,7 @@ func TestXZDeclaredDictionary(t *testing.T) {
 	}
 	// Over the configured dictionary limit: refused before decoding.
 	c2, _ := newConfig([]Option{WithMaxXZDictionary(1 << 20)})
-	if _, err := c2.unxz(nil, src, 1<<20, 0, "test", nil); err == nil {
+	if _, err := c2.decoder().unxz(nil, src, 1<<20, 0, "test", nil); err == nil {
 		t.Fatal("an 8 MiB dictionary passed a 1 MiB limit")
 	}
 }
@@ -72,7 +72,7 @@ func TestXZConcatenated(t *testing.T) {
 		t.Fatalf("concatenated: n=%d one=%v ok=%v", n, one, ok)
 	}
 	c, _ := newConfig(nil)
-	got, err := c.unxz(nil, both, 1<<20, 0, "test", nil)
+	got, err := c.decoder().unxz(nil, both, 1<<20, 0, "test", nil)
 	if err != nil || !bytes.Equal(got, first) {
 		t.Fatalf("decoded %d bytes, %v; want the first stream's %d", len(got), err, len(first))
 	}

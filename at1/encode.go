@@ -74,8 +74,10 @@ func (c *config) verify(file, want []byte) error {
 	return nil
 }
 
-func (c *config) verifier(n int64) *config {
-	v := &config{
+// verifier is the decoder that checks an encoding of n bytes: limits
+// sized for it, the strict checks on.
+func (c *config) verifier(n int64) *decoder {
+	v := &decoder{config{
 		// Column text counts a separator per value: leave room.
 		maxDecoded:  2*n + 1024,
 		maxStream:   maxStreamLimit,
@@ -84,7 +86,7 @@ func (c *config) verifier(n int64) *config {
 		memoryLimit: 1 << 48,
 		strict:      true,
 		concurrency: c.concurrency,
-	}
+	}}
 	return v
 }
 

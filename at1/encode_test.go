@@ -414,7 +414,7 @@ func checkReferenceRules(t *testing.T, name string, enc []byte) {
 				checkStream(b, enc[fr.Offset+2:fr.Offset+fr.Size], "raw frame")
 				continue
 			}
-			dir, err := f.cfg.parseDirectory(f.src, fr.Offset+1, fr.Offset+fr.Size)
+			dir, err := f.dec.parseDirectory(f.src, fr.Offset+1, fr.Offset+fr.Size)
 			if err != nil {
 				t.Fatal(err)
 			}

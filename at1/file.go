@@ -18,7 +18,7 @@ import (
 type File struct {
 	plan
 	src *source
-	cfg *config
+	dec *decoder
 
 	t *qTable
 	// parts are the frames of a framed qcolumnar/qjson file whose frames
@@ -44,11 +44,12 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		return nil, invalidArg("Open: negative size %d", size)
 	}
 	src := &source{r: r, end: size}
-	p, err := c.parse(src)
+	dc := c.decoder()
+	p, err := dc.parse(src)
 	if err != nil {
 		return nil, err
 	}
-	f := &File{plan: *p, src: src, cfg: c, blocksOff: -1}
+	f := &File{plan: *p, src: src, dec: dc, blocksOff: -1}
 	if f.Codec == CodecQColumnar || f.Codec == CodecQJSON {
 		var err error
 		if f.Framed {
@@ -92,14 +93,14 @@ func (f *File) loadStream(name string) ([]byte, error) {
 		return nil, nil
 	}
 	s := f.Streams[i]
-	if s.Size > f.cfg.maxStream*2+1<<16 {
-		return nil, errs.TooLarge(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(name)), "compressed stream", uint64(s.Size), f.cfg.maxStream)
+	if s.Size > f.dec.maxStream*2+1<<16 {
+		return nil, errs.TooLarge(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(name)), "compressed stream", uint64(s.Size), f.dec.maxStream)
 	}
 	raw, err := f.src.read(s.Offset, s.Size, "stream "+quoteName([]byte(name)), "stream data")
 	if err != nil {
 		return nil, err
 	}
-	return f.cfg.decompress(s.Backend, raw, f.cfg.maxStream, s.Offset, "stream "+quoteName([]byte(name)))
+	return f.dec.decompress(s.Backend, raw, f.dec.maxStream, s.Offset, "stream "+quoteName([]byte(name)))
 }
 
 func (f *File) readQTable() error {
@@ -128,7 +129,7 @@ func (f *File) readQTable() error {
 			f.blocks, blocksLen = d, int64(len(d))
 		}
 	}
-	t, err := f.cfg.parseQTable(f.Codec, func(n string) []byte { return got[n] }, "", blocksLen)
+	t, err := f.dec.parseQTable(f.Codec, func(n string) []byte { return got[n] }, "", blocksLen)
 	if err != nil {
 		return err
 	}
@@ -286,7 +287,7 @@ func (f *File) BlocksOffset() int64 { return f.blocksOff }
 
 // Decode decodes the whole file and verifies the trailer.
 func (f *File) Decode() ([]byte, error) {
-	return f.cfg.decodePlan(nil, f.src, &f.plan)
+	return f.dec.decodePlan(nil, f.src, &f.plan)
 }
 
 // Validate decodes the whole file with the strict checks (WithStrict) and
@@ -294,16 +295,16 @@ func (f *File) Decode() ([]byte, error) {
 // one frame at a time into one reused buffer, so memory is bounded by the
 // largest frame, as for NewReader.
 func (f *File) Validate() error {
-	c := *f.cfg
-	c.strict = true
+	dc := *f.dec
+	dc.strict = true
 	if !f.Framed {
-		_, err := c.decodePlan(nil, f.src, &f.plan)
+		_, err := dc.decodePlan(nil, f.src, &f.plan)
 		return err
 	}
 	h := sha256.New()
 	var buf []byte
 	for i, fr := range f.Frames {
-		out, err := c.decodeFrame(buf[:0], f.src, f.Codec, fr, i, c.maxDecoded, nil)
+		out, err := dc.decodeFrame(buf[:0], f.src, f.Codec, fr, i, dc.maxDecoded, nil)
 		if err != nil {
 			return err
 		}
@@ -328,11 +329,11 @@ func (f *File) openParts() error {
 		}
 	}
 	for i, fr := range f.Frames {
-		dir, err := f.cfg.parseDirectory(f.src, fr.Offset+1, fr.Offset+fr.Size)
+		dir, err := f.dec.parseDirectory(f.src, fr.Offset+1, fr.Offset+fr.Size)
 		if err != nil {
 			return err
 		}
-		p := &File{plan: plan{Codec: f.Codec, Streams: dir, RawBackend: -1, end: fr.Offset + fr.Size}, src: f.src, cfg: f.cfg, blocksOff: -1}
+		p := &File{plan: plan{Codec: f.Codec, Streams: dir, RawBackend: -1, end: fr.Offset + fr.Size}, src: f.src, dec: f.dec, blocksOff: -1}
 		if err := p.readQTable(); err != nil {
 			return err
 		}

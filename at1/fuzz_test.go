@@ -255,7 +255,7 @@ func decodedRows(t *testing.T, f *File, src, full []byte) *fullRows {
 				if f.blocksOff >= 0 {
 					raw = src[f.blocksOff:]
 				}
-				v, err := f.cfg.decodeBlock(raw[b.Offset:b.Offset+b.Size], 0, g, c, nil, false)
+				v, err := f.dec.decodeBlock(raw[b.Offset:b.Offset+b.Size], 0, g, c, nil, false)
 				if err != nil {
 					t.Fatalf("Decode succeeded, block (%d,%d) fails: %v", g, c, err)
 				}

@@ -138,13 +138,13 @@ func TestGolden(t *testing.T) {
 func restored(t *testing.T, name string) []byte {
 	src := readVector(t, name)
 	c, _ := newConfig(nil)
-	ss, err := c.parseStreamSet(src[5:], 5)
+	ss, err := c.decoder().parseStreamSet(src[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var streams []tstream
 	for i, s := range ss.streams {
-		d, err := c.decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
+		d, err := c.decoder().decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -106,7 +106,7 @@ type FrameInfo struct {
 }
 
 // parse reads the structure of the file in src (which starts at offset 0).
-func (c *config) parse(src *source) (*plan, error) {
+func (dc *decoder) parse(src *source) (*plan, error) {
 	p := &plan{RawBackend: -1, end: src.end}
 	if src.end >= TrailerSize {
 		tail, err := src.read(src.end-TrailerSize, TrailerSize, "trailer", "trailer")
@@ -127,13 +127,13 @@ func (c *config) parse(src *source) (*plan, error) {
 	}
 	switch {
 	case p.Framed:
-		err = c.parseFrames(src, p)
+		err = dc.parseFrames(src, p)
 	case p.Codec == CodecRaw:
 		var b int
 		b, p.rawData, err = rawBackend(src, 5, p.end, "raw")
 		p.RawBackend = b
 	default:
-		p.Streams, err = c.parseDirectory(src, 5, p.end)
+		p.Streams, err = dc.parseDirectory(src, 5, p.end)
 	}
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func checkHeader(body []byte) (framed bool, codec Codec, err error) {
 	return framed, Codec(body[4]), nil
 }
 
-func (c *config) parseFrames(src *source, p *plan) error {
+func (dc *decoder) parseFrames(src *source, p *plan) error {
 	cl, off, err := src.uv(5, "frame header", "chunk_lines")
 	if err != nil {
 		return err
@@ -234,7 +234,7 @@ func rawBackend(src *source, off, end int64, path string) (backend int, data int
 }
 
 // parseDirectory reads the directory of a packed stream set in [off, end).
-func (c *config) parseDirectory(src *source, off, end int64) ([]StreamInfo, error) {
+func (dc *decoder) parseDirectory(src *source, off, end int64) ([]StreamInfo, error) {
 	at := off
 	n, off, err := src.uv(off, "stream set", "n_streams")
 	if err != nil {
@@ -244,8 +244,8 @@ func (c *config) parseDirectory(src *source, off, end int64) ([]StreamInfo, erro
 	if n > uint64(end-off)/2 {
 		return nil, errs.At(ErrCorrupt, at, "stream set", "n_streams %d needs more than the %d bytes that remain", n, end-off)
 	}
-	if n > uint64(c.maxStreams) {
-		return nil, errs.At(ErrTooLarge, at, "stream set", "stream count %d exceeds the limit of %d", n, c.maxStreams)
+	if n > uint64(dc.maxStreams) {
+		return nil, errs.At(ErrTooLarge, at, "stream set", "stream count %d exceeds the limit of %d", n, dc.maxStreams)
 	}
 	streams := make([]StreamInfo, 0, n)
 	for i := uint64(0); i < n; i++ {
@@ -285,7 +285,7 @@ func (c *config) parseDirectory(src *source, off, end int64) ([]StreamInfo, erro
 		off = o2 + int64(clen)
 		streams = append(streams, si)
 	}
-	if c.strict && off < end {
+	if dc.strict && off < end {
 		return nil, errs.At(ErrCorrupt, off, "stream set", "%d bytes after the last stream", end-off)
 	}
 	return streams, nil
@@ -293,9 +293,9 @@ func (c *config) parseDirectory(src *source, off, end int64) ([]StreamInfo, erro
 
 // streamSetOf reads the compressed bytes of a directory's streams (without
 // copying when src is in memory) into a stream set.
-func (c *config) streamSetOf(src *source, streams []StreamInfo) (*streamSet, error) {
-	ss := &streamSet{cfg: c, streams: streams, data: make([][]byte, len(streams))}
-	ss.budget.Store(c.memoryLimit)
+func (dc *decoder) streamSetOf(src *source, streams []StreamInfo) (*streamSet, error) {
+	ss := &streamSet{dec: dc, streams: streams, data: make([][]byte, len(streams))}
+	ss.budget.Store(dc.memoryLimit)
 	for i, s := range streams {
 		d, err := src.read(s.Offset, s.Size, "stream "+quoteName([]byte(s.Name)), "stream data")
 		if err != nil {
@@ -308,11 +308,11 @@ func (c *config) streamSetOf(src *source, streams []StreamInfo) (*streamSet, err
 
 // parseStreamSet parses the packed stream set in b, which starts at file
 // offset base.
-func (c *config) parseStreamSet(b []byte, base int64) (*streamSet, error) {
+func (dc *decoder) parseStreamSet(b []byte, base int64) (*streamSet, error) {
 	src := memSource(b, base)
-	dir, err := c.parseDirectory(src, base, src.end)
+	dir, err := dc.parseDirectory(src, base, src.end)
 	if err != nil {
 		return nil, err
 	}
-	return c.streamSetOf(src, dir)
+	return dc.streamSetOf(src, dir)
 }

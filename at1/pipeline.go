@@ -63,9 +63,9 @@ func (p *progressive) wait() ([]byte, error) {
 // startValues starts decoding the values stream in the background when
 // that pays: xz, with its size known from the stream's index, and more
 // than one goroutine allowed. It returns nil otherwise.
-func (c *config) startValues(ss *streamSet) *progressive {
+func (dc *decoder) startValues(ss *streamSet) *progressive {
 	i := ss.find("values")
-	if c.concurrency <= 1 || c.safe || i < 0 || ss.streams[i].Backend != BackendXZ {
+	if dc.concurrency <= 1 || dc.safe || i < 0 || ss.streams[i].Backend != BackendXZ {
 		return nil
 	}
 	src := ss.data[i]

@@ -24,7 +24,7 @@ func bigColumnar(t *testing.T, edit func(s map[string][]byte), editXZ func([]byt
 	}
 	plain := columnarFile(t, BackendStored, "", rows, []string{"int", "text", "int"}, true)
 	c, _ := newConfig(nil)
-	ss, err := c.parseStreamSet(plain[5:], 5)
+	ss, err := c.decoder().parseStreamSet(plain[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func bigColumnar(t *testing.T, edit func(s map[string][]byte), editXZ func([]byt
 func TestPipelinedValues(t *testing.T) {
 	src, want := bigColumnar(t, nil, nil)
 	c, _ := newConfig(nil)
-	ss, _ := c.parseStreamSet(src[5:], 5)
+	ss, _ := c.decoder().parseStreamSet(src[5:], 5)
 	if n, ok := xzIndexSize(ss.data[ss.find("values")]); !ok || n < 2*progressChunk {
 		t.Fatalf("values stream of %d bytes is too small to be pipelined", n)
 	}

@@ -17,7 +17,7 @@ const maxTemplates = 64
 // with line_map. We read a template as a complete qjson table: its lines
 // follow its own row_modes (all structured when that stream is absent),
 // and line_map takes them in order.
-func (c *config) decodeQJSON2(dst []byte, ss *streamSet, limit int64) ([]byte, error) {
+func (dc *decoder) decodeQJSON2(dst []byte, ss *streamSet, limit int64) ([]byte, error) {
 	if err := ss.load("meta", "line_map", "verbatim"); err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (c *config) decodeQJSON2(dst []byte, ss *streamSet, limit int64) ([]byte, e
 			continue
 		}
 		prefix := "t" + strconv.Itoa(k) + ":"
-		t, blocks, boff, err := c.loadQTable(CodecQJSON, ss, prefix)
+		t, blocks, boff, err := dc.loadQTable(CodecQJSON, ss, prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +79,7 @@ func (c *config) decodeQJSON2(dst []byte, ss *streamSet, limit int64) ([]byte, e
 		if len(t.rowModes) < t.nlines {
 			return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \""+prefix+"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 		}
-		if next[k], _, err = c.qLines(t, blocks, max(boff, 0), budget); err != nil {
+		if next[k], _, err = dc.qLines(t, blocks, max(boff, 0), budget); err != nil {
 			return nil, err
 		}
 		left[k] = t.nlines
@@ -92,7 +92,7 @@ func (c *config) decodeQJSON2(dst []byte, ss *streamSet, limit int64) ([]byte, e
 		}
 		if r == 0 {
 			v, ok := nextVerbatim(verbatim, &vpos)
-			if !ok && c.strict {
+			if !ok && dc.strict {
 				return nil, errs.At(ErrCorrupt, int64(len(verbatim)), "stream \"verbatim\"", "verbatim lines run out at line %d", i)
 			}
 			dst = append(dst, v...)
@@ -107,7 +107,7 @@ func (c *config) decodeQJSON2(dst []byte, ss *streamSet, limit int64) ([]byte, e
 			}
 		}
 		if int64(len(dst)) > limit {
-			return nil, errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+			return nil, errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", dc.maxDecoded)
 		}
 	}
 	if tr != 0 && nlines > 0 {

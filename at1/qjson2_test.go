@@ -10,13 +10,13 @@ import (
 func prefixed(t *testing.T, file []byte, prefix string) []tstream {
 	t.Helper()
 	c, _ := newConfig(nil)
-	ss, err := c.parseStreamSet(file[5:], 5)
+	ss, err := c.decoder().parseStreamSet(file[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []tstream
 	for i, s := range ss.streams {
-		d, err := c.decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
+		d, err := c.decoder().decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -43,7 +43,7 @@ type qBlock struct {
 
 // qStreamer decodes the row groups of a qTable into slots of buffers.
 type qStreamer struct {
-	c       *config
+	c       *decoder
 	t       *qTable
 	blocks  []byte
 	boff    int64
@@ -76,8 +76,8 @@ type qCursor struct {
 
 // streamQuery writes every line of t to cw, decoding the blocks a row
 // group at a time (see above). It is the fast path of streamLines.
-func (c *config) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int64, limit int64) error {
-	s, err := c.newQStreamer(t, blocks, boff, limit)
+func (dc *decoder) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int64, limit int64) error {
+	s, err := dc.newQStreamer(t, blocks, boff, limit)
 	if err != nil {
 		return err
 	}
@@ -87,8 +87,8 @@ func (c *config) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int
 	// writing a group while the next decodes saves wall time (PyPI TSV,
 	// 2 groups: 173 ms of CPU with one slot, 188 with two).
 	workers, slots := 0, 1
-	if total := s.ngroups * t.ncols; c.concurrency > 1 && total > 1 {
-		workers = min(c.concurrency-1, total-1)
+	if total := s.ngroups * t.ncols; dc.concurrency > 1 && total > 1 {
+		workers = min(dc.concurrency-1, total-1)
 		if s.ngroups >= qAheadGroups {
 			slots = min(s.ngroups, workers+2)
 		}
@@ -109,12 +109,12 @@ func (c *config) streamQuery(cw *chunkWriter, t *qTable, blocks []byte, boff int
 
 // newQStreamer checks the table's groups against its structured lines
 // and orders the blocks; setSlots must follow.
-func (c *config) newQStreamer(t *qTable, blocks []byte, boff int64, limit int64) (*qStreamer, error) {
-	nstruct, ngroups, err := c.lineGroups(t)
+func (dc *decoder) newQStreamer(t *qTable, blocks []byte, boff int64, limit int64) (*qStreamer, error) {
+	nstruct, ngroups, err := dc.lineGroups(t)
 	if err != nil {
 		return nil, err
 	}
-	s := &qStreamer{c: c, t: t, blocks: blocks, boff: boff, ngroups: ngroups, nstruct: nstruct, budget: limit + 1<<20, budget0: limit + 1<<20}
+	s := &qStreamer{c: dc, t: t, blocks: blocks, boff: boff, ngroups: ngroups, nstruct: nstruct, budget: limit + 1<<20, budget0: limit + 1<<20}
 	s.cond.L = &s.mu
 	s.cur = make([]qCursor, t.ncols)
 	for _, seg := range t.segs {

@@ -276,7 +276,7 @@ func TestQStreamBudget(t *testing.T) {
 // replaced (all stored).
 func replaceStreams(t *testing.T, src []byte, codec Codec, change map[string][]byte) []byte {
 	t.Helper()
-	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 30, maxStream: 1 << 30, memoryLimit: 1 << 30, maxDict: 1 << 26}).parseStreamSet(src[5:], 5)
+	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 30, maxStream: 1 << 30, memoryLimit: 1 << 30, maxDict: 1 << 26}).decoder().parseStreamSet(src[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func qStreams(codec Codec, prefix string) []string {
 
 // parseQTable parses meta, template, paths and index. rowModes and
 // verbatim are attached by the caller. blocksLen bounds the blocks.
-func (c *config) parseQTable(codec Codec, get func(string) []byte, prefix string, blocksLen int64) (*qTable, error) {
+func (dc *decoder) parseQTable(codec Codec, get func(string) []byte, prefix string, blocksLen int64) (*qTable, error) {
 	t := &qTable{codec: codec, blocksLen: blocksLen}
 	cur := &cursor{b: get(prefix + "meta"), path: "stream \"" + prefix + "meta\""}
 	n, err := cur.uv("nlines")
@@ -239,18 +239,18 @@ func blockBackend(raw []byte, off int64, path string) (byte, error) {
 }
 
 // decodeBlock decodes one block ([tag][payload]) into its values.
-func (c *config) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.Int64, lazy bool) (colVals, error) {
+func (dc *decoder) decodeBlock(raw []byte, off int64, g, col int, budget *atomic.Int64, lazy bool) (colVals, error) {
 	path := blockPath(g, col)
 	backend, err := blockBackend(raw, off, path)
 	if err != nil {
 		return colVals{}, err
 	}
-	d, err := c.decompress(backend, raw[1:], c.maxStream, off+1, path)
+	d, err := dc.decompress(backend, raw[1:], dc.maxStream, off+1, path)
 	if err != nil {
 		return colVals{}, err
 	}
 	if budget != nil && budget.Add(-int64(len(d))) < 0 {
-		return colVals{}, errs.At(ErrTooLarge, off, path, "decoded blocks exceed the decoded size limit of %d bytes", c.maxDecoded)
+		return colVals{}, errs.At(ErrTooLarge, off, path, "decoded blocks exceed the decoded size limit of %d bytes", dc.maxDecoded)
 	}
 	if lazy {
 		return colVals{text: lazyLines(d)}, nil
@@ -293,7 +293,7 @@ func (t *qTable) appendRow(dst []byte, cols []colVals, r int) []byte {
 }
 
 // loadQTable loads and parses everything but the blocks of a stream set.
-func (c *config) loadQTable(codec Codec, ss *streamSet, prefix string) (*qTable, []byte, int64, error) {
+func (dc *decoder) loadQTable(codec Codec, ss *streamSet, prefix string) (*qTable, []byte, int64, error) {
 	names := append(qStreams(codec, prefix), prefix+"blocks")
 	if err := ss.load(names...); err != nil {
 		return nil, nil, 0, err
@@ -303,7 +303,7 @@ func (c *config) loadQTable(codec Codec, ss *streamSet, prefix string) (*qTable,
 	if i := ss.find(prefix + "blocks"); i >= 0 && ss.streams[i].Backend == BackendStored {
 		boff = ss.streams[i].Offset
 	}
-	t, err := c.parseQTable(codec, ss.get, prefix, int64(len(blocks)))
+	t, err := dc.parseQTable(codec, ss.get, prefix, int64(len(blocks)))
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -315,29 +315,29 @@ func (c *config) loadQTable(codec Codec, ss *streamSet, prefix string) (*qTable,
 // decodeQuery fully reconstructs a qcolumnar or qjson stream set onto
 // dst, or, when cw is not nil, writes its lines to cw in chunks (dst is
 // then returned as it is).
-func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
-	t, blocks, boff, err := c.loadQTable(codec, ss, "")
+func (dc *decoder) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64, cw *chunkWriter) ([]byte, error) {
+	t, blocks, boff, err := dc.loadQTable(codec, ss, "")
 	if err != nil {
 		return nil, err
 	}
 	if len(t.rowModes) < t.nlines {
 		return nil, errs.At(ErrCorrupt, int64(len(t.rowModes)), "stream \"row_modes\"", "%d row modes for %d lines", len(t.rowModes), t.nlines)
 	}
-	if cw != nil && !c.safe {
-		return dst, c.streamQuery(cw, t, blocks, max(boff, 0), limit)
+	if cw != nil && !dc.safe {
+		return dst, dc.streamQuery(cw, t, blocks, max(boff, 0), limit)
 	}
-	w, est, err := c.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)), cw != nil)
+	w, est, err := dc.qLineWriter(t, blocks, max(boff, 0), limit-int64(len(dst)), cw != nil)
 	if err != nil {
 		return nil, err
 	}
 	if cw != nil {
-		return dst, streamLines(cw, t, w, limit, c.maxDecoded)
+		return dst, streamLines(cw, t, w, limit, dc.maxDecoded)
 	}
 	dst = reserve(dst, est, limit)
 	// Lines are written in parts, in parallel, each part from the row
 	// and verbatim positions the lines before it leave; parts after the
 	// first go to their own buffers. The output limit is shared.
-	parts := max(1, min(c.concurrency, t.nlines/assemblePart))
+	parts := max(1, min(dc.concurrency, t.nlines/assemblePart))
 	var used atomic.Int64
 	used.Store(int64(len(dst)))
 	bufs := make([][]byte, parts)
@@ -359,7 +359,7 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 			}
 			if len(out)-mark >= 64<<10 || i == l1-1 {
 				if used.Add(int64(len(out)-mark)) > limit {
-					return errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", c.maxDecoded)
+					return errs.At(ErrTooLarge, -1, "line "+strconv.Itoa(i), "decoded output exceeds the limit of %d bytes", dc.maxDecoded)
 				}
 				mark = len(out)
 			}
@@ -382,8 +382,8 @@ func (c *config) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int64
 
 // qLines decodes every block (in parallel) and returns a function that
 // appends the next line on each call, following row_modes.
-func (c *config) qLines(t *qTable, blocks []byte, boff int64, budget int64) (next func([]byte) ([]byte, error), estimate int64, err error) {
-	w, estimate, err := c.qLineWriter(t, blocks, boff, budget, false)
+func (dc *decoder) qLines(t *qTable, blocks []byte, boff int64, budget int64) (next func([]byte) ([]byte, error), estimate int64, err error) {
+	w, estimate, err := dc.qLineWriter(t, blocks, boff, budget, false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -410,7 +410,7 @@ func (t *qTable) posAt(l int) qPos {
 
 // qWriter writes the lines of a qTable from its decoded blocks.
 type qWriter struct {
-	c    *config
+	c    *decoder
 	t    *qTable
 	vals []colVals // [g*ncols+col]
 }
@@ -418,8 +418,8 @@ type qWriter struct {
 // lineGroups checks t's row groups against its structured lines (and,
 // when strict, the whole table) and returns the structured lines and
 // the groups that hold them.
-func (c *config) lineGroups(t *qTable) (nstruct, ngroups int, err error) {
-	if c.strict {
+func (dc *decoder) lineGroups(t *qTable) (nstruct, ngroups int, err error) {
+	if dc.strict {
 		if err := t.check(); err != nil {
 			return 0, 0, err
 		}
@@ -442,18 +442,18 @@ func (c *config) lineGroups(t *qTable) (nstruct, ngroups int, err error) {
 // qLineWriter decodes every block (in parallel) and validates the value
 // counts. lazy (for lines written in order) walks each block's lines
 // instead of indexing them.
-func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64, lazy bool) (w *qWriter, estimate int64, err error) {
-	nstruct, ngroups, err := c.lineGroups(t)
+func (dc *decoder) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64, lazy bool) (w *qWriter, estimate int64, err error) {
+	nstruct, ngroups, err := dc.lineGroups(t)
 	if err != nil {
 		return nil, 0, err
 	}
 	vals := make([]colVals, ngroups*t.ncols)
 	var bud atomic.Int64
 	bud.Store(budget + 1<<20)
-	err = parallel(c.concurrency, len(vals), func(i int) error {
+	err = parallel(dc.concurrency, len(vals), func(i int) error {
 		g, col := i/t.ncols, i%t.ncols
 		b := t.groups[g][col]
-		v, err := c.decodeBlock(blocks[b.Offset:b.Offset+b.Size], boff+b.Offset, g, col, &bud, lazy)
+		v, err := dc.decodeBlock(blocks[b.Offset:b.Offset+b.Size], boff+b.Offset, g, col, &bud, lazy)
 		vals[i] = v
 		return err
 	})
@@ -461,7 +461,7 @@ func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64,
 		return nil, 0, err
 	}
 	// Validate once: every block holds a value for each row of its group.
-	if !c.safe {
+	if !dc.safe {
 		for g := 0; g < ngroups; g++ {
 			rows := min(t.rg, nstruct-g*t.rg)
 			for col := 0; col < t.ncols; col++ {
@@ -485,7 +485,7 @@ func (c *config) qLineWriter(t *qTable, blocks []byte, boff int64, budget int64,
 		sep += int64(len(s))
 	}
 	estimate += sep * int64(nstruct)
-	return &qWriter{c: c, t: t, vals: vals}, estimate, nil
+	return &qWriter{c: dc, t: t, vals: vals}, estimate, nil
 }
 
 // line appends the line at p and advances p.

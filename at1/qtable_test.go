@@ -104,7 +104,7 @@ func TestQTableErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rebuild with a broken piece each time, by editing streams.
-	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 20, maxStream: 1 << 20, memoryLimit: 1 << 30, maxDict: 1 << 26}).parseStreamSet(good[5:], 5)
+	ss, err := (&config{maxStreams: 256, maxDecoded: 1 << 20, maxStream: 1 << 20, memoryLimit: 1 << 30, maxDict: 1 << 26}).decoder().parseStreamSet(good[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -214,8 +214,8 @@ func (rs *Rows) readBlocks(g int, cols []int, into map[int]*colVals) error {
 	raws := make([][]byte, len(cols))
 	for i, c := range cols {
 		b := f.t.groups[g][c]
-		if b.Size > f.cfg.maxStream+1<<16 {
-			return errs.TooLarge(ErrTooLarge, b.Offset, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block", uint64(b.Size), f.cfg.maxStream)
+		if b.Size > f.dec.maxStream+1<<16 {
+			return errs.TooLarge(ErrTooLarge, b.Offset, "block ("+strconv.Itoa(g)+","+strconv.Itoa(c)+")", "block", uint64(b.Size), f.dec.maxStream)
 		}
 		if f.blocksOff >= 0 {
 			raws[i] = make([]byte, b.Size)
@@ -229,9 +229,9 @@ func (rs *Rows) readBlocks(g int, cols []int, into map[int]*colVals) error {
 		rs.stats.BytesRead += b.Size
 	}
 	base := max(f.blocksOff, 0)
-	err := parallel(f.cfg.concurrency, len(cols), func(i int) error {
+	err := parallel(f.dec.concurrency, len(cols), func(i int) error {
 		b := f.t.groups[g][cols[i]]
-		v, err := f.cfg.decodeBlock(raws[i], base+b.Offset, g, cols[i], nil, false)
+		v, err := f.dec.decodeBlock(raws[i], base+b.Offset, g, cols[i], nil, false)
 		out[i] = v
 		return err
 	})

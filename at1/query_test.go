@@ -195,13 +195,13 @@ func TestQueryBlocksNotStored(t *testing.T) {
 	src := qFile(t, CodecQColumnar, ",", nil, nil, []byte{QInt, QDecimal, QText}, 16, lines, true, tagZstd)
 	// Re-pack every stream, blocks included, with xz: not range-readable.
 	c, _ := newConfig(nil)
-	ss, err := c.parseStreamSet(src[5:], 5)
+	ss, err := c.decoder().parseStreamSet(src[5:], 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var streams []tstream
 	for i, s := range ss.streams {
-		d, err := c.decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
+		d, err := c.decoder().decompress(s.Backend, ss.data[i], 1<<20, 0, s.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

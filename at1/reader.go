@@ -26,7 +26,7 @@ import (
 // trailer, if present, is verified when the last frame has been read:
 // Read returns ErrChecksum instead of io.EOF on a mismatch.
 type Reader struct {
-	cfg    *config
+	dec    *decoder
 	br     *bufio.Reader
 	codec  Codec
 	framed bool
@@ -70,7 +70,7 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	z := &Reader{cfg: c, br: br, codec: codec, framed: framed, sum: sha256.New()}
+	z := &Reader{dec: c.decoder(), br: br, codec: codec, framed: framed, sum: sha256.New()}
 	if !framed {
 		// Whole-file containers are one unit: read it (bounded) and decode.
 		src, err := readWhole(br, r, c.maxDecoded+c.maxStream+TrailerSize)
@@ -81,7 +81,7 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 			return nil, errs.At(ErrTooLarge, int64(len(src)), "file", "whole-file container larger than the limits allow")
 		}
 		s := memSource(src, 0)
-		if z.whole, err = c.parse(s); err != nil {
+		if z.whole, err = z.dec.parse(s); err != nil {
 			return nil, err
 		}
 		z.wholeSrc = s
@@ -189,7 +189,7 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 		cw := newChunkWriter(w, z.sum, 0)
 		stop := z.startAhead()
 		for z.err == nil {
-			cw.limit = cw.n + z.cfg.maxDecoded
+			cw.limit = cw.n + z.dec.maxDecoded
 			z.err = z.nextFrame(cw)
 		}
 		stop()
@@ -209,12 +209,12 @@ func (z *Reader) nextFrame(cw *chunkWriter) error {
 		p, src := z.whole, z.wholeSrc
 		z.whole, z.wholeSrc = nil, nil
 		if cw != nil {
-			if err := z.cfg.decodePlanTo(cw, src, p); err != nil {
+			if err := z.dec.decodePlanTo(cw, src, p); err != nil {
 				return err
 			}
 			return io.EOF
 		}
-		out, err := z.cfg.decodePlan(nil, src, p)
+		out, err := z.dec.decodePlan(nil, src, p)
 		if err != nil {
 			return err
 		}
@@ -247,17 +247,17 @@ func (z *Reader) nextFrame(cw *chunkWriter) error {
 			if f.prepErr != nil {
 				return f.prepErr
 			}
-			if _, err := z.cfg.decodeColumnarFrom(nil, f.ss, z.cfg.maxDecoded, nil, cw); err != nil {
+			if _, err := z.dec.decodeColumnarFrom(nil, f.ss, z.dec.maxDecoded, nil, cw); err != nil {
 				return err
 			}
-		} else if _, err := z.cfg.decodeFrame(nil, memSource(f.payload, f.fr.Offset), z.codec, f.fr, f.index, z.cfg.maxDecoded, cw); err != nil {
+		} else if _, err := z.dec.decodeFrame(nil, memSource(f.payload, f.fr.Offset), z.codec, f.fr, f.index, z.dec.maxDecoded, cw); err != nil {
 			return err
 		}
 		return cw.flush() // the trailer check needs the frame's bytes hashed
 	}
 	// The previous frame's output has been consumed: decode into its
 	// buffer, so streaming holds one frame's output, not two.
-	out, err := z.cfg.decodeFrame(z.buf[:0], memSource(f.payload, f.fr.Offset), z.codec, f.fr, f.index, z.cfg.maxDecoded, nil)
+	out, err := z.dec.decodeFrame(z.buf[:0], memSource(f.payload, f.fr.Offset), z.codec, f.fr, f.index, z.dec.maxDecoded, nil)
 	if err != nil {
 		return err
 	}
@@ -307,8 +307,8 @@ func (z *Reader) readFrame(prep bool) aheadFrame {
 	}
 	// A frame's payload is compressed (or stored) data of one decoded
 	// frame, so it cannot usefully exceed the decoded limit.
-	if n > uint64(z.cfg.maxDecoded) {
-		return aheadFrame{err: errs.TooLarge(ErrTooLarge, z.off, path, "frame payload", n, z.cfg.maxDecoded)}
+	if n > uint64(z.dec.maxDecoded) {
+		return aheadFrame{err: errs.TooLarge(ErrTooLarge, z.off, path, "frame payload", n, z.dec.maxDecoded)}
 	}
 	payload, err := readPayload(z.br, int64(n))
 	if err != nil {
@@ -329,7 +329,7 @@ func (z *Reader) readFrame(prep bool) aheadFrame {
 	z.frame++
 	f := aheadFrame{payload: payload, fr: fr, index: z.frame - 1}
 	if prep && z.codec == CodecColumnar && fr.Method == methodStructured {
-		f.ss, f.prepErr = z.cfg.prepareColumnar(memSource(payload, fr.Offset), fr)
+		f.ss, f.prepErr = z.dec.prepareColumnar(memSource(payload, fr.Offset), fr)
 	}
 	return f
 }
@@ -337,12 +337,12 @@ func (z *Reader) readFrame(prep bool) aheadFrame {
 // prepareColumnar parses a columnar frame's stream directory and decodes
 // its streams, reporting errors in the order decodeFrame would: the
 // directory's, then the values stream's, then the other streams'.
-func (c *config) prepareColumnar(src *source, fr FrameInfo) (*streamSet, error) {
-	dir, err := c.parseDirectory(src, fr.Offset+1, fr.Offset+fr.Size)
+func (dc *decoder) prepareColumnar(src *source, fr FrameInfo) (*streamSet, error) {
+	dir, err := dc.parseDirectory(src, fr.Offset+1, fr.Offset+fr.Size)
 	if err != nil {
 		return nil, err
 	}
-	ss, err := c.streamSetOf(src, dir)
+	ss, err := dc.streamSetOf(src, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +368,7 @@ func (c *config) prepareColumnar(src *source, fr FrameInfo) (*streamSet, error) 
 // one. Frames, trailer and errors reach nextFrame in file order, through
 // z.ahead. The returned function stops the goroutine and waits for it.
 func (z *Reader) startAhead() (stop func()) {
-	if !z.framed || z.codec != CodecColumnar || z.cfg.concurrency <= 1 || z.cfg.safe {
+	if !z.framed || z.codec != CodecColumnar || z.dec.concurrency <= 1 || z.dec.safe {
 		return func() {}
 	}
 	ch := make(chan aheadFrame)

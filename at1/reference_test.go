@@ -7,10 +7,10 @@ import (
 	"github.com/colfmt/colfmt/internal/errs"
 )
 
-func init() { assembleRowsChecked = (*config).assembleRowsSafe }
+func init() { assembleRowsChecked = (*decoder).assembleRowsSafe }
 
 // assembleRowsSafe writes the rows checking each step as it goes.
-func (c *config) assembleRowsSafe(dst []byte, rs *columnarRows, limit int64) ([]byte, error) {
+func (c *decoder) assembleRowsSafe(dst []byte, rs *columnarRows, limit int64) ([]byte, error) {
 	m, rowModes, fieldcounts, verbatim, header := rs.m, rs.rowModes, rs.fieldcounts, rs.verbatim, rs.header
 	cols, quotes := rs.cols, rs.quotes
 	// Reserve the output once: column text, separators, verbatim lines.

@@ -63,11 +63,11 @@ func columnarRowsOf(t testing.TB, src []byte, lazy bool) *columnarRows {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := c.parse(memSource(src, 0))
+	p, err := c.decoder().parse(memSource(src, 0))
 	if err != nil || p.Framed || p.Codec != CodecColumnar {
 		t.Fatalf("not a whole-file columnar file: %v", err)
 	}
-	ss, err := c.streamSetOf(memSource(src, 0), p.Streams)
+	ss, err := c.decoder().streamSetOf(memSource(src, 0), p.Streams)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func columnarRowsOf(t testing.TB, src []byte, lazy bool) *columnarRows {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cols, err := c.decodeColumns(m.ncols, ss.get("coltypes"), ss.get("col_index"), func(int) []byte { return ss.get("values") }, 1<<40, lazy)
+	cols, err := c.decoder().decodeColumns(m.ncols, ss.get("coltypes"), ss.get("col_index"), func(int) []byte { return ss.get("values") }, 1<<40, lazy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func columnarRowsOf(t testing.TB, src []byte, lazy bool) *columnarRows {
 	}
 	rs := &columnarRows{m: m, rowModes: ss.get("row_modes"), fieldcounts: ss.get("fieldcounts"), verbatim: ss.get("verbatim"),
 		header: ss.get("header"), cols: cols, quotes: quotes}
-	if _, err := c.planRows(rs); err != nil {
+	if _, err := c.decoder().planRows(rs); err != nil {
 		t.Fatal(err)
 	}
 	return rs

@@ -95,22 +95,22 @@ func (cw *chunkWriter) emit(p []byte) error {
 // streamRows writes the rows of a columnar stream set to cw in chunks.
 // Like assembleRows, it validates the whole row structure (planRows)
 // before it writes the first byte, so a damaged structure writes nothing.
-func (c *config) streamRows(cw *chunkWriter, rows *columnarRows, limit int64) error {
-	if c.safe && assembleRowsChecked != nil {
-		out, err := assembleRowsChecked(c, cw.scratch[:0], rows, limit)
+func (dc *decoder) streamRows(cw *chunkWriter, rows *columnarRows, limit int64) error {
+	if dc.safe && assembleRowsChecked != nil {
+		out, err := assembleRowsChecked(dc, cw.scratch[:0], rows, limit)
 		if err != nil {
 			return err
 		}
 		cw.scratch = out
 		return cw.write(out)
 	}
-	size, err := c.planRows(rows)
+	size, err := dc.planRows(rows)
 	if err != nil {
 		return err
 	}
 	m := rows.m
 	if size > limit || size > cw.limit-cw.n-int64(len(cw.buf)) {
-		return errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, c.maxDecoded)
+		return errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, dc.maxDecoded)
 	}
 	start := cw.n + int64(len(cw.buf))
 	if m.hasHeader {
@@ -153,31 +153,32 @@ func DecodeTo(w io.Writer, src []byte, opts ...Option) (int64, error) {
 	if w == nil {
 		return 0, invalidArg("DecodeTo: nil writer")
 	}
+	dc := c.decoder()
 	s := memSource(src, 0)
-	p, err := c.parse(s)
+	p, err := dc.parse(s)
 	if err != nil {
 		return 0, err
 	}
-	cw := newChunkWriter(w, sha256.New(), c.maxDecoded)
+	cw := newChunkWriter(w, sha256.New(), dc.maxDecoded)
 	defer cw.release()
-	err = c.decodePlanTo(cw, s, p)
+	err = dc.decodePlanTo(cw, s, p)
 	return cw.n, err
 }
 
 // decodePlanTo is decodePlan writing to cw (whose hash must be fresh);
 // it flushes cw and checks the trailer.
-func (c *config) decodePlanTo(cw *chunkWriter, src *source, p *plan) error {
+func (dc *decoder) decodePlanTo(cw *chunkWriter, src *source, p *plan) error {
 	var err error
 	switch {
 	case p.Framed:
 		for i, fr := range p.Frames {
-			if _, err = c.decodeFrame(nil, src, p.Codec, fr, i, cw.limit-cw.n-int64(len(cw.buf)), cw); err != nil {
+			if _, err = dc.decodeFrame(nil, src, p.Codec, fr, i, cw.limit-cw.n-int64(len(cw.buf)), cw); err != nil {
 				break
 			}
 		}
 	case p.Codec == CodecRaw:
 		var out []byte
-		if out, err = c.decodeRaw(cw.scratch[:0], src, p.RawBackend, p.rawData, p.end, cw.limit, "raw"); err == nil {
+		if out, err = dc.decodeRaw(cw.scratch[:0], src, p.RawBackend, p.rawData, p.end, cw.limit, "raw"); err == nil {
 			cw.scratch = out
 			err = cw.write(out)
 		}
@@ -185,8 +186,8 @@ func (c *config) decodePlanTo(cw *chunkWriter, src *source, p *plan) error {
 		err = unsupportedCodec(p.Codec)
 	default:
 		var ss *streamSet
-		if ss, err = c.streamSetOf(src, p.Streams); err == nil {
-			_, err = c.reconstruct(nil, p.Codec, ss, cw.limit, cw)
+		if ss, err = dc.streamSetOf(src, p.Streams); err == nil {
+			_, err = dc.reconstruct(nil, p.Codec, ss, cw.limit, cw)
 		}
 	}
 	if err == nil {

@@ -331,7 +331,7 @@ func TestReaderFramesAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := c.parse(memSource(enc, 0))
+	p, err := c.decoder().parse(memSource(enc, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ type StreamInfo struct {
 
 // streamSet is a parsed packed stream set; streams decode on demand.
 type streamSet struct {
-	cfg     *config
+	dec     *decoder
 	streams []StreamInfo
 	data    [][]byte // compressed bytes of each stream
 	decoded map[string][]byte
@@ -86,7 +86,7 @@ func (ss *streamSet) load(names ...string) error {
 	// small ones, as in most files under a few MB, gain less from a
 	// second thread than its start, wake-ups and fresh pages cost),
 	// decided from the declared sizes before any decoding.
-	conc := ss.cfg.concurrency
+	conc := ss.dec.concurrency
 	var total, largest uint64
 	for _, j := range jobs {
 		n, ok := declaredSize(ss.streams[j.i].Backend, ss.data[j.i])
@@ -128,7 +128,7 @@ func (ss *streamSet) decompress(i int, progress func([]byte)) ([]byte, error) {
 	s := ss.streams[i]
 	src := ss.data[i]
 	path := "stream " + quoteName([]byte(s.Name))
-	lim := ss.cfg.maxStream
+	lim := ss.dec.maxStream
 	if n, ok := declaredSize(s.Backend, src); ok {
 		if n > uint64(lim) {
 			return nil, errs.TooLarge(ErrTooLarge, s.Offset, path, "decoded stream", n, lim)
@@ -136,11 +136,11 @@ func (ss *streamSet) decompress(i int, progress func([]byte)) ([]byte, error) {
 		if err := ss.charge(s, int64(n)); err != nil {
 			return nil, err
 		}
-		d, err := ss.cfg.decompressProgress(s.Backend, src, int64(n), s.Offset, path, progress)
+		d, err := ss.dec.decompressProgress(s.Backend, src, int64(n), s.Offset, path, progress)
 		return d, err
 	}
 	lim = min(lim, max(ss.budget.Load(), 0))
-	d, err := ss.cfg.decompressProgress(s.Backend, src, lim, s.Offset, path, progress)
+	d, err := ss.dec.decompressProgress(s.Backend, src, lim, s.Offset, path, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func declaredSize(backend byte, src []byte) (uint64, bool) {
 // charge takes n decoded bytes from the stream set's budget.
 func (ss *streamSet) charge(s StreamInfo, n int64) error {
 	if ss.budget.Add(-n) < 0 {
-		return errs.At(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(s.Name)), "decoded streams exceed the memory limit of %d bytes", ss.cfg.memoryLimit)
+		return errs.At(ErrTooLarge, s.Offset, "stream "+quoteName([]byte(s.Name)), "decoded streams exceed the memory limit of %d bytes", ss.dec.memoryLimit)
 	}
 	return nil
 }
