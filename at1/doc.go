@@ -149,7 +149,8 @@
 // zstd and stored encodings plus 42 bytes (container and trailer), per
 // frame for framed files. WithXZBaseline(false) leaves the xz out of that
 // bound; above 1 MiB the plain xz is skipped when xz of four spread
-// 128 KiB samples, scaled up, puts the structure under 0.75 times it.
+// 128 KiB samples, scaled up, puts the structure under 0.75 times it
+// (WithXZBaseline(true) always makes it).
 // The SHA-256 trailer is always written, and unless WithVerify(false) the
 // output is decoded with the strict checks and compared with the input
 // (per frame for NewWriter, which holds one chunk, WithChunkSize, at a
@@ -236,9 +237,9 @@
 //	movies.jsonl                   2.02      1.77
 //	nuget.tsv                      2.54      2.56
 //
-// The generated trades CSV took 3.0x less CPU than xz -9e, the events
-// JSON Lines 4.8x less; wall-time speed on the loaded machine was
-// 0.1-1.8 MB/s (2026-11-26). Small files pay fixed trials: median CPU x
+// In the runs of the size tables the generated trades CSV took 3.0x
+// less CPU than xz -9e and the events JSON Lines 4.8x less; wall-time
+// speed on the loaded machine was 0.1-1.8 MB/s. Small files pay fixed trials: median CPU x
 // xz -9e 4.8 for 281 files under 16 KB, 6.6 for 35 of 16-64 KB, 6.5 for 6
 // of 64-256 KB (2026-11-28). WithXZBaseline(false) (pack
 // --no-xz-baseline) and WithLevel(1) trade the bound and size for speed.
