@@ -332,7 +332,7 @@
 // 185 against 59, airports.csv (210 KB) 90-95 against 42; 16 MB of
 // zipcodes.csv rows through NewWriter with 16 MiB chunks 610 MB against
 // 184 (730 before the token table's separator columns became one shared
-// column). On 2026-11-26 a PyPI TSV (8 MB) took 405-440 against 138. The
+// column and the zstd encoders' history half as large). On 2026-11-26 a PyPI TSV (8 MB) took 405-440 against 138. The
 // peak comes while the layouts are built, not in the xz jobs: the
 // parsed table and the token table's cut columns (32 bytes a field: 65
 // and 110 MB of the 16 MB input's 340 MB live heap), the zstd encoders
