@@ -327,16 +327,19 @@
 // Encoding is not bounded by a limit option: its memory follows the
 // input (or, for NewWriter and framed output, one chunk: WithChunkSize)
 // and the level. Peak RSS of colfmt pack at the default level, against
-// xz -9e -T1 on the same file (2026-11-26): flights-200k.jsonl (9.9 MB)
-// 450 MB against 91 MB, a PyPI TSV (8 MB) 405-440 against 138,
-// zipcodes.csv (2 MB) 200-215 against 59, airports.csv (210 KB) 90
-// against 41; a 16 MB TSV through NewWriter 500 MB with 16 MiB chunks
-// and 460 MB with 4 MiB ones. The parts: each concurrent xz job's match
-// finder (about 11 times its input, up to the level's dictionary: 8 MiB
-// at levels 6 and 7), the zstd encoders that rank and compress streams
-// (12 to 20 MB each at the better speeds, whatever the input's size),
-// the parsed table and the candidate layouts' streams. A lower level
-// uses less (level 3: 350 MB for the 16 MB TSV).
+// xz -9e -T1 on the same file (2026-11-28, medians of 3):
+// flights-200k.jsonl (9.9 MB) 430 MB against 91 MB, zipcodes.csv (2 MB)
+// 185 against 59, airports.csv (210 KB) 90-95 against 42; 16 MB of
+// zipcodes.csv rows through NewWriter with 16 MiB chunks 610 MB against
+// 184 (730 before the token table's separator columns became one shared
+// column and the zstd encoders' history half as large). On 2026-11-26 a PyPI TSV (8 MB) took 405-440 against 138. The
+// peak comes while the layouts are built, not in the xz jobs: the
+// parsed table and the token table's cut columns (32 bytes a field: 65
+// and 110 MB of the 16 MB input's 340 MB live heap), the zstd encoders
+// that rank candidates and compress streams (87 MB: the best speed's
+// tables alone 33 MB, whatever the input's size), and the collector's
+// headroom over the live heap. A lower level uses less (level 3: 350 MB
+// for a 16 MB TSV, 2026-11-26).
 // Once an encoding call has returned, nothing of it stays: the zstd
 // encoders are dropped with the last running call
 // (TestEncodeReleasesMemory).
