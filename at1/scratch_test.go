@@ -187,3 +187,40 @@ func TestScratchGetPut(t *testing.T) {
 		t.Fatalf("%d free, smallest %d: want %d, the largest kept", len(s.free), cap(s.free[0]), scratchKeep)
 	}
 }
+
+// TestScratchNotStored checks that a stored stream, whose output is a
+// view of the input, is never given to the scratch (a later frame would
+// decode into the caller's bytes), while a zstd stream's output is.
+func TestScratchNotStored(t *testing.T) {
+	plain := bytes.Repeat([]byte("stored stream bytes, reused never. "), 400)
+	z := zstdCompress(nil, plain, 6)
+	file := append(bytes.Clone(plain), z...)
+	c, err := newConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := c.decoder().withScratch()
+	ss, err := dc.streamSetOf(memSource(file, 0), []StreamInfo{
+		{Name: "s", Backend: BackendStored, Offset: 0, Size: int64(len(plain))},
+		{Name: "z", Backend: BackendZstd, Offset: int64(len(plain)), Size: int64(len(z))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.load("s", "z"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ss.get("s"), plain) || !bytes.Equal(ss.get("z"), plain) {
+		t.Fatal("streams decode wrong")
+	}
+	ss.release()
+	if len(dc.scratch.free) != 1 {
+		t.Fatalf("%d buffers in the scratch, want 1 (the zstd output only)", len(dc.scratch.free))
+	}
+	if b := dc.scratch.free[0][:1]; &b[0] == &file[0] {
+		t.Fatal("the stored stream's bytes (the input) went to the scratch")
+	}
+	if ss.get("z") != nil {
+		t.Fatal("released stream set still reads its streams")
+	}
+}
