@@ -12,13 +12,13 @@ import (
 // scratchInput is text of many frames whose streams differ in size from
 // frame to frame (so buffers of the scratch are reused across sizes),
 // with frames of random bytes among them (raw, often stored).
-func scratchInput(jsonl bool) []byte {
+func scratchInput(jsonl bool, blocks int) []byte {
 	r := rand.New(rand.NewSource(7))
 	var b bytes.Buffer
 	if !jsonl {
 		b.WriteString("id,name,score,when,note\n")
 	}
-	for blk := 0; blk < 16; blk++ {
+	for blk := 0; blk < blocks; blk++ {
 		if blk%7 == 5 && !jsonl {
 			junk := make([]byte, 20<<10)
 			r.Read(junk)
@@ -59,8 +59,15 @@ func TestScratchFrames(t *testing.T) {
 		jsonl bool
 		codec Codec
 	}{{"csv-auto", false, CodecAuto}, {"jsonl-columnar", true, CodecColumnar}, {"jsonl-qjson", true, CodecQJSON}, {"csv-qcolumnar", false, CodecQColumnar}} {
+		if (testing.Short() || raceEnabled) && tc.codec != CodecAuto && tc.codec != CodecColumnar {
+			continue // encoding is slow under -race; two files suffice there
+		}
 		t.Run(tc.name, func(t *testing.T) {
-			in := scratchInput(tc.jsonl)
+			blocks := 16
+			if testing.Short() || raceEnabled {
+				blocks = 8
+			}
+			in := scratchInput(tc.jsonl, blocks)
 			src, err := Encode(in, WithChunkSize(64<<10), WithLevel(1), WithCodec(tc.codec))
 			if err != nil {
 				t.Fatal(err)
@@ -146,7 +153,7 @@ func TestScratchFrames(t *testing.T) {
 // buffer larger than a stream does not let it decode past its declared
 // size or the memory limit (both are charged by the declared size).
 func TestScratchLimits(t *testing.T) {
-	in := scratchInput(false)
+	in := scratchInput(false, 8)
 	src, err := Encode(in, WithChunkSize(64<<10), WithLevel(1))
 	if err != nil {
 		t.Fatal(err)
