@@ -66,6 +66,20 @@ func (dc *decoder) decompressInto(buf []byte, backend byte, src []byte, limit in
 	return dc.unxz(buf[:0:n], src, limit, off, path, nil)
 }
 
+// decompressBuf is decompressProgress that decodes xz and zstd into
+// buf's array when buf is not nil (empty, capped at the declared size;
+// see scratch).
+func (dc *decoder) decompressBuf(buf []byte, backend byte, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {
+	switch {
+	case buf == nil:
+	case backend == BackendXZ:
+		return dc.unxz(buf, src, limit, off, path, progress)
+	case backend == BackendZstd:
+		return unzstdInto(buf, src, limit, off, path)
+	}
+	return dc.decompressProgress(backend, src, limit, off, path, progress)
+}
+
 // decompressProgress is decompress that, for xz, shows the output to
 // progress as it grows (see unxzProgress).
 func (dc *decoder) decompressProgress(backend byte, src []byte, limit int64, off int64, path string, progress func([]byte)) ([]byte, error) {

@@ -396,6 +396,43 @@ func BenchmarkDecodeFile(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeFileSerial decodes the files of AT1_BENCH_DECODE_FILES
+// (skipped when unset) frame after frame on one goroutine, with Decode
+// and WithConcurrency(1) and with File.Validate: the paths where the
+// decoder's scratch is reused across frames.
+func BenchmarkDecodeFileSerial(b *testing.B) {
+	paths, files := decodeBenchFiles(b)
+	for k, p := range paths {
+		src := files[k]
+		orig, err := Decode(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("decode/"+filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if out, err := Decode(src, WithConcurrency(1)); err != nil || len(out) != len(orig) {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("validate/"+filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				f, err := Open(bytes.NewReader(src), int64(len(src)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := f.Validate(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkColumnarRows times the row phase of a whole-file columnar
 // file from AT1_BENCH_DECODE_FILES (skipped when unset): its streams are
 // decoded once, then each iteration decodes the columns from the values

@@ -121,6 +121,9 @@ func (dc *decoder) decodeRaw(dst []byte, src *source, backend int, data, end, li
 func (dc *decoder) decodeFrames(dst []byte, src *source, p *plan, limit int64) ([]byte, error) {
 	frames := p.Frames
 	if dc.concurrency <= 1 || len(frames) <= 1 {
+		// One frame after another: each frame's stream buffers are
+		// reused by the next (see scratch).
+		dc := dc.withScratch()
 		var err error
 		for i, fr := range frames {
 			if dst, err = dc.decodeFrame(dst, src, p.Codec, fr, i, limit, nil); err != nil {
@@ -194,7 +197,13 @@ func (dc *decoder) decodeFrame(dst []byte, src *source, codec Codec, fr FrameInf
 	if err != nil {
 		return nil, err
 	}
-	return dc.reconstruct(dst, codec, ss, limit, cw)
+	// The reconstructors copy every byte they output (onto dst, or into
+	// cw's buffers, which hold copies too) and keep nothing of ss once
+	// they return (the background values decode is joined first), so the
+	// frame's stream buffers can go to the call's scratch.
+	out, err := dc.reconstruct(dst, codec, ss, limit, cw)
+	ss.release()
+	return out, err
 }
 
 // reconstruct runs the codec's reconstructor, appending to dst, or, when

@@ -77,7 +77,7 @@ func (c *config) verify(file, want []byte) error {
 // verifier is the decoder that checks an encoding of n bytes: limits
 // sized for it, the strict checks on.
 func (c *config) verifier(n int64) *decoder {
-	v := &decoder{config{
+	v := &decoder{config: config{
 		// Column text counts a separator per value: leave room.
 		maxDecoded:  2*n + 1024,
 		maxStream:   maxStreamLimit,

@@ -295,7 +295,7 @@ func (f *File) Decode() ([]byte, error) {
 // one frame at a time into one reused buffer, so memory is bounded by the
 // largest frame, as for NewReader.
 func (f *File) Validate() error {
-	dc := *f.dec
+	dc := f.dec.withScratch() // stream buffers reused frame to frame
 	dc.strict = true
 	if !f.Framed {
 		_, err := dc.decodePlan(nil, f.src, &f.plan)

@@ -87,6 +87,9 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 		z.wholeSrc = s
 		return z, nil
 	}
+	// Frames come one after another: their stream buffers are reused
+	// (see scratch), also by the goroutine that decodes ahead.
+	z.dec = z.dec.withScratch()
 	br.Discard(5)
 	z.br = bufio.NewReaderSize(br, 64<<10)
 	z.off = 5
@@ -247,7 +250,11 @@ func (z *Reader) nextFrame(cw *chunkWriter) error {
 			if f.prepErr != nil {
 				return f.prepErr
 			}
-			if _, err := z.dec.decodeColumnarFrom(nil, f.ss, z.dec.maxDecoded, nil, cw); err != nil {
+			// The rows are copied into cw's buffers: f.ss's buffers can
+			// serve a later frame (decodeFrame releases its own).
+			_, err := z.dec.decodeColumnarFrom(nil, f.ss, z.dec.maxDecoded, nil, cw)
+			f.ss.release()
+			if err != nil {
 				return err
 			}
 		} else if _, err := z.dec.decodeFrame(nil, memSource(f.payload, f.fr.Offset), z.codec, f.fr, f.index, z.dec.maxDecoded, cw); err != nil {

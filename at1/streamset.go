@@ -30,6 +30,37 @@ type streamSet struct {
 	// budget is what the decoded streams of this set may still take in
 	// total, on top of each stream's own limit.
 	budget atomic.Int64
+	// owned are the outputs this set's decompressors allocated or took
+	// from dc.scratch (not stored streams: those are the input's bytes),
+	// given back by release.
+	mu    sync.Mutex
+	owned [][]byte
+}
+
+// own records buffers of this set's outputs for release.
+func (ss *streamSet) own(bufs ...[]byte) {
+	ss.mu.Lock()
+	for _, b := range bufs {
+		if cap(b) > 0 {
+			ss.owned = append(ss.owned, b)
+		}
+	}
+	ss.mu.Unlock()
+}
+
+// release gives the set's stream outputs to the call's scratch, for the
+// next frame. The caller guarantees nothing refers to them any more: it
+// is called when the frame's reconstructor has returned (its output is
+// in dst, cw's buffers or written; its lazy column values, row plans and
+// the background values decode, joined by values.wait, are done) and the
+// set is not used again. decoded is dropped so that a use after release
+// reads empty streams, never another frame's bytes.
+func (ss *streamSet) release() {
+	ss.mu.Lock()
+	owned := ss.owned
+	ss.owned, ss.decoded = nil, nil
+	ss.mu.Unlock()
+	ss.dec.scratch.put(owned)
 }
 
 func quoteName(b []byte) string {
@@ -136,15 +167,42 @@ func (ss *streamSet) decompress(i int, progress func([]byte)) ([]byte, error) {
 		if err := ss.charge(s, int64(n)); err != nil {
 			return nil, err
 		}
-		d, err := ss.dec.decompressProgress(s.Backend, src, int64(n), s.Offset, path, progress)
+		// A buffer from the call's scratch: capped at n, so the limit
+		// and the budget charged are those of the declared size.
+		var full, buf []byte
+		if s.Backend != BackendStored {
+			if full = ss.dec.scratch.get(int(n)); full != nil {
+				buf = full[:0:n]
+			}
+		}
+		d, err := ss.dec.decompressBuf(buf, s.Backend, src, int64(n), s.Offset, path, progress)
+		ss.ownOutput(s.Backend, full, d)
 		return d, err
 	}
 	lim = min(lim, max(ss.budget.Load(), 0))
 	d, err := ss.dec.decompressProgress(s.Backend, src, lim, s.Offset, path, progress)
+	ss.ownOutput(s.Backend, nil, d)
 	if err != nil {
 		return nil, err
 	}
 	return d, ss.charge(s, int64(len(d)))
+}
+
+// ownOutput records a decompressor's output d (and buf, the scratch
+// buffer it was given, full, when d is not in it) for release; a stored
+// stream's output is the input itself and is never recorded.
+func (ss *streamSet) ownOutput(backend byte, full, d []byte) {
+	if backend == BackendStored || ss.dec.scratch == nil {
+		return
+	}
+	if full != nil && (cap(d) == 0 || &d[:1][0] != &full[:1][0]) {
+		ss.own(full, d) // d was regrown (or is nil): both are ours
+		return
+	}
+	if full != nil {
+		d = full
+	}
+	ss.own(d)
 }
 
 // declaredSize is the decoded size a stream's backend declares.
