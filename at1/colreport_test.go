@@ -21,7 +21,7 @@ func TestColumnReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newConfig(nil)
+	c, err := testEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,10 +35,11 @@ func Encode(src []byte, opts ...Option) ([]byte, error) {
 
 // AppendEncode appends the AT-1 encoding of src to dst.
 func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
-	c, err := newConfig(opts)
+	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
+	c := cfg.encoder()
 	start := len(dst)
 	if int64(len(src)) > c.enc.chunkSize {
 		dst, err = c.encodeFramed(dst, src)
@@ -62,7 +63,7 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 }
 
 // verify decodes an encoded file with limits sized for it and compares.
-func (c *config) verify(file, want []byte) error {
+func (c *encoder) verify(file, want []byte) error {
 	v := c.verifier(int64(len(want)))
 	got, err := v.decode(nil, file)
 	if err != nil {
@@ -76,7 +77,7 @@ func (c *config) verify(file, want []byte) error {
 
 // verifier is the decoder that checks an encoding of n bytes: limits
 // sized for it, the strict checks on.
-func (c *config) verifier(n int64) *decoder {
+func (c *encoder) verifier(n int64) *decoder {
 	v := &decoder{config: config{
 		// Column text counts a separator per value: leave room.
 		maxDecoded:  2*n + 1024,
@@ -92,7 +93,7 @@ func (c *config) verifier(n int64) *decoder {
 
 // encodeWhole writes a whole-file (AT1\x02) container: the structured
 // encoding when it is smaller than RAW, else RAW.
-func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
+func (c *encoder) encodeWhole(dst, src []byte) ([]byte, error) {
 	codec := c.chooseCodec(src)
 	structured, codec, body, err := c.encodeUnit(src, codec)
 	if err != nil {
@@ -128,7 +129,7 @@ func (c *config) encodeWhole(dst, src []byte) ([]byte, error) {
 //
 // codec may be codecJSONAuto (whole files only): the codec of the
 // structured encoding is returned.
-func (c *config) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body []byte, err error) {
+func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body []byte, err error) {
 	defer zstdHold()()
 	always := codec == CodecRaw || c.enc.xzBaseline && c.enc.xzBaselineSet
 	estimate := !always && c.enc.xzBaseline
@@ -241,7 +242,7 @@ const (
 // stored of src: samples miss repeats farther apart than they are (a
 // file twice over), which the plain zstd sees, and plain xz is no larger
 // than it on any input measured.
-func (c *config) plainXZEstimate(src []byte, raw0 packed) (est int, ratio float64, first []byte, err error) {
+func (c *encoder) plainXZEstimate(src []byte, raw0 packed) (est int, ratio float64, first []byte, err error) {
 	est, ratio, first, err = c.xzEstimate(src)
 	return min(est, len(raw0.data)), ratio, first, err
 }
@@ -253,7 +254,7 @@ func (c *config) plainXZEstimate(src []byte, raw0 packed) (est int, ratio float6
 // spread evenly). The samples use the level without its extreme variant
 // (several times cheaper on repetitive data, a few percent to 15%
 // larger: the estimate errs high, which the skip ratio's margin absorbs).
-func (c *config) xzEstimate(src []byte) (est int, ratio float64, first []byte, err error) {
+func (c *encoder) xzEstimate(src []byte) (est int, ratio float64, first []byte, err error) {
 	if len(src) <= xzExactMax {
 		first, err = xzFirst(src, c.enc.level, c.enc.xzExtreme())
 		return len(first), xzSkipRatioExact, first, err
@@ -286,7 +287,7 @@ type layoutSet struct {
 // structuredBody is the packed stream set of src under codec (nil when
 // the codec does not apply to src) and the codec it is in: the smallest
 // of the candidate layouts (layoutsOf).
-func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
+func (c *encoder) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
 	layouts, _, err := c.layoutsOf(src, codec)
 	if err != nil {
 		return nil, codec, err
@@ -314,7 +315,7 @@ func (c *config) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) 
 // streams are estimated with fast zstd, and those within layoutMargin of
 // the best are kept. qjson's blocks are compressed already: it is always
 // packed.
-func (c *config) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
+func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 	type layout struct {
 		codec Codec
 		name  string // for tests: encConfig.layout keeps one
@@ -433,7 +434,7 @@ const layoutMargin = 1.08
 // layout is one job of a pool of c.concurrency goroutines, largest
 // first; extra, when not nil, is one more job of extraSize bytes
 // (encodeUnit's plain xz or its estimate).
-func (c *config) packLayouts(layouts []layoutSet, extra func() error, extraSize int) ([][]byte, error) {
+func (c *encoder) packLayouts(layouts []layoutSet, extra func() error, extraSize int) ([][]byte, error) {
 	type job struct{ set, stream, size int }
 	type ref struct{ set, stream int }
 	var jobs []job
@@ -464,9 +465,9 @@ func (c *config) packLayouts(layouts []layoutSet, extra func() error, extraSize 
 	}
 	slices.SortStableFunc(jobs, func(a, b job) int { return b.size - a.size })
 	err := parallel(c.concurrency, len(jobs), func(j int) error {
-		if c.enc.jobs != nil {
-			c.enc.jobs <- struct{}{}
-			defer func() { <-c.enc.jobs }()
+		if c.jobs != nil {
+			c.jobs <- struct{}{}
+			defer func() { <-c.jobs }()
 		}
 		jb := jobs[j]
 		if jb.set < 0 {
@@ -509,7 +510,7 @@ func estimateStreams(streams []namedStream, concurrency int) int {
 
 // packStreams compresses the streams (in parallel, each with the smallest
 // backend) and appends the packed stream set.
-func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) {
+func (c *encoder) packStreams(dst []byte, streams []namedStream) ([]byte, error) {
 	sets, err := c.packLayouts([]layoutSet{{streams: streams}}, nil, 0)
 	if err != nil {
 		return nil, err
@@ -519,7 +520,7 @@ func (c *config) packStreams(dst []byte, streams []namedStream) ([]byte, error) 
 
 // resolveCodec settles codecJSONAuto for a framed file, whose frames
 // share one codec: the one that wins on the first MiB of lines.
-func (c *config) resolveCodec(codec Codec, first []byte) (Codec, error) {
+func (c *encoder) resolveCodec(codec Codec, first []byte) (Codec, error) {
 	if codec != codecJSONAuto {
 		return codec, nil
 	}
@@ -538,7 +539,7 @@ func (c *config) resolveCodec(codec Codec, first []byte) (Codec, error) {
 
 // tableOf splits delimited text (the delimiter and header detected from
 // the first lines). Text with no delimiter is a one-column table.
-func (c *config) tableOf(src []byte) *table {
+func (c *encoder) tableOf(src []byte) *table {
 	sample := sampleLines(src)
 	delim, ok := detectDelim(sample)
 	header := false
@@ -583,7 +584,7 @@ func absentByte(src []byte) byte {
 }
 
 // chooseCodec picks the structured codec for src (CodecRaw: none).
-func (c *config) chooseCodec(src []byte) Codec {
+func (c *encoder) chooseCodec(src []byte) Codec {
 	if c.enc.codec != CodecAuto {
 		return c.enc.codec
 	}
@@ -662,7 +663,7 @@ func chunks(src []byte, size int64) [][]byte {
 // concurrency, their compression jobs sharing c.concurrency slots: a
 // frame's big jobs run beside another frame's, or, when the frames are
 // few or uneven (a 16 MiB frame and a small last one), beside each other.
-func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
+func (c *encoder) encodeFramed(dst, src []byte) ([]byte, error) {
 	parts := chunks(src, c.enc.chunkSize)
 	codec, err := c.resolveCodec(c.chooseCodec(parts[0]), parts[0])
 	if err != nil {
@@ -670,7 +671,7 @@ func (c *config) encodeFramed(dst, src []byte) ([]byte, error) {
 	}
 	inner := *c
 	if c.concurrency > 1 {
-		inner.enc.jobs = make(chan struct{}, c.concurrency)
+		inner.jobs = make(chan struct{}, c.concurrency)
 	}
 	frames := make([][]byte, len(parts))
 	var done atomic.Int64
@@ -711,7 +712,7 @@ func frameCodec(codec Codec, frames [][]byte) Codec {
 
 // frame encodes one chunk as a frame payload: method 0 and a stream set,
 // or method 1, a backend byte and data, whichever is smaller.
-func (c *config) frame(chunk []byte, codec Codec) ([]byte, error) {
+func (c *encoder) frame(chunk []byte, codec Codec) ([]byte, error) {
 	structured, _, body, err := c.encodeUnit(chunk, codec)
 	if err != nil {
 		return nil, err

@@ -347,7 +347,7 @@ var estCache struct {
 
 // columnarStreamsOf lays out a table as the streams of codec 4, in the
 // notes' order.
-func (c *config) columnarStreamsOf(t *table) []namedStream {
+func (c *encoder) columnarStreamsOf(t *table) []namedStream {
 	ncols := len(t.cols)
 	meta := varint.Append(nil, uint64(len(t.rowModes)))
 	meta = append(meta, b2u(t.trailing), b2u(t.hasHeader))

@@ -41,10 +41,6 @@ type encConfig struct {
 	// layout, when set (tests only), keeps only the structured layout of
 	// that name ("split", "tokens", "jsontokens", "qjson", "qcolumnar").
 	layout string
-	// jobs, when not nil, bounds the compression jobs running at once
-	// across the frames of one Encode (encodeFramed): each job takes a
-	// slot while it runs.
-	jobs chan struct{}
 	// force keeps the structured encoding even when RAW is smaller
 	// (tests use it to exercise the codecs on any input).
 	force bool

@@ -133,7 +133,7 @@ func TestKeptLayouts(t *testing.T) {
 // the concurrency and with an extra job in the pool.
 func TestPackLayoutsPool(t *testing.T) {
 	src := tradesCSV(80 << 10)
-	c, err := newConfig([]Option{WithLevel(2)})
+	c, err := testEncoder(WithLevel(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestPlainXZEstimateRepeatedHalves(t *testing.T) {
 		half = fmt.Appendf(half, "%d,%x,%d\n", r.IntN(1000), r.Uint64(), r.IntN(50))
 	}
 	src := append(append([]byte(nil), half...), half...)
-	c, err := newConfig(nil)
+	c, err := testEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}

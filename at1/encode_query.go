@@ -49,7 +49,7 @@ func splitRawFields(fs [][]byte, line []byte, delim byte) [][]byte {
 
 // qcolStreamsOf lays out delimited text as qcolumnar: the header and the
 // lines whose field count differs from the table's are verbatim lines.
-func (c *config) qcolStreamsOf(t *table) []namedStream {
+func (c *encoder) qcolStreamsOf(t *table) []namedStream {
 	ls, trailing := lines(t.src)
 	ncols := len(t.cols)
 	if ncols == 0 {
@@ -79,7 +79,7 @@ func (c *config) qcolStreamsOf(t *table) []namedStream {
 
 // qStreams writes the streams of a qcolumnar (template == nil) or qjson
 // table. meta holds the codec's leading meta fields.
-func (c *config) qStreams(q *qLines, meta, template, paths []byte) []namedStream {
+func (c *encoder) qStreams(q *qLines, meta, template, paths []byte) []namedStream {
 	ncols := len(q.cols)
 	nstruct := 0
 	if ncols > 0 {
@@ -306,7 +306,7 @@ func valueEnd(b []byte, p int) int {
 
 // qjsonStreamsOf lays out JSON Lines as qjson: the most common line shape
 // (keys, order and spacing) is the template; other lines are verbatim.
-func (c *config) qjsonStreamsOf(src []byte) []namedStream {
+func (c *encoder) qjsonStreamsOf(src []byte) []namedStream {
 	ls, trailing := lines(src)
 	best := commonShape(ls)
 	if best == nil {

@@ -57,6 +57,15 @@ func forceStructured() Option {
 
 // allCodecs round-trips src under every codec, structured ones forced,
 // and returns the encodings.
+// testEncoder is an encoding call with opts, for tests of its parts.
+func testEncoder(opts ...Option) (*encoder, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.encoder(), nil
+}
+
 func allCodecs(t *testing.T, name string, src []byte, opts ...Option) map[Codec][]byte {
 	t.Helper()
 	out := map[Codec][]byte{}
@@ -119,7 +128,7 @@ func TestEncodeColumnarTypes(t *testing.T) {
 	}
 	// The types of the table as split at its delimiter (the encoder may
 	// keep its token table instead, see TestEncodeTokenTables).
-	c, err := newConfig(nil)
+	c, err := testEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,7 +495,7 @@ func TestEncodeSampledXZBaseline(t *testing.T) {
 		skip bool // the plain xz is expected to be skipped
 	}{{"trades", tradesCSV(1200 << 10), true}, {"hex", hexLines, false}} {
 		t.Run(c.name, func(t *testing.T) {
-			var cfg config
+			var cfg encoder
 			cfg.enc = defaultEncConfig()
 			est, _, _, err := cfg.xzEstimate(c.src)
 			if err != nil {
@@ -561,7 +570,7 @@ func TestEncodeCRLFQuotedLastField(t *testing.T) {
 	}
 	src := []byte(b.String())
 	allCodecs(t, "crlf quoted", src)
-	c, err := newConfig(nil)
+	c, err := testEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}

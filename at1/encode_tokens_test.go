@@ -76,7 +76,7 @@ func TestEncodeTokenTables(t *testing.T) {
 	if bytes.IndexByte(types, colInt) < 0 && bytes.IndexByte(types, colShuf) < 0 {
 		t.Errorf("prices: column types %v, want an INT or SHUF integer part", types)
 	}
-	c, err := newConfig(nil)
+	c, err := testEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}

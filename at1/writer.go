@@ -16,7 +16,7 @@ import (
 // codec is chosen from the first chunk. Close writes the SHA-256 trailer;
 // the output is not complete until Close returns.
 type Writer struct {
-	cfg     *config
+	cfg     *encoder
 	w       io.Writer
 	buf     []byte
 	codec   Codec
@@ -35,7 +35,7 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if w == nil {
 		return nil, invalidArg("NewWriter: nil writer")
 	}
-	return &Writer{cfg: c, w: w, sum: sha256.New()}, nil
+	return &Writer{cfg: c.encoder(), w: w, sum: sha256.New()}, nil
 }
 
 // Write buffers p, writing a frame each time a chunk is full.
