@@ -293,7 +293,9 @@ func FuzzDecodeRoundTrip(f *testing.F) {
 	f.Add([]byte("hello hello hello"), uint8(3), uint8(2), uint8(6))
 	f.Add(bytes.Repeat([]byte{0}, 5000), uint8(0), uint8(0), uint8(0))
 	f.Fuzz(func(t *testing.T, src []byte, lc, pb, preset uint8) {
-		enc, err := Encode(src, WithLiteralContext(int(lc%5), int(pb%3)), WithPreset(int(preset%10)), WithBlockSize(MinBlockSize))
+		// pb's higher values pick lp (lc+lp <= 4).
+		lcv := int(lc % 5)
+		enc, err := Encode(src, WithLiteralModel(lcv, int(pb/3)%(5-lcv), int(pb%3)), WithPreset(int(preset%10)), WithBlockSize(MinBlockSize))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,8 @@
 // the only block of an AppendEncode stream: the index has them) and one
 // LZMA2 filter whose dictionary-size byte is the smallest that covers the
 // block (never more than the preset's dictionary), the LZMA2 data (lc=3,
-// lp=0, pb=2, as every xz preset, unless WithLiteralContext sets lc and
-// pb), and the check (CRC64 by default, CRC32
+// lp=0, pb=2, as every xz preset, unless WithLiteralModel or
+// WithLiteralContext sets them), and the check (CRC64 by default, CRC32
 // or none). xz 5.x, github.com/ulikunitz/xz and
 // github.com/therootcompany/xz decode it, and so does this package.
 //

@@ -52,7 +52,7 @@ func newEncoder(p params, buf []byte, s *scratch, rec *matchRec) *encoder {
 	} else {
 		e.mf = newMatchFinder(p, buf, s)
 	}
-	e.lc, e.posMask = p.lc, 1<<p.pb-1
+	e.lc, e.lpMask, e.posMask = p.lc, 1<<p.lp-1, 1<<p.pb-1
 	e.matches = make([]match, 0, matchLenMax+1)
 	if !p.fast {
 		// The parser's offsets never pass the end of the block.
@@ -127,7 +127,7 @@ func (e *encoder) encodeSymbol(s symbol) {
 		if e.pos > 0 {
 			prev = e.buf[e.pos-1]
 		}
-		probs := litProbs(&e.lzmaState, prev)
+		probs := litProbs(&e.lzmaState, e.pos, prev)
 		cur := uint32(e.buf[e.pos])
 		if st < litStates {
 			encodeLiteral(rc, probs, cur)
@@ -277,7 +277,7 @@ func (e *encoder) litPrice(p int, st uint8, mb byte) uint32 {
 	if p > 0 {
 		prev = e.buf[p-1]
 	}
-	probs := litProbs(&e.lzmaState, prev)
+	probs := litProbs(&e.lzmaState, p, prev)
 	if st < litStates {
 		return literalPrice(probs, uint32(e.buf[p]))
 	}

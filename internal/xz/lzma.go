@@ -6,8 +6,8 @@ import (
 )
 
 // The LZMA model. Every xz preset uses lc=3, lp=0, pb=2 (the defaults
-// here); WithLiteralContext sets lc 0..4 and pb 0..2, and lp is always 0.
-// Tables are sized for the largest lc and pb.
+// here); WithLiteralModel sets lc 0..4, lp 0..4 (lc+lp <= 4) and pb 0..2.
+// Tables are sized for the largest lc+lp and pb.
 const (
 	defaultLC      = 3
 	defaultPB      = 2
@@ -185,6 +185,7 @@ type lzmaState struct {
 	isRep0Long  [numStates][posStates]prob
 	literal     [1 << maxLC][0x300]prob
 	lc          uint8  // literal context bits
+	lpMask      uint32 // 1<<lp - 1 (literal position bits)
 	posMask     uint32 // 1<<pb - 1
 	distSlot    [distStates][1 << slotBits]prob
 	distSpecial [fullDistances - distModelEnd + 1]prob // index 0 unused: trees are 1-based
@@ -204,7 +205,7 @@ func (s *lzmaState) reset() {
 	initProbs(s.isRepG0[:])
 	initProbs(s.isRepG1[:])
 	initProbs(s.isRepG2[:])
-	for i := range s.literal[:1<<s.lc] {
+	for i := range s.literal[:(s.lpMask+1)<<s.lc] {
 		initProbs(s.literal[i][:])
 	}
 	for i := range s.distSlot {
@@ -216,8 +217,10 @@ func (s *lzmaState) reset() {
 	s.repLen.reset()
 }
 
-func litProbs(s *lzmaState, prevByte byte) []prob {
-	return s.literal[prevByte>>(8-s.lc)][:]
+// litProbs is the literal coder for the byte at pos after prevByte: the
+// low lp bits of the position, then the high lc bits of the byte before.
+func litProbs(s *lzmaState, pos int, prevByte byte) []prob {
+	return s.literal[(uint32(pos)&s.lpMask)<<s.lc+uint32(prevByte>>(8-s.lc))][:]
 }
 
 func encodeLiteral(rc *rangeEncoder, probs []prob, sym uint32) {
@@ -274,11 +277,7 @@ func matchedLiteralPrice(probs []prob, sym, matchByte uint32) uint32 {
 	}
 }
 
-// propsByte is the LZMA properties byte, (pb*5+lp)*9+lc with lp = 0.
+// propsByte is the LZMA properties byte, (pb*5+lp)*9+lc.
 func (s *lzmaState) propsByte() byte {
-	pb := 0
-	for m := s.posMask; m != 0; m >>= 1 {
-		pb++
-	}
-	return byte(pb*5*9) + s.lc
+	return byte((bits.OnesCount32(s.posMask)*5+bits.OnesCount32(s.lpMask))*9) + s.lc
 }

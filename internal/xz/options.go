@@ -65,7 +65,7 @@ type config struct {
 	maxDecoded  int64            // decoder: WithMaxDecodedSize
 	progress    func(out []byte) // decoder: WithProgress
 	origin      int              // decoder: len(dst) when the call started
-	lc, pb      uint8            // with lcSet: WithLiteralContext's values
+	lc, lp, pb  uint8            // with lcSet: WithLiteralContext's and WithLiteralModel's values
 	lcSet       bool
 }
 
@@ -101,19 +101,36 @@ func WithExtreme(extreme bool) Option {
 }
 
 // WithLiteralContext sets the LZMA literal context bits lc (0..4) and
-// position bits pb (0..2); lp is 0. Every xz preset uses lc=3, pb=2, the
+// position bits pb (0..2), with no literal position bits: it is
+// WithLiteralModel(lc, 0, pb). Every xz preset uses lc=3, pb=2, the
 // default. Text often compresses a little smaller with pb=0 (its bytes
 // have no 2- or 4-byte alignment), and lc=4 or lc=0..2 suit some data;
 // xz --lzma2=preset=6,lc=4,pb=0 writes the same model.
 func WithLiteralContext(lc, pb int) Option {
+	return literalModel("WithLiteralContext", lc, 0, pb)
+}
+
+// WithLiteralModel sets the whole LZMA literal model: context bits lc
+// (0..4), literal position bits lp (0..4, lc+lp at most 4, as LZMA2
+// requires) and position bits pb (0..2). lp > 0 suits data of 2- or
+// 4-byte units (UTF-16, tables of fixed-width integers); xz
+// --lzma2=preset=6,lc=0,lp=2,pb=2 writes the same model.
+func WithLiteralModel(lc, lp, pb int) Option {
+	return literalModel("WithLiteralModel", lc, lp, pb)
+}
+
+func literalModel(name string, lc, lp, pb int) Option {
 	return func(c *config) error {
 		if lc < 0 || lc > maxLC {
-			return opt.Invalid(ErrInvalidOption, "WithLiteralContext", lc, "lc must be in 0..%d", maxLC)
+			return opt.Invalid(ErrInvalidOption, name, lc, "lc must be in 0..%d", maxLC)
+		}
+		if lp < 0 || lc+lp > maxLC {
+			return opt.Invalid(ErrInvalidOption, name, lp, "lp must be in 0..%d-lc", maxLC)
 		}
 		if pb < 0 || pb > maxPB {
-			return opt.Invalid(ErrInvalidOption, "WithLiteralContext", pb, "pb must be in 0..%d", maxPB)
+			return opt.Invalid(ErrInvalidOption, name, pb, "pb must be in 0..%d", maxPB)
 		}
-		c.lc, c.pb, c.lcSet = uint8(lc), uint8(pb), true
+		c.lc, c.lp, c.pb, c.lcSet = uint8(lc), uint8(lp), uint8(pb), true
 		return nil
 	}
 }
@@ -172,12 +189,12 @@ const (
 // params are the LZMA encoder settings a preset stands for (liblzma's
 // lzma_lzma_preset).
 type params struct {
-	dictSize uint32
-	nice     int
-	depth    int
-	mf       mfKind
-	fast     bool
-	lc, pb   uint8 // literal context bits, position bits
+	dictSize   uint32
+	nice       int
+	depth      int
+	mf         mfKind
+	fast       bool
+	lc, lp, pb uint8 // literal context bits, literal position bits, position bits
 	// liblzmaTables sizes the hash tables for the whole dictionary, as
 	// liblzma does, instead of for a smaller block. The parse is then
 	// liblzma's symbol for symbol (TestLiblzmaParity); the smaller
@@ -237,7 +254,7 @@ func presetParams(level int, extreme bool) params {
 func (c *config) params() params {
 	p := presetParams(c.preset, c.extreme)
 	if c.lcSet {
-		p.lc, p.pb = c.lc, c.pb
+		p.lc, p.lp, p.pb = c.lc, c.lp, c.pb
 	}
 	return p
 }

@@ -43,14 +43,20 @@ func (e *encoder) replayFind() {
 	e.mf.pos++
 }
 
-// EncodeModels returns one .xz stream of src per literal model (lc, pb)
-// in models, each the same as AppendEncode(nil, src, opts...) with
-// WithLiteralContext(lc, pb) added (so that a caller can keep the
+// LiteralModel is an LZMA literal model: context bits, literal position
+// bits and position bits (see WithLiteralModel).
+type LiteralModel struct{ LC, LP, PB int }
+
+func (m LiteralModel) option() Option { return WithLiteralModel(m.LC, m.LP, m.PB) }
+
+// EncodeModels returns one .xz stream of src per literal model in
+// models, each the same as AppendEncode(nil, src, opts...) with
+// WithLiteralModel(m.LC, m.LP, m.PB) added (so that a caller can keep the
 // smallest): when src is one block, the match finder runs once for all
 // of them. It is meant for small inputs (at1 passes at most 64 KiB): the
 // recorded matches take 4 bytes per input byte plus 8 per match found,
 // several per byte on repetitive text at the extreme presets.
-func EncodeModels(src []byte, models [][2]int, opts ...Option) ([][]byte, error) {
+func EncodeModels(src []byte, models []LiteralModel, opts ...Option) ([][]byte, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
@@ -58,14 +64,14 @@ func EncodeModels(src []byte, models [][2]int, opts ...Option) ([][]byte, error)
 	cs := make([]config, len(models))
 	for i, m := range models {
 		cs[i] = c
-		if err := WithLiteralContext(m[0], m[1])(&cs[i]); err != nil {
+		if err := m.option()(&cs[i]); err != nil {
 			return nil, err
 		}
 	}
 	out := make([][]byte, len(models))
 	if len(src) == 0 || len(src) > c.effBlockSize() || len(models) < 2 {
 		for i := range models {
-			out[i], _ = AppendEncode(nil, src, append(opts[:len(opts):len(opts)], WithLiteralContext(models[i][0], models[i][1]))...)
+			out[i], _ = AppendEncode(nil, src, append(opts[:len(opts):len(opts)], models[i].option())...)
 		}
 		return out, nil
 	}

@@ -13,7 +13,7 @@ import (
 // structured and random inputs, Go source, every preset with and without
 // the extreme variant, and inputs of several blocks (no shared matches).
 func TestEncodeModelsSameAsAppendEncode(t *testing.T) {
-	models := [][2]int{{3, 2}, {3, 0}, {4, 0}, {1, 0}, {2, 0}, {0, 1}}
+	models := []LiteralModel{{3, 0, 2}, {3, 0, 0}, {4, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 1}, {0, 2, 0}, {1, 1, 2}}
 	src, _ := os.ReadFile(filepath.Join("..", "..", "at1", "encode.go"))
 	inputs := [][]byte{
 		nil, {'a'}, []byte("abcabcabcabc"), randomBytes(1, 3000),
@@ -33,7 +33,7 @@ func TestEncodeModelsSameAsAppendEncode(t *testing.T) {
 					t.Fatal(err)
 				}
 				for k, m := range models {
-					want, err := AppendEncode(nil, in, append(opts, WithLiteralContext(m[0], m[1]))...)
+					want, err := AppendEncode(nil, in, append(opts, m.option())...)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -52,7 +52,7 @@ func TestEncodeModelsSameAsAppendEncode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, m := range models[:2] {
-		want, _ := AppendEncode(nil, big[:min(len(big), 20<<10)], append(opts, WithLiteralContext(m[0], m[1]))...)
+		want, _ := AppendEncode(nil, big[:min(len(big), 20<<10)], append(opts, m.option())...)
 		if !bytes.Equal(got[k], want) {
 			t.Fatalf("several blocks, model %v: output differs", m)
 		}
@@ -60,10 +60,16 @@ func TestEncodeModelsSameAsAppendEncode(t *testing.T) {
 }
 
 func TestEncodeModelsInvalid(t *testing.T) {
-	if _, err := EncodeModels([]byte("abc"), [][2]int{{3, 2}, {9, 0}}); !errors.Is(err, ErrInvalidOption) {
+	if _, err := EncodeModels([]byte("abc"), []LiteralModel{{3, 0, 2}, {9, 0, 0}}); !errors.Is(err, ErrInvalidOption) {
 		t.Fatalf("lc 9: err %v, want ErrInvalidOption", err)
 	}
-	if _, err := EncodeModels([]byte("abc"), [][2]int{{3, 2}}, WithPreset(10)); !errors.Is(err, ErrInvalidOption) {
+	if _, err := EncodeModels([]byte("abc"), []LiteralModel{{3, 0, 2}, {2, 3, 0}}); !errors.Is(err, ErrInvalidOption) {
+		t.Fatalf("lc 2 lp 3: err %v, want ErrInvalidOption", err)
+	}
+	if _, err := Encode([]byte("abc"), WithLiteralModel(0, 0, 3)); !errors.Is(err, ErrInvalidOption) {
+		t.Fatalf("pb 3: err %v, want ErrInvalidOption", err)
+	}
+	if _, err := EncodeModels([]byte("abc"), []LiteralModel{{3, 0, 2}}, WithPreset(10)); !errors.Is(err, ErrInvalidOption) {
 		t.Fatalf("preset 10: err %v, want ErrInvalidOption", err)
 	}
 }
@@ -77,7 +83,7 @@ func BenchmarkEncodeModels(b *testing.B) {
 		b.Fatal(err)
 	}
 	src = src[:min(len(src), 20<<10)]
-	models := [][2]int{{3, 2}, {3, 0}, {4, 0}, {1, 0}, {2, 0}}
+	models := []LiteralModel{{3, 0, 2}, {3, 0, 0}, {4, 0, 0}, {1, 0, 0}, {2, 0, 0}}
 	opts := []Option{WithPreset(6), WithExtreme(true), WithCheck(CheckCRC32)}
 	b.Run("shared", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
@@ -93,7 +99,7 @@ func BenchmarkEncodeModels(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			for _, m := range models {
-				if _, err := AppendEncode(nil, src, append(opts, WithLiteralContext(m[0], m[1]))...); err != nil {
+				if _, err := AppendEncode(nil, src, append(opts, m.option())...); err != nil {
 					b.Fatal(err)
 				}
 			}
