@@ -58,9 +58,9 @@ func TestColumnReport(t *testing.T) {
 			if s.name != "values" {
 				continue
 			}
-			for _, m := range [][2]int{{3, 2}, {3, 0}, {4, 0}, {2, 0}, {1, 0}, {0, 0}, {0, 2}} {
-				x, _ := xz.AppendEncode(nil, s.data, xz.WithPreset(6), xz.WithExtreme(true), xz.WithLiteralContext(m[0], m[1]))
-				fmt.Fprintf(&sb, "  values lc=%d pb=%d: %d\n", m[0], m[1], len(x))
+			for _, m := range []xz.LiteralModel{{LC: 3, PB: 2}, {LC: 3}, {LC: 4}, {LC: 2}, {LC: 1}, {}, {PB: 2}} {
+				x, _ := xz.AppendEncode(nil, s.data, xz.WithPreset(6), xz.WithExtreme(true), xz.WithLiteralModel(m.LC, m.LP, m.PB))
+				fmt.Fprintf(&sb, "  values lc=%d lp=%d pb=%d: %d\n", m.LC, m.LP, m.PB, len(x))
 			}
 		}
 		sumAlone := 0

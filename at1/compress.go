@@ -35,18 +35,19 @@ func xzCompress(dst, src []byte, level int, extreme bool) ([]byte, error) {
 // text (no 2- or 4-byte alignment); 0.1-1% smaller on most tables and
 // text, which is what keeps small text files under xz -9e once the
 // container's 42 bytes are added.
-var xzModels = [][2]int{{3, 2}, {3, 0}, {4, 0}}
+var xzModels = []xz.LiteralModel{{LC: 3, LP: 0, PB: 2}, {LC: 3, LP: 0, PB: 0}, {LC: 4, LP: 0, PB: 0}}
 
 // xzModelsExact are the models tried on inputs small enough to be their
 // own trial: lc 1 and 2 as well, which suit values streams of varint
 // deltas and dictionary indices (1-2% on small token tables; judged on
 // samples of larger streams they chose worse than the three above).
-var xzModelsExact = [][2]int{{3, 2}, {3, 0}, {4, 0}, {1, 0}, {2, 0}}
+var xzModelsExact = []xz.LiteralModel{{LC: 3, LP: 0, PB: 2}, {LC: 3, LP: 0, PB: 0}, {LC: 4, LP: 0, PB: 0}, {LC: 1, LP: 0, PB: 0}, {LC: 2, LP: 0, PB: 0}}
 
 // xzTrialMax is the most bytes xzTuned compresses per model to choose
 // one; larger inputs are judged by xzTrialPieces pieces spread evenly
 // over them (a values stream holds its columns one after another).
 const (
+	xzTrialMin    = 1 << 10
 	xzTrialMax    = 64 << 10
 	xzTrialPieces = 4
 )
@@ -58,7 +59,7 @@ const (
 // first, when not nil, is src already compressed with the first model
 // (xzFirst): it is used instead of compressing again.
 func xzTuned(dst, src []byte, level int, extreme bool, first []byte) ([]byte, error) {
-	if level < 6 || len(src) < 1<<10 {
+	if level < 6 || len(src) < xzTrialMin {
 		if first != nil {
 			return append(dst, first...), nil
 		}
@@ -108,14 +109,14 @@ func xzTuned(dst, src []byte, level int, extreme bool, first []byte) ([]byte, er
 }
 
 // xzModel is xzCompress with the literal model m (lc, pb).
-func xzModel(dst, src []byte, level int, extreme bool, m [2]int) ([]byte, error) {
-	return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithLiteralContext(m[0], m[1]), xz.WithCheck(xzCheck))
+func xzModel(dst, src []byte, level int, extreme bool, m xz.LiteralModel) ([]byte, error) {
+	return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithLiteralModel(m.LC, m.LP, m.PB), xz.WithCheck(xzCheck))
 }
 
 // xzFirst is src compressed as xzTuned compresses it with its first
 // model (xz's default), so xzTuned can take it as its first argument.
 func xzFirst(src []byte, level int, extreme bool) ([]byte, error) {
-	if level < 6 || len(src) < 1<<10 {
+	if level < 6 || len(src) < xzTrialMin {
 		return xzCompress(nil, src, level, extreme)
 	}
 	return xzModel(nil, src, level, extreme, xzModels[0])
