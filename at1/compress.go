@@ -43,11 +43,25 @@ var xzModels = []xz.LiteralModel{{LC: 3, LP: 0, PB: 2}, {LC: 3, LP: 0, PB: 0}, {
 // samples of larger streams they chose worse than the three above).
 var xzModelsExact = []xz.LiteralModel{{LC: 3, LP: 0, PB: 2}, {LC: 3, LP: 0, PB: 0}, {LC: 4, LP: 0, PB: 0}, {LC: 1, LP: 0, PB: 0}, {LC: 2, LP: 0, PB: 0}}
 
+// xzModelsWhole are the models tried on a whole input small enough to be
+// its own trial, when it is compressed plain (the RAW candidate): the
+// exact ones and three with literal position bits or pb=1, which won on
+// binary files and some text (on the 300 small files of /usr/share,
+// where AT-1's 42 bytes of container can put a file over xz -9e, they
+// saved 403 bytes on 28 files; a full grid of lc/lp/pb would have saved
+// 33 more). Columns' streams do not try them: they never won there by
+// more than a few bytes.
+var xzModelsWhole = append(xzModelsExact[:len(xzModelsExact):len(xzModelsExact)],
+	xz.LiteralModel{LC: 0, LP: 1, PB: 2}, xz.LiteralModel{LC: 0, LP: 0, PB: 1}, xz.LiteralModel{LC: 0, LP: 2, PB: 0})
+
 // xzTrialMax is the most bytes xzTuned compresses per model to choose
 // one; larger inputs are judged by xzTrialPieces pieces spread evenly
 // over them (a values stream holds its columns one after another).
+// Inputs under xzTrialMin bytes take xz's model untried (until
+// 2026-11-28 the floor was 1 KiB: a 752-byte keymap was 25 bytes
+// smaller with lc=1).
 const (
-	xzTrialMin    = 1 << 10
+	xzTrialMin    = 128
 	xzTrialMax    = 64 << 10
 	xzTrialPieces = 4
 )
@@ -57,8 +71,9 @@ const (
 // from it) and the smallest is kept (or used for the whole input). Only levels
 // 6..9 tune; below that the trials would cost more than the level saves.
 // first, when not nil, is src already compressed with the first model
-// (xzFirst): it is used instead of compressing again.
-func xzTuned(dst, src []byte, level int, extreme bool, first []byte) ([]byte, error) {
+// (xzFirst): it is used instead of compressing again. whole: src is the
+// whole input, compressed plain (xzModelsWhole).
+func xzTuned(dst, src []byte, level int, extreme bool, first []byte, whole bool) ([]byte, error) {
 	if level < 6 || len(src) < xzTrialMin {
 		if first != nil {
 			return append(dst, first...), nil
@@ -77,6 +92,9 @@ func xzTuned(dst, src []byte, level int, extreme bool, first []byte) ([]byte, er
 	models := xzModels
 	if len(trial) == len(src) {
 		models = xzModelsExact
+		if whole {
+			models = xzModelsWhole
+		}
 	}
 	// The trials share one match-finder pass (xz.EncodeModels); the
 	// first model's stream is first when given.
@@ -263,12 +281,12 @@ func smallest(src []byte, level int, extreme bool) (packed, error) {
 		return smallestNoXZ(src, -level), nil
 	}
 	if len(src) < xzFirstMin || len(src) > zstdBestMax {
-		return smallestXZ(smallestNoXZ(src, level), src, level, extreme, nil)
+		return smallestXZ(smallestNoXZ(src, level), src, level, extreme, nil, false)
 	}
 	// xz first, then klauspost's zstd at level (the plain zstd the
 	// output must not exceed), then internal/zstdenc unless xz is under
 	// zstdencSkip times klauspost's zstd at level 6.
-	best, err := smallestXZ(packed{BackendStored, src}, src, level, extreme, nil)
+	best, err := smallestXZ(packed{BackendStored, src}, src, level, extreme, nil, false)
 	if err != nil {
 		return packed{}, err
 	}
@@ -354,12 +372,12 @@ func xzCanWin(best packed, src []byte) bool {
 }
 
 // smallestXZ completes smallest: best (smallestNoXZ of src) or xz,
-// whichever is smaller; first is as for xzTuned.
-func smallestXZ(best packed, src []byte, level int, extreme bool, first []byte) (packed, error) {
+// whichever is smaller; first and whole are as for xzTuned.
+func smallestXZ(best packed, src []byte, level int, extreme bool, first []byte, whole bool) (packed, error) {
 	if !xzCanWin(best, src) {
 		return best, nil
 	}
-	x, err := xzTuned(nil, src, level, extreme, first)
+	x, err := xzTuned(nil, src, level, extreme, first, whole)
 	if err != nil {
 		return packed{}, err
 	}

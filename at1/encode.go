@@ -181,7 +181,7 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 	case xzNow:
 		extra = func() error {
 			var err error
-			rawXZ, err = smallestXZ(raw0, src, level, extreme, nil)
+			rawXZ, err = smallestXZ(raw0, src, level, extreme, nil, true)
 			rawDone = true
 			return err
 		}
@@ -211,7 +211,7 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 		}
 	}
 	if !rawDone {
-		if rawXZ, err = smallestXZ(raw0, src, level, extreme, first); err != nil {
+		if rawXZ, err = smallestXZ(raw0, src, level, extreme, first, true); err != nil {
 			return false, codec, nil, err
 		}
 	}

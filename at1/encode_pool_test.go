@@ -89,21 +89,23 @@ func TestXZTunedReusesFirst(t *testing.T) {
 			src = src[:min(len(src), 100<<10)]
 		}
 		for _, cut := range []int{900, 30 << 10, len(src)} {
-			s := src[:min(cut, len(src))]
-			want, err := xzTuned(nil, s, DefaultLevel, true, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first, err := xzFirst(s, DefaultLevel, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := xzTuned([]byte("x"), s, DefaultLevel, true, first)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got[1:], want) || got[0] != 'x' {
-				t.Errorf("%s[:%d]: %d bytes with the first stream given, %d without", name, len(s), len(got)-1, len(want))
+			for _, whole := range []bool{false, true} {
+				s := src[:min(cut, len(src))]
+				want, err := xzTuned(nil, s, DefaultLevel, true, nil, whole)
+				if err != nil {
+					t.Fatal(err)
+				}
+				first, err := xzFirst(s, DefaultLevel, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := xzTuned([]byte("x"), s, DefaultLevel, true, first, whole)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got[1:], want) || got[0] != 'x' {
+					t.Errorf("%s[:%d] (whole %v): %d bytes with the first stream given, %d without", name, len(s), whole, len(got)-1, len(want))
+				}
 			}
 		}
 	}

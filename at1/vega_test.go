@@ -28,7 +28,7 @@ func TestVegaRoundTrip(t *testing.T) {
 		if delim, _ := tokenMeta(t, enc); (len(delim) == 0) != tc.tokens {
 			t.Errorf("%s: delimiter %q, want a token table: %v", tc.file, delim, tc.tokens)
 		}
-		x, err := xzTuned(nil, src, 6, true, nil)
+		x, err := xzTuned(nil, src, 6, true, nil, true)
 		if err != nil {
 			t.Fatal(err)
 		}
