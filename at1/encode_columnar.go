@@ -102,10 +102,12 @@ func colCandidates(vals column) []candidate {
 	if n == 0 {
 		return out
 	}
-	// Numbers: which values are INT, which DEC and at what scale.
-	ints := make([]int64, n)
-	isInt := make([]bool, n)
-	decs := make([]int64, n)
+	// Numbers: which values are INT, which DEC and at what scale. A
+	// value is one or the other: nums[i] is value i as an INT when
+	// scale[i] is scaleInt, as a DEC of scale scale[i] when that is
+	// not negative (-1: neither).
+	const scaleInt = -2
+	nums := make([]int64, n)
 	scale := make([]int8, n)
 	nInt := 0
 	scaleCount := map[int]int{}
@@ -113,12 +115,12 @@ func colCandidates(vals column) []candidate {
 		v0 := vals.val(i)
 		scale[i] = -1
 		if v, ok := parseCanonInt(v0); ok {
-			ints[i], isInt[i] = v, true
+			nums[i], scale[i] = v, scaleInt
 			nInt++
 			continue
 		}
 		if v, d, ok := parseCanonDec(v0); ok {
-			decs[i], scale[i] = v, int8(d)
+			nums[i], scale[i] = v, int8(d)
 			scaleCount[d]++
 		}
 	}
@@ -129,25 +131,25 @@ func colCandidates(vals column) []candidate {
 		}
 	}
 	if nInt == n {
-		if c, ok := intChunk(ints); ok {
+		if c, ok := intChunk(nums); ok {
 			out = append(out, candidate{colInt, c})
 		}
-		if c, ok := shufChunk(ints); ok {
+		if c, ok := shufChunk(nums); ok {
 			out = append(out, candidate{colShuf, c})
 		}
 	}
 	if bestCount == n && bestScale >= 0 {
-		if c, ok := intChunk(decs); ok {
+		if c, ok := intChunk(nums); ok {
 			out = append(out, candidate{colDec, append([]byte{byte(bestScale)}, c...)})
 		}
 	}
 	// NUMEXC: the larger numeric kind, the rest as exceptions.
 	if nInt < n && nInt*2 >= n && nInt >= bestCount {
-		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return ints[i], isInt[i] }, -1); ok {
+		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return nums[i], scale[i] == scaleInt }, -1); ok {
 			out = append(out, candidate{colNumExc, c})
 		}
 	} else if bestCount < n && bestCount*2 >= n {
-		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return decs[i], int(scale[i]) == bestScale }, bestScale); ok {
+		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return nums[i], int(scale[i]) == bestScale }, bestScale); ok {
 			out = append(out, candidate{colNumExc, c})
 		}
 	}
