@@ -90,9 +90,6 @@ func jsonTokenTable(src []byte, concurrency int) *table {
 	// value's in the line (a value is a subslice of its line, whose
 	// capacity lines leaves at its length).
 	vcols := make([][]cell, nv)
-	for k := range vcols {
-		vcols[k] = make([]cell, 0, len(ls))
-	}
 	n, next, lineOff := 0, 0, 0
 	t.verbatim = best.scan(ls, t.rowModes, func(i int, vals [][]byte) {
 		for ; next < i; next++ {
