@@ -87,8 +87,8 @@ func jsonTokenTable(src []byte, concurrency int) *table {
 	nv := len(best.segs) - 1
 	t := &table{src: src, trailing: trailing, noDelim: true, rowModes: make([]byte, len(ls))}
 	// The values are cells into src: a line's offset in src, plus the
-	// value's in the line (a value is a subslice of its line, whose
-	// capacity lines leaves at its length).
+	// value's in the line (a value v is a subslice l[p:] of its line,
+	// so p is cap(l)-cap(v)).
 	vcols := make([][]cell, nv)
 	n, next, lineOff := 0, 0, 0
 	t.verbatim = best.scan(ls, t.rowModes, func(i int, vals [][]byte) {
