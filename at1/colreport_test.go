@@ -73,7 +73,7 @@ func TestColumnReport(t *testing.T) {
 			alone := xz9(ch.chunk)
 			sumAlone += alone
 			text := cands[0].chunk
-			sample := string(col[0].val)
+			sample := string(col.val(0))
 			if len(sample) > 24 {
 				sample = sample[:24]
 			}

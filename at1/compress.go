@@ -212,9 +212,21 @@ func zstdLevel(level int) zstd.EncoderLevel {
 // default 8 MB window (the three shared encoders held 48 MB of history
 // for inputs of at most zstdEncSharedMax bytes). It changes buffer sizes
 // only, not the output.
-func newZstdEncoder(l zstd.EncoderLevel) *zstd.Encoder {
-	enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
-		zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithLowerEncoderMem(true))
+//
+// shared is for the shared encoders, whose inputs are at most
+// zstdEncSharedMax bytes: their window is that size rather than the
+// speed's 8 MiB (SpeedFastest's is 4 MiB already, and a window of our
+// own would change its block size), which halves their history again,
+// 12 MB for three. A single-segment frame has no window field, and no
+// match in an input that fits the window reaches past it either way:
+// the output is the same.
+func newZstdEncoder(l zstd.EncoderLevel, shared bool) *zstd.Encoder {
+	opts := []zstd.EOption{zstd.WithSingleSegment(true), zstd.WithEncoderLevel(l),
+		zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithLowerEncoderMem(true)}
+	if shared && l != zstd.SpeedFastest {
+		opts = append(opts, zstd.WithWindowSize(zstdEncSharedMax))
+	}
+	enc, err := zstd.NewWriter(nil, opts...)
 	if err != nil {
 		panic("at1: zstd encoder options: " + err.Error()) // constant options: a bug
 	}
@@ -232,7 +244,7 @@ func zstdCompress(dst, src []byte, level int) []byte {
 	if len(src) > zstdEncSharedMax {
 		// A shared encoder's history grows to the largest input it
 		// took; a large input gets an encoder of its own, released after.
-		enc := newZstdEncoder(l)
+		enc := newZstdEncoder(l, false)
 		defer enc.Close()
 		return enc.EncodeAll(src, dst)
 	}
@@ -241,7 +253,7 @@ func zstdCompress(dst, src []byte, level int) []byte {
 	zstdShared.Lock()
 	enc := zstdShared.enc[l]
 	if enc == nil {
-		enc = newZstdEncoder(l)
+		enc = newZstdEncoder(l, true)
 		zstdShared.enc[l] = enc
 	}
 	zstdShared.Unlock()

@@ -338,20 +338,27 @@
 //
 // Encoding is not bounded by a limit option: its memory follows the
 // input (or, for NewWriter and framed output, one chunk: WithChunkSize)
-// and the level. Peak RSS of colfmt pack at the default level, against
-// xz -9e -T1 on the same file (2026-11-28, medians of 3):
-// flights-200k.jsonl (9.9 MB) 430 MB against 91 MB, zipcodes.csv (2 MB)
-// 185 against 59, airports.csv (210 KB) 90-95 against 42; 16 MB of
-// zipcodes.csv rows through NewWriter with 16 MiB chunks 610 MB against
-// 184 (730 before the token table's separator columns became one shared
-// column and the zstd encoders' history half as large). On 2026-11-26 a PyPI TSV (8 MB) took 405-440 against 138. The
-// peak comes while the layouts are built, not in the xz jobs: the
-// parsed table and the token table's cut columns (32 bytes a field: 65
-// and 110 MB of the 16 MB input's 340 MB live heap), the zstd encoders
-// that rank candidates and compress streams (87 MB: the best speed's
-// tables alone 33 MB, whatever the input's size), and the collector's
-// headroom over the live heap. A lower level uses less (level 3: 350 MB
-// for a 16 MB TSV, 2026-11-26).
+// and the level. Peak RSS of colfmt pack at the default level over that
+// of xz -9e -T1 on the same file (2026-11-28, medians of 3, alternating
+// with the build before; its ratio in brackets): flights-200k.jsonl
+// (9.9 MB) 2.8x (4.6x; 253 MB against 91), zipcodes.csv (2 MB) 2.7x
+// (3.1x; 160 MB against 59), airports.csv (210 KB) 2.1x (2.1x; 89 MB
+// against 42); 16 MB of zipcodes.csv rows through NewWriter with 16 MiB
+// chunks 1.9x (3.9x; 341 MB against 184, 720 MB before and 730 before
+// the token table's separator columns became one shared column). A
+// parsed field is an 8-byte cell, its offset and length in the input
+// with the quoted flag in a spare bit (quoted values with doubled quotes
+// are in an arena of the table), and so are the token table's cut
+// columns: they took 32 bytes a field before.
+// The peak comes while the layouts are built, or in the first xz jobs
+// after them: the zstd encoders that rank candidates and compress
+// streams (47 MB: the best speed's tables alone 34 MB, whatever the
+// input's size, the most of airports.csv's), on the 16 MB input the
+// parsed table (18 MB), the token table's cut columns (33 MB) or the xz
+// match finders (75 MB for two jobs), the input, and the collector's
+// headroom: the peak RSS is about twice the live heap. A lower level
+// uses less (level 3: 350 MB for a 16 MB TSV, 2026-11-26, before the
+// cells).
 // Once an encoding call has returned, nothing of it stays: the zstd
 // encoders are dropped with the last running call
 // (TestEncodeReleasesMemory).

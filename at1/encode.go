@@ -355,8 +355,12 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 			}
 			return nil // not a table: a line of many delimiters
 		}}, layout{CodecColumnar, "tokens", func() []namedStream {
-			if t := tableOf(); len(t.cols) <= maxEncodeColumns/4 {
-				if tt := tokenTable(t, c.concurrency); tt != nil && len(tt.cols) <= maxEncodeColumns {
+			// The last layout of the table: the columns tt cuts are
+			// garbage once it is made (tt keeps those it takes whole).
+			tab := tableOf()
+			t = nil
+			if len(tab.cols) <= maxEncodeColumns/4 {
+				if tt := tokenTable(tab, c.concurrency); tt != nil && len(tt.cols) <= maxEncodeColumns {
 					return c.columnarStreamsOf(tt)
 				}
 			}

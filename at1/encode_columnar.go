@@ -89,35 +89,38 @@ func subOverflows(a, b int64) bool {
 
 // colCandidates returns the encodings of one column that round-trip, as
 // (type, chunk) pairs; TEXT is always first.
-func colCandidates(vals []field) []candidate {
-	n := len(vals)
+func colCandidates(vals column) []candidate {
+	n := vals.len()
 	var text []byte
-	for i, f := range vals {
+	for i := range vals.cells {
 		if i > 0 {
 			text = append(text, '\n')
 		}
-		text = append(text, f.val...)
+		text = append(text, vals.val(i)...)
 	}
 	out := []candidate{{colText, text}}
 	if n == 0 {
 		return out
 	}
-	// Numbers: which values are INT, which DEC and at what scale.
-	ints := make([]int64, n)
-	isInt := make([]bool, n)
-	decs := make([]int64, n)
+	// Numbers: which values are INT, which DEC and at what scale. A
+	// value is one or the other: nums[i] is value i as an INT when
+	// scale[i] is scaleInt, as a DEC of scale scale[i] when that is
+	// not negative (-1: neither).
+	const scaleInt = -2
+	nums := make([]int64, n)
 	scale := make([]int8, n)
 	nInt := 0
 	scaleCount := map[int]int{}
-	for i, f := range vals {
+	for i := range vals.cells {
+		v0 := vals.val(i)
 		scale[i] = -1
-		if v, ok := parseCanonInt(f.val); ok {
-			ints[i], isInt[i] = v, true
+		if v, ok := parseCanonInt(v0); ok {
+			nums[i], scale[i] = v, scaleInt
 			nInt++
 			continue
 		}
-		if v, d, ok := parseCanonDec(f.val); ok {
-			decs[i], scale[i] = v, int8(d)
+		if v, d, ok := parseCanonDec(v0); ok {
+			nums[i], scale[i] = v, int8(d)
 			scaleCount[d]++
 		}
 	}
@@ -128,25 +131,25 @@ func colCandidates(vals []field) []candidate {
 		}
 	}
 	if nInt == n {
-		if c, ok := intChunk(ints); ok {
+		if c, ok := intChunk(nums); ok {
 			out = append(out, candidate{colInt, c})
 		}
-		if c, ok := shufChunk(ints); ok {
+		if c, ok := shufChunk(nums); ok {
 			out = append(out, candidate{colShuf, c})
 		}
 	}
 	if bestCount == n && bestScale >= 0 {
-		if c, ok := intChunk(decs); ok {
+		if c, ok := intChunk(nums); ok {
 			out = append(out, candidate{colDec, append([]byte{byte(bestScale)}, c...)})
 		}
 	}
 	// NUMEXC: the larger numeric kind, the rest as exceptions.
 	if nInt < n && nInt*2 >= n && nInt >= bestCount {
-		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return ints[i], isInt[i] }, -1); ok {
+		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return nums[i], scale[i] == scaleInt }, -1); ok {
 			out = append(out, candidate{colNumExc, c})
 		}
 	} else if bestCount < n && bestCount*2 >= n {
-		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return decs[i], int(scale[i]) == bestScale }, bestScale); ok {
+		if c, ok := numexcChunk(vals, func(i int) (int64, bool) { return nums[i], int(scale[i]) == bestScale }, bestScale); ok {
 			out = append(out, candidate{colNumExc, c})
 		}
 	}
@@ -200,8 +203,8 @@ func shufChunk(vs []int64) ([]byte, bool) {
 
 // numexcChunk writes a NUMEXC column: num(i) gives entry i's scaled value
 // when it is numeric of the chosen kind (scale < 0: INT).
-func numexcChunk(vals []field, num func(int) (int64, bool), scale int) ([]byte, bool) {
-	n := len(vals)
+func numexcChunk(vals column, num func(int) (int64, bool), scale int) ([]byte, bool) {
+	n := vals.len()
 	out := []byte{0}
 	if scale >= 0 {
 		out = []byte{1, byte(scale)}
@@ -211,7 +214,7 @@ func numexcChunk(vals []field, num func(int) (int64, bool), scale int) ([]byte, 
 	var exc [][]byte
 	var deltas []byte
 	var prev int64
-	for i, f := range vals {
+	for i := range vals.cells {
 		v, ok := num(i)
 		if ok && !subOverflows(v, prev) {
 			bitmap[i/8] |= 1 << (i % 8)
@@ -219,7 +222,7 @@ func numexcChunk(vals []field, num func(int) (int64, bool), scale int) ([]byte, 
 			prev = v
 			continue
 		}
-		exc = append(exc, f.val)
+		exc = append(exc, vals.val(i))
 	}
 	out = append(out, bitmap...)
 	out = varint.Append(out, uint64(len(exc)))
@@ -233,17 +236,18 @@ func numexcChunk(vals []field, num func(int) (int64, bool), scale int) ([]byte, 
 // dictChunk writes a DICT column when it has few distinct values; the
 // dictionary is ordered by falling frequency (then first appearance), so
 // the common values get one-byte indices.
-func dictChunk(vals []field) ([]byte, bool) {
-	n := len(vals)
+func dictChunk(vals column) ([]byte, bool) {
+	n := vals.len()
 	ids := map[string]int{}
 	var order []string
 	var freq []int
-	for _, f := range vals {
-		id, ok := ids[string(f.val)]
+	for i := range vals.cells {
+		v := vals.val(i)
+		id, ok := ids[string(v)]
 		if !ok {
 			id = len(order)
-			ids[string(f.val)] = id
-			order = append(order, string(f.val))
+			ids[string(v)] = id
+			order = append(order, string(v))
 			freq = append(freq, 0)
 			if len(order) > 1<<16 || len(order)*2 > n+16 {
 				return nil, false
@@ -264,30 +268,30 @@ func dictChunk(vals []field) ([]byte, bool) {
 		out = varint.Append(out, uint64(len(order[id])))
 		out = append(out, order[id]...)
 	}
-	for _, f := range vals {
-		out = varint.Append(out, uint64(idx[ids[string(f.val)]]))
+	for i := range vals.cells {
+		out = varint.Append(out, uint64(idx[ids[string(vals.val(i))]]))
 	}
 	return out, true
 }
 
 // quoteMode is a column's quotemodes byte and, for a mixed column, its
 // bitmap (LSB first, one bit per value).
-func quoteMode(vals []field) (byte, []byte) {
+func quoteMode(vals column) (byte, []byte) {
 	nq := 0
-	for _, f := range vals {
-		if f.quoted {
+	for i := range vals.cells {
+		if vals.quoted(i) {
 			nq++
 		}
 	}
 	switch {
 	case nq == 0:
 		return 0, nil
-	case nq == len(vals):
+	case nq == vals.len():
 		return 1, nil
 	}
-	bm := make([]byte, (len(vals)+7)/8)
-	for i, f := range vals {
-		if f.quoted {
+	bm := make([]byte, (vals.len()+7)/8)
+	for i := range vals.cells {
+		if vals.quoted(i) {
 			bm[i/8] |= 1 << (i % 8)
 		}
 	}
@@ -406,29 +410,30 @@ func b2u(b bool) byte {
 // (columns are ragged: rows with more than k fields are a subset of those
 // with more than a, so equal counts mean the same rows). The map follows
 // the first appearance of a's distinct values; the smallest map wins.
-func derivedChunk(cols [][]field, k int) ([]byte, bool) {
-	n := len(cols[k])
+func derivedChunk(cols []column, k int) ([]byte, bool) {
+	n := cols[k].len()
 	var best []byte
 	bestMap := min(n/4+1, 1<<12) // a large map rarely pays for itself
 	for a := 0; a < k; a++ {
-		if len(cols[a]) != n {
+		if cols[a].len() != n {
 			continue
 		}
 		ids := map[string]int{}
 		var mapped [][]byte
 		ok := true
-		for i, f := range cols[a] {
-			id, seen := ids[string(f.val)]
+		for i := range cols[a].cells {
+			v := cols[a].val(i)
+			id, seen := ids[string(v)]
 			if !seen {
 				if len(mapped) >= bestMap {
 					ok = false
 					break
 				}
-				ids[string(f.val)] = len(mapped)
-				mapped = append(mapped, cols[k][i].val)
+				ids[string(v)] = len(mapped)
+				mapped = append(mapped, cols[k].val(i))
 				continue
 			}
-			if !bytes.Equal(mapped[id], cols[k][i].val) {
+			if !bytes.Equal(mapped[id], cols[k].val(i)) {
 				ok = false
 				break
 			}

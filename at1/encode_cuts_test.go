@@ -8,10 +8,12 @@ import (
 	"testing"
 )
 
-func fieldsOf(vals ...string) []field {
-	out := make([]field, len(vals))
-	for i, v := range vals {
-		out[i] = field{val: []byte(v)}
+// fieldsOf is a column of the values, unquoted.
+func fieldsOf(vals ...string) column {
+	var out column
+	for _, v := range vals {
+		out.cells = append(out.cells, mkCell(len(out.src), len(v), false))
+		out.src = append(out.src, v...)
 	}
 	return out
 }
@@ -24,7 +26,7 @@ func rowTexts(t *table) []string {
 	for _, n := range t.counts {
 		var b strings.Builder
 		for k := 0; k < n; k++ {
-			b.Write(t.cols[k][next[k]].val)
+			b.Write(t.cols[k].val(next[k]))
 			next[k]++
 		}
 		out = append(out, b.String())
@@ -43,10 +45,10 @@ func TestPairCut(t *testing.T) {
 	for i, w := range want {
 		var got []string
 		for _, p := range pieces {
-			got = append(got, string(p[i].val))
+			got = append(got, string(p.val(i)))
 		}
 		if strings.Join(got, "|") != strings.Join(w, "|") {
-			t.Errorf("value %q cut into %q, want %q", vals[i].val, got, w)
+			t.Errorf("value %q cut into %q, want %q", vals.val(i), got, w)
 		}
 	}
 	if pairCut(fieldsOf("123", "-45")) != nil {
@@ -117,22 +119,23 @@ func airportsLike(rows int) []byte {
 func TestAlignPrefixes(t *testing.T) {
 	src := airportsLike(3000)
 	tab := buildTable(src, ',', true)
-	cuts := make([][][]field, len(tab.cols))
+	cuts := make([][]column, len(tab.cols))
 	for k := range cuts {
-		cuts[k] = [][]field{tab.cols[k]}
+		cuts[k] = []column{tab.cols[k]}
 	}
 	alignPrefixes(tab.cols, cuts)
 	if len(cuts[0]) != 2 || len(cuts[1]) != 1 || len(cuts[2]) != 1 {
 		t.Fatalf("pieces per column %d %d %d, want the name cut in two", len(cuts[0]), len(cuts[1]), len(cuts[2]))
 	}
 	p, rest := cuts[0][0], cuts[0][1]
-	for i, f := range tab.cols[0] {
-		if got := string(p[i].val) + string(rest[i].val); got != string(f.val) {
+	for i := range tab.cols[0].cells {
+		f := tab.cols[0].field(i)
+		if got := string(p.val(i)) + string(rest.val(i)); got != string(f.val) {
 			t.Fatalf("row %d: pieces join to %q, want %q", i, got, f.val)
 		}
-		city := tab.cols[1][i].val
-		if bytes.HasPrefix(f.val, city) && len(f.val) > len(city) && !bytes.Equal(p[i].val, city) {
-			t.Fatalf("row %d: first piece %q, want the city %q", i, p[i].val, city)
+		city := tab.cols[1].val(i)
+		if bytes.HasPrefix(f.val, city) && len(f.val) > len(city) && !bytes.Equal(p.val(i), city) {
+			t.Fatalf("row %d: first piece %q, want the city %q", i, p.val(i), city)
 		}
 	}
 	roundTrip(t, "airports-like", src, onlyLayout("tokens"), forceStructured())

@@ -317,7 +317,7 @@ func (c *encoder) qjsonStreamsOf(src []byte) []namedStream {
 		return nil
 	}
 	q := &qLines{nlines: len(ls), trailing: trailing, rowModes: make([]byte, len(ls)), cols: make([][][]byte, ncols)}
-	q.verbatim = best.scan(ls, q.rowModes, func(vals [][]byte) {
+	q.verbatim = best.scan(ls, q.rowModes, func(_ int, vals [][]byte) {
 		for k, v := range vals {
 			q.cols[k] = append(q.cols[k], v)
 		}

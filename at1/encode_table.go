@@ -23,10 +23,76 @@ func lines(src []byte) (ls [][]byte, trailing bool) {
 	return ls, false
 }
 
-// field is one field of a line: its value and whether it was quoted.
+// field is one field of a line as splitFields finds it: its value,
+// whether it was quoted, and where the value starts in the line (-1: a
+// quoted value whose doubled quotes were made single, a copy).
 type field struct {
 	val    []byte
 	quoted bool
+	off    int
+}
+
+// cell is a field as a table keeps it, in 8 bytes (a field's slice
+// header and flag took 32, for values of a few bytes): its value's
+// offset in its column's bytes and its length<<1 | quoted.
+type cell struct{ off, n uint32 }
+
+// column is a column of a table: cells whose values lie in src (the
+// input, or bytes a layout made) or, at offsets from len(src) on, in
+// arena (the table's unquoted values that had doubled quotes). Encoding
+// units are at most 1 GiB (WithChunkSize), and an arena holds less than
+// the input, so offsets fit in 32 bits and lengths in 31.
+type column struct {
+	src, arena []byte
+	cells      []cell
+}
+
+// len is the number of values.
+func (c column) len() int { return len(c.cells) }
+
+// val is value i (not to be written to).
+func (c column) val(i int) []byte {
+	x := c.cells[i]
+	o, n := int(x.off), int(x.n>>1)
+	if o >= len(c.src) {
+		o -= len(c.src)
+		return c.arena[o : o+n : o+n]
+	}
+	return c.src[o : o+n : o+n]
+}
+
+// quoted reports whether value i was quoted.
+func (c column) quoted(i int) bool { return c.cells[i].n&1 != 0 }
+
+// field is value i as a field.
+func (c column) field(i int) field { return field{val: c.val(i), quoted: c.quoted(i)} }
+
+// slice is the column of values lo..hi-1.
+func (c column) slice(lo, hi int) column {
+	return column{c.src, c.arena, c.cells[lo:hi:hi]}
+}
+
+// piece is the cell of value i's bytes lo..hi-1, unquoted.
+func (c column) piece(i, lo, hi int) cell {
+	return cell{c.cells[i].off + uint32(lo), uint32(hi-lo) << 1}
+}
+
+// mkCell is the cell of n bytes at off, quoted or not.
+func mkCell(off, n int, quoted bool) cell {
+	x := cell{uint32(off), uint32(n) << 1}
+	if quoted {
+		x.n |= 1
+	}
+	return x
+}
+
+// constColumnOf is a column of n values v.
+func constColumnOf(v []byte, n int) column {
+	cs := make([]cell, n)
+	for i := range cs {
+		cs[i] = cell{0, uint32(len(v)) << 1}
+	}
+	return column{src: v, cells: cs}
 }
 
 // splitFields appends the fields of line to fs. A field that starts with
@@ -43,7 +109,11 @@ func splitFields(fs []field, line []byte, delim byte) []field {
 	for {
 		if p < len(line) && line[p] == '"' {
 			if v, end, ok := quotedField(line, p, delim); ok {
-				fs = append(fs, field{val: v, quoted: true})
+				off := p + 1
+				if len(v) != end-p-2 {
+					off = -1 // doubled quotes made single: a copy
+				}
+				fs = append(fs, field{val: v, quoted: true, off: off})
 				if end == len(line) {
 					return fs
 				}
@@ -57,15 +127,15 @@ func splitFields(fs []field, line []byte, delim byte) []field {
 			// split at the delimiters inside it.
 			if n := len(line); n >= p+3 && line[n-1] == '\r' && line[n-2] == '"' {
 				if _, end, ok := quotedField(line[:n-1], p, delim); ok && end == n-1 {
-					return append(fs, field{val: line[p:]})
+					return append(fs, field{val: line[p:], off: p})
 				}
 			}
 		}
 		i := bytes.IndexByte(line[p:], delim)
 		if i < 0 {
-			return append(fs, field{val: line[p:]})
+			return append(fs, field{val: line[p:], off: p})
 		}
-		fs = append(fs, field{val: line[p : p+i]})
+		fs = append(fs, field{val: line[p : p+i], off: p})
 		p += i + 1
 	}
 }
@@ -109,7 +179,7 @@ type table struct {
 	rowModes  []byte // per row: 0 verbatim, 1 structured
 	counts    []int  // fields per structured row
 	verbatim  [][]byte
-	cols      [][]field
+	cols      []column
 }
 
 // countFields is the number of fields splitFields finds, without
@@ -142,15 +212,24 @@ func buildTable(src []byte, delim byte, header bool) *table {
 			ncols, best = n, k
 		}
 	}
-	t.cols = make([][]field, ncols)
-	for k := range t.cols {
-		// Sized once: growing by doubling would leave as much garbage
-		// as the columns themselves.
-		t.cols[k] = make([]field, 0, len(ls))
+	// Each column's cells sized once: growing by doubling would leave
+	// as much garbage as the columns themselves. Values in src are
+	// cells into it; unquoted values that had doubled quotes go to the
+	// arena, which every column shares.
+	cells := make([][]cell, ncols)
+	for k := range cells {
+		cells[k] = make([]cell, 0, len(ls))
 	}
+	var arena []byte
 	t.rowModes = make([]byte, len(ls))
 	t.counts = make([]int, 0, len(ls))
+	off := 0 // of the line in src
+	if t.hasHeader {
+		off = len(t.header) + 1
+	}
 	for i, l := range ls {
+		lineOff := off
+		off += len(l) + 1
 		fs = splitFields(fs[:0], l, delim)
 		if len(fs) > ncols {
 			t.verbatim = append(t.verbatim, l)
@@ -159,8 +238,17 @@ func buildTable(src []byte, delim byte, header bool) *table {
 		t.rowModes[i] = 1
 		t.counts = append(t.counts, len(fs))
 		for k, f := range fs {
-			t.cols[k] = append(t.cols[k], f)
+			o := lineOff + f.off
+			if f.off < 0 {
+				o = len(src) + len(arena)
+				arena = append(arena, f.val...)
+			}
+			cells[k] = append(cells[k], mkCell(o, len(f.val), f.quoted))
 		}
+	}
+	t.cols = make([]column, ncols)
+	for k := range t.cols {
+		t.cols[k] = column{src: src, arena: arena, cells: cells[k]}
 	}
 	return t
 }

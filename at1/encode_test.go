@@ -578,11 +578,11 @@ func TestEncodeCRLFQuotedLastField(t *testing.T) {
 	if len(tab.cols) != 4 || len(tab.verbatim) != 0 {
 		t.Fatalf("%d columns, %d verbatim rows; want 4 and none", len(tab.cols), len(tab.verbatim))
 	}
-	last := tab.cols[3][1]
+	last := tab.cols[3].field(1)
 	if want := "\"No.3001, Bao He Road, Longgang, Shenzhen CN 518116 \"\r"; string(last.val) != want || last.quoted {
 		t.Errorf("last field %q quoted %v, want raw %q", last.val, last.quoted, want)
 	}
-	if name := tab.cols[2][2]; string(name.val) != "Aruba, a \"HPE\" Company" || !name.quoted {
+	if name := tab.cols[2].field(2); string(name.val) != "Aruba, a \"HPE\" Company" || !name.quoted {
 		t.Errorf("inner field %q quoted %v, want it unquoted", name.val, name.quoted)
 	}
 	// A quoted last field whose quotes are not well formed stays split.

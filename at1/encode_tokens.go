@@ -35,7 +35,7 @@ func tokenTable(t *table, concurrency int) *table {
 		return nil
 	}
 	sep := []byte{t.delim}
-	cuts := make([][][]field, ncols)
+	cuts := make([][]column, ncols)
 	parallel(concurrency, ncols, func(k int) error {
 		cuts[k] = cutColumn(t.cols[k])
 		return nil
@@ -54,15 +54,12 @@ func tokenTable(t *table, concurrency int) *table {
 	// live while packing a 16 MB six-column CSV.
 	longest := 0
 	for _, col := range t.cols[1:] {
-		longest = max(longest, len(col))
+		longest = max(longest, col.len())
 	}
-	seps := make([]field, longest)
-	for i := range seps {
-		seps[i] = field{val: sep}
-	}
+	seps := constColumnOf(sep, longest)
 	for k := range cuts {
 		if k > 0 {
-			nt.cols = append(nt.cols, seps[:len(t.cols[k]):len(t.cols[k])])
+			nt.cols = append(nt.cols, seps.slice(0, t.cols[k].len()))
 		}
 		nt.cols = append(nt.cols, cuts[k]...)
 		end[k] = len(nt.cols)
@@ -89,38 +86,38 @@ func jsonTokenTable(src []byte, concurrency int) *table {
 	}
 	nv := len(best.segs) - 1
 	t := &table{src: src, trailing: trailing, noDelim: true, rowModes: make([]byte, len(ls))}
-	vcols := make([][]field, nv)
-	n := 0
-	t.verbatim = best.scan(ls, t.rowModes, func(vals [][]byte) {
+	// The values are cells into src: a line's offset in src, plus the
+	// value's in the line (a value v is a subslice l[p:] of its line,
+	// so p is cap(l)-cap(v)).
+	vcols := make([][]cell, nv)
+	n, next, lineOff := 0, 0, 0
+	t.verbatim = best.scan(ls, t.rowModes, func(i int, vals [][]byte) {
+		for ; next < i; next++ {
+			lineOff += len(ls[next]) + 1
+		}
+		l := ls[i]
 		n++
 		for k, v := range vals {
-			f := field{val: v}
+			x := mkCell(lineOff+cap(l)-cap(v), len(v), false)
 			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '"') < 0 {
-				f = field{val: v[1 : len(v)-1], quoted: true}
+				x = mkCell(int(x.off)+1, len(v)-2, true)
 			}
-			vcols[k] = append(vcols[k], f)
+			vcols[k] = append(vcols[k], x)
 		}
 	})
 	if n == 0 {
 		return nil
 	}
-	cuts := make([][][]field, nv)
+	cuts := make([][]column, nv)
 	parallel(concurrency, nv, func(k int) error {
-		cuts[k] = cutColumn(vcols[k])
+		cuts[k] = cutColumn(column{src: src, cells: vcols[k]})
 		return nil
 	})
-	constCol := func(s []byte) []field {
-		col := make([]field, n)
-		for i := range col {
-			col[i] = field{val: s}
-		}
-		return col
-	}
 	for k := 0; k < nv; k++ {
-		t.cols = append(t.cols, constCol(best.segs[k]))
+		t.cols = append(t.cols, constColumnOf(best.segs[k], n))
 		t.cols = append(t.cols, cuts[k]...)
 	}
-	t.cols = append(t.cols, constCol(best.segs[nv]))
+	t.cols = append(t.cols, constColumnOf(best.segs[nv], n))
 	t.counts = make([]int, n)
 	for i := range t.counts {
 		t.counts[i] = len(t.cols)
@@ -139,7 +136,7 @@ type lineShape struct {
 // scan matches every line against the shape: a line of the shape gets
 // row mode 1 and its values go to row (the slice is reused for the next
 // line); the others are returned, in order, as verbatim lines.
-func (s *lineShape) scan(ls [][]byte, rowModes []byte, row func(vals [][]byte)) (verbatim [][]byte) {
+func (s *lineShape) scan(ls [][]byte, rowModes []byte, row func(i int, vals [][]byte)) (verbatim [][]byte) {
 	var segs, vals, keys [][]byte
 	for i, l := range ls {
 		var ok bool
@@ -149,7 +146,7 @@ func (s *lineShape) scan(ls [][]byte, rowModes []byte, row func(vals [][]byte)) 
 			continue
 		}
 		rowModes[i] = 1
-		row(vals)
+		row(i, vals)
 	}
 	return verbatim
 }
@@ -189,14 +186,15 @@ const maxRuns = 9
 // value (none quoted) has the same run pattern and the pieces are
 // estimated smaller. A run is a maximal run of digits (with a leading
 // '-' when the value starts with one) or of other bytes.
-func cutColumn(vals []field) [][]field {
-	whole := [][]field{vals}
-	if len(vals) < 16 {
+func cutColumn(vals column) []column {
+	whole := []column{vals}
+	if vals.len() < 16 {
 		return whole
 	}
 	var pat []bool // per run: digits?
 	var runs [maxRuns][2]int
-	for i, f := range vals {
+	for i := range vals.cells {
+		f := vals.field(i)
 		if f.quoted {
 			return whole
 		}
@@ -226,17 +224,17 @@ func cutColumn(vals []field) [][]field {
 	if len(pat) == 1 && pairPieces(vals) == 0 {
 		return whole // one digit run, not one pairCut takes
 	}
-	runParts := make([][]field, len(pat))
+	runParts := make([]column, len(pat))
 	for r := range runParts {
-		runParts[r] = make([]field, len(vals))
+		runParts[r] = column{vals.src, vals.arena, make([]cell, vals.len())}
 	}
-	for i, f := range vals {
-		valueRuns(f.val, &runs)
+	for i := range vals.cells {
+		valueRuns(vals.val(i), &runs)
 		for r := range runParts {
-			runParts[r][i] = field{val: f.val[runs[r][0]:runs[r][1]]}
+			runParts[r].cells[i] = vals.piece(i, runs[r][0], runs[r][1])
 		}
 	}
-	var parts [][]field
+	var parts []column
 	cut := 0
 	for r, p := range runParts {
 		_, s := bestCandidate(p)
@@ -277,17 +275,17 @@ func cutColumn(vals []field) [][]field {
 // spends about 15% more (matches and literals of digit strings, and the
 // separators). nil when the longest run has fewer than pairCutMin or more
 // than pairCutMax digits.
-func pairCut(vals []field) [][]field {
+func pairCut(vals column) []column {
 	np := pairPieces(vals)
 	if np == 0 {
 		return nil
 	}
-	pieces := make([][]field, np)
+	pieces := make([]column, np)
 	for j := range pieces {
-		pieces[j] = make([]field, len(vals))
+		pieces[j] = column{vals.src, vals.arena, make([]cell, vals.len())}
 	}
-	for i, f := range vals {
-		v := f.val
+	for i := range vals.cells {
+		v := vals.val(i)
 		sign := 0
 		if len(v) > 0 && v[0] == '-' {
 			sign = 1
@@ -297,18 +295,19 @@ func pairCut(vals []field) [][]field {
 			if j == 0 {
 				lo = 0
 			}
-			pieces[j][i] = field{val: v[lo:hi]}
+			pieces[j].cells[i] = vals.piece(i, lo, hi)
 		}
 	}
 	return pieces
 }
 
 // pairPieces is the number of pieces pairCut cuts vals into, 0 for none.
-func pairPieces(vals []field) int {
+func pairPieces(vals column) int {
 	longest := 0
-	for _, f := range vals {
-		n := len(f.val)
-		if n > 0 && f.val[0] == '-' {
+	for i := range vals.cells {
+		v := vals.val(i)
+		n := len(v)
+		if n > 0 && v[0] == '-' {
 			n--
 		}
 		longest = max(longest, n)
@@ -364,7 +363,7 @@ func valueRuns(v []byte, runs *[maxRuns][2]int) (int, bool) {
 
 // bestCandidate is the column encoding pickChunk keeps and its estimated
 // size.
-func bestCandidate(vals []field) (candidate, int) {
+func bestCandidate(vals column) (candidate, int) {
 	c := pickChunk(colCandidates(vals))
 	size := len(c.chunk)
 	if size >= 48 {
@@ -384,24 +383,24 @@ func bestCandidate(vals []field) (candidate, int) {
 // the most such rows (at least a quarter of them), and only when zstd of
 // P, R and B together is smaller than of A and B; B and A must be carried
 // by the same rows and neither cut into runs.
-func alignPrefixes(cols [][]field, cuts [][][]field) {
+func alignPrefixes(cols []column, cuts [][]column) {
 	if len(cols) < 2 || len(cols) > alignMaxColumns {
 		return
 	}
 	used := make([]bool, len(cols))
 	for a := range cols {
-		if used[a] || len(cuts[a]) != 1 || len(cols[a]) < 16 {
+		if used[a] || len(cuts[a]) != 1 || cols[a].len() < 16 {
 			continue
 		}
 		bestB, bestN := -1, 0
-		n := min(len(cols[a]), 4096)
+		n := min(cols[a].len(), 4096)
 		for b := range cols {
-			if b == a || used[b] || len(cuts[b]) != 1 || len(cols[b]) != len(cols[a]) {
+			if b == a || used[b] || len(cuts[b]) != 1 || cols[b].len() != cols[a].len() {
 				continue
 			}
 			k := 0
 			for i := 0; i < n; i++ {
-				if prefixOf(cols[a][i], cols[b][i]) {
+				if prefixOf(cols[a].field(i), cols[b].field(i)) {
 					k++
 				}
 			}
@@ -414,7 +413,7 @@ func alignPrefixes(cols [][]field, cuts [][][]field) {
 		}
 		p, r := prefixCut(cols[a], cols[bestB])
 		if xzEstimateCols(p, r, cols[bestB]) < xzEstimateCols(cols[a], cols[bestB]) {
-			cuts[a] = [][]field{p, r}
+			cuts[a] = []column{p, r}
 			used[a], used[bestB] = true, true
 		}
 	}
@@ -431,21 +430,23 @@ func prefixOf(a, b field) bool {
 
 // prefixCut cuts column a into P and R (see alignPrefixes). A quoted value
 // stays whole in P (its quotes enclose the whole field).
-func prefixCut(a, b []field) (p, r []field) {
-	p, r = make([]field, len(a)), make([]field, len(a))
-	for i, f := range a {
+func prefixCut(a, b column) (p, r column) {
+	p = column{a.src, a.arena, make([]cell, a.len())}
+	r = column{a.src, a.arena, make([]cell, a.len())}
+	for i := range a.cells {
+		f := a.field(i)
 		cut := len(f.val)
 		switch {
 		case f.quoted:
-		case prefixOf(f, b[i]):
-			cut = len(b[i].val)
+		case prefixOf(f, b.field(i)):
+			cut = len(b.val(i))
 		default:
 			if j := bytes.LastIndexByte(f.val, ' '); j > 0 {
 				cut = j
 			}
 		}
-		p[i] = field{val: f.val[:cut], quoted: f.quoted}
-		r[i] = field{val: f.val[cut:]}
+		p.cells[i] = mkCell(int(a.cells[i].off), cut, f.quoted)
+		r.cells[i] = a.piece(i, cut, len(f.val))
 	}
 	return p, r
 }
@@ -484,24 +485,24 @@ func mergeAdjacent(t *table) {
 		}
 		return 0
 	}
-	merged := [][]field{cols[0]}
+	merged := []column{cols[0]}
 	newIdx := make([]int, n)
 	memo := chunkMemo{}
-	xzEstimateCols := func(cols ...[]field) int { return xzEstimateColsMemo(memo, cols...) }
+	xzEstimateCols := func(cols ...column) int { return xzEstimateColsMemo(memo, cols...) }
 	cur, curConst := cols[0], konst[0]
 	for j := 1; j < n; {
 		if !curConst {
 			if e1 := step(j); e1 > 0 {
-				m1 := joinColumns(cur, cols[j:e1]...)
+				m1, ok := joinColumns(cur, cols[j:e1]...)
 				e := 0
-				if m1 != nil {
+				if ok {
 					sep := xzEstimateCols(cur, cols[e1-1])
 					if float64(xzEstimateCols(m1)) < mergeGain*float64(sep) {
 						cur, e = m1, e1
 					} else if e2 := step(e1); e2 > 0 {
 						// A state and a latitude's degrees may pay
 						// together where neither pays with ",USA,".
-						if m2 := joinColumns(m1, cols[e1:e2]...); m2 != nil &&
+						if m2, ok := joinColumns(m1, cols[e1:e2]...); ok &&
 							float64(xzEstimateCols(m2)) < mergeGain*float64(xzEstimateCols(cur, cols[e1-1], cols[e2-1])) {
 							cur, e = m2, e2
 						}
@@ -540,57 +541,65 @@ func mergeAdjacent(t *table) {
 const mergeGain = 0.97
 
 // constColumn reports whether every value of col is the same, unquoted.
-func constColumn(col []field) bool {
-	for _, f := range col {
-		if f.quoted || !bytes.Equal(f.val, col[0].val) {
+func constColumn(col column) bool {
+	if col.len() == 0 {
+		return false
+	}
+	v0 := col.val(0)
+	for i := range col.cells {
+		if col.quoted(i) || !bytes.Equal(col.val(i), v0) {
 			return false
 		}
 	}
-	return len(col) > 0
+	return true
 }
 
 // joinColumns is the column of a's and then each of bs's values joined
-// row by row, or nil when they may not or should not be joined (see
+// row by row; ok is false when they may not or should not be joined (see
 // mergeAdjacent).
-func joinColumns(a []field, bs ...[]field) []field {
-	if len(a) < 16 {
-		return nil
+func joinColumns(a column, bs ...column) (column, bool) {
+	if a.len() < 16 {
+		return column{}, false
 	}
 	for _, b := range bs {
-		if len(b) != len(a) {
-			return nil
+		if b.len() != a.len() {
+			return column{}, false
 		}
 	}
-	limit := min(len(a)/2+16, 1<<12)
+	limit := min(a.len()/2+16, 1<<12)
 	seen := map[string]struct{}{}
 	var key []byte
-	for i := range a {
-		if a[i].quoted {
-			return nil
+	size := 0
+	for i := range a.cells {
+		if a.quoted(i) {
+			return column{}, false
 		}
-		key = append(key[:0], a[i].val...)
+		key = append(key[:0], a.val(i)...)
 		for _, b := range bs {
-			if b[i].quoted {
-				return nil
+			if b.quoted(i) {
+				return column{}, false
 			}
-			key = append(key, b[i].val...)
+			key = append(key, b.val(i)...)
 		}
+		size += len(key)
 		if _, ok := seen[string(key)]; !ok {
 			if len(seen) >= limit {
-				return nil
+				return column{}, false
 			}
 			seen[string(key)] = struct{}{}
 		}
 	}
-	out := make([]field, len(a))
-	for i := range a {
-		v := append([]byte(nil), a[i].val...)
+	// The joined values are one buffer.
+	out := column{src: make([]byte, 0, size), cells: make([]cell, a.len())}
+	for i := range a.cells {
+		o := len(out.src)
+		out.src = append(out.src, a.val(i)...)
 		for _, b := range bs {
-			v = append(v, b[i].val...)
+			out.src = append(out.src, b.val(i)...)
 		}
-		out[i] = field{val: v}
+		out.cells[i] = mkCell(o, len(out.src)-o, false)
 	}
-	return out
+	return out, true
 }
 
 // xzEstimateCols is the size xz gives the chunks of cols (each column's
@@ -599,7 +608,7 @@ func joinColumns(a []field, bs ...[]field) []field {
 // it, cross-column matches included. It decides the cuts and joins whose
 // gain zstd's estimate misjudges (zstd undercounts xz on short repeating
 // text and on byte-sized indices).
-func xzEstimateCols(cols ...[]field) int { return xzEstimateColsMemo(nil, cols...) }
+func xzEstimateCols(cols ...column) int { return xzEstimateColsMemo(nil, cols...) }
 
 // chunkMemo holds pickChunk's choice for a column's first values (key:
 // the column's first field and the number of values), for callers that
@@ -607,20 +616,20 @@ func xzEstimateCols(cols ...[]field) int { return xzEstimateColsMemo(nil, cols..
 type chunkMemo map[chunkKey][]byte
 
 type chunkKey struct {
-	first *field
+	first *cell
 	n     int
 }
 
 // xzEstimateColsMemo is xzEstimateCols taking each column's chunk from
 // memo when it is there (memo may be nil).
-func xzEstimateColsMemo(memo chunkMemo, cols ...[]field) int {
+func xzEstimateColsMemo(memo chunkMemo, cols ...column) int {
 	rows, size := 0, 0
 	for _, col := range cols {
-		rows = max(rows, min(len(col), xzEstimateRows))
+		rows = max(rows, min(col.len(), xzEstimateRows))
 	}
 	for _, col := range cols {
-		for _, f := range col[:min(len(col), rows)] {
-			size += len(f.val) + 1
+		for _, x := range col.cells[:min(col.len(), rows)] {
+			size += int(x.n>>1) + 1
 		}
 	}
 	if size > xzEstimateBytes {
@@ -628,12 +637,12 @@ func xzEstimateColsMemo(memo chunkMemo, cols ...[]field) int {
 	}
 	var buf []byte
 	for _, col := range cols {
-		col = col[:min(len(col), rows)]
-		if len(col) == 0 || memo == nil {
+		col = col.slice(0, min(col.len(), rows))
+		if col.len() == 0 || memo == nil {
 			buf = append(buf, pickChunk(colCandidates(col)).chunk...)
 			continue
 		}
-		k := chunkKey{&col[0], len(col)}
+		k := chunkKey{&col.cells[0], col.len()}
 		ch, ok := memo[k]
 		if !ok {
 			ch = pickChunk(colCandidates(col)).chunk

@@ -20,16 +20,16 @@ func TestTokenTableSharesSeparators(t *testing.T) {
 	if tt == nil {
 		t.Fatal("no token table")
 	}
-	var first *field
+	var first *cell
 	n := 0
 	for _, col := range tt.cols {
-		if len(col) == 0 || !constColumn(col) || string(col[0].val) != "," {
+		if col.len() == 0 || !constColumn(col) || string(col.val(0)) != "," {
 			continue
 		}
 		n++
 		if first == nil {
-			first = &col[0]
-		} else if &col[0] != first {
+			first = &col.cells[0]
+		} else if &col.cells[0] != first {
 			t.Errorf("separator column %d has its own copy", n)
 		}
 	}

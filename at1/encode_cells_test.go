@@ -1,0 +1,142 @@
+package at1
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// A parsed field is 8 bytes: the table's cells are the encoder's largest
+// holder after the input.
+func TestCellSize(t *testing.T) {
+	if n := unsafe.Sizeof(cell{}); n != 8 {
+		t.Fatalf("cell is %d bytes, want 8", n)
+	}
+}
+
+// Values are cells into the input, except quoted values with doubled
+// quotes, whose unquoted text is in the table's arena; every value, cut
+// piece and joined value reads back as the text it stands for.
+func TestTableCells(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,name,note,x\n")
+	for i := 0; i < 200; i++ {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "%d,\"say \"\"hi\"\" %d\",plain %d,%d.%04d\n", i, i, i, i, i*7)
+		case 1:
+			fmt.Fprintf(&b, "%d,\"a, b %d\",\"\"\"\",%d.%04d\n", i, i, i, i*7)
+		case 2:
+			fmt.Fprintf(&b, "%d,,x,%d.%04d\r\n", i, i, i*7)
+		default:
+			fmt.Fprintf(&b, "%d,n%d,\"q\",%d.%04d,extra,fields\n", i, i, i, i*7)
+		}
+	}
+	src := []byte(b.String())
+	tab := buildTable(src, ',', true)
+	if len(tab.cols) != 4 {
+		t.Fatalf("%d columns, want 4", len(tab.cols))
+	}
+	// The rows again from splitFields: each value and quote flag.
+	ls, _ := lines(src)
+	next := make([]int, 4)
+	arena := 0
+	for _, l := range ls[1:] {
+		fs := splitFields(nil, l, ',')
+		if len(fs) > 4 {
+			continue
+		}
+		for k, f := range fs {
+			got := tab.cols[k].field(next[k])
+			if !bytes.Equal(got.val, f.val) || got.quoted != f.quoted {
+				t.Fatalf("column %d value %d: %q quoted %v, want %q %v", k, next[k], got.val, got.quoted, f.val, f.quoted)
+			}
+			inSrc := int(tab.cols[k].cells[next[k]].off) < len(src)
+			if inSrc != (f.off >= 0) {
+				t.Fatalf("column %d value %d (%q): in the input %v, want %v", k, next[k], f.val, inSrc, f.off >= 0)
+			}
+			if f.off < 0 {
+				arena += len(f.val)
+			}
+			next[k]++
+		}
+	}
+	if arena == 0 || len(tab.cols[1].arena) != arena {
+		t.Fatalf("arena of %d bytes, want %d (> 0)", len(tab.cols[1].arena), arena)
+	}
+	// The token table's rows join back to the lines.
+	tt := tokenTable(tab, 2)
+	if tt == nil {
+		t.Fatal("no token table")
+	}
+	want := []string{}
+	for _, l := range ls[1:] {
+		if fs := splitFields(nil, l, ','); len(fs) <= 4 {
+			var row []byte
+			for k, f := range fs {
+				if k > 0 {
+					row = append(row, ',')
+				}
+				row = append(row, f.val...)
+			}
+			want = append(want, string(row))
+		}
+	}
+	got := rowTexts(tt)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("token table rows differ from the lines' fields:\n%q\nwant\n%q", got[:4], want[:4])
+	}
+	roundTrip(t, "cells", src, forceStructured())
+}
+
+// JSON Lines values are cells into the input at their place in the line
+// (string values without their quotes).
+func TestJSONTokenCells(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "{\"a\": %d, \"b\": \"s%d\", \"c\": %d.%02d}\n", i*37, i%7, i, i%100)
+		if i%50 == 3 {
+			b.WriteString("{\"other\": 1}\n")
+		}
+	}
+	src := []byte(b.String())
+	tt := jsonTokenTable(src, 2)
+	if tt == nil {
+		t.Fatal("no token table")
+	}
+	ls, _ := lines(src)
+	var want []string
+	for _, l := range ls {
+		if !bytes.HasPrefix(l, []byte(`{"other"`)) {
+			want = append(want, string(l))
+		}
+	}
+	got := quotedRowTexts(tt)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows differ from the lines:\n%q\nwant\n%q", got[:3], want[:3])
+	}
+	roundTrip(t, "json cells", src, forceStructured())
+}
+
+// quotedRowTexts is rowTexts with quoted values in quotes (doubled
+// inside), as the decoder writes them.
+func quotedRowTexts(t *table) []string {
+	next := make([]int, len(t.cols))
+	var out []string
+	for _, n := range t.counts {
+		var b strings.Builder
+		for k := 0; k < n; k++ {
+			f := t.cols[k].field(next[k])
+			if f.quoted {
+				b.WriteString(`"` + strings.ReplaceAll(string(f.val), `"`, `""`) + `"`)
+			} else {
+				b.Write(f.val)
+			}
+			next[k]++
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
