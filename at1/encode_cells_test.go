@@ -84,7 +84,7 @@ func TestTableCells(t *testing.T) {
 			want = append(want, string(row))
 		}
 	}
-	got := rowTexts(tt)
+	got := rowTexts(tt, false)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("token table rows differ from the lines' fields:\n%q\nwant\n%q", got[:4], want[:4])
 	}
@@ -113,30 +113,9 @@ func TestJSONTokenCells(t *testing.T) {
 			want = append(want, string(l))
 		}
 	}
-	got := quotedRowTexts(tt)
+	got := rowTexts(tt, true)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("rows differ from the lines:\n%q\nwant\n%q", got[:3], want[:3])
 	}
 	roundTrip(t, "json cells", src, forceStructured())
-}
-
-// quotedRowTexts is rowTexts with quoted values in quotes (doubled
-// inside), as the decoder writes them.
-func quotedRowTexts(t *table) []string {
-	next := make([]int, len(t.cols))
-	var out []string
-	for _, n := range t.counts {
-		var b strings.Builder
-		for k := 0; k < n; k++ {
-			f := t.cols[k].field(next[k])
-			if f.quoted {
-				b.WriteString(`"` + strings.ReplaceAll(string(f.val), `"`, `""`) + `"`)
-			} else {
-				b.Write(f.val)
-			}
-			next[k]++
-		}
-		out = append(out, b.String())
-	}
-	return out
 }

@@ -20,13 +20,20 @@ func fieldsOf(vals ...string) column {
 
 // rowTexts is the rows of a token table, its fields concatenated: a
 // row with n fields takes the next value of columns 0..n-1 (ragged).
-func rowTexts(t *table) []string {
+// With quote, quoted values are written in quotes (doubled inside), as
+// the decoder writes them; else as their values.
+func rowTexts(t *table, quote bool) []string {
 	next := make([]int, len(t.cols))
 	var out []string
 	for _, n := range t.counts {
 		var b strings.Builder
 		for k := 0; k < n; k++ {
-			b.Write(t.cols[k].val(next[k]))
+			f := t.cols[k].field(next[k])
+			if quote && f.quoted {
+				b.WriteString(`"` + strings.ReplaceAll(string(f.val), `"`, `""`) + `"`)
+			} else {
+				b.Write(f.val)
+			}
 			next[k]++
 		}
 		out = append(out, b.String())
@@ -169,7 +176,7 @@ func TestMergeAdjacent(t *testing.T) {
 		t.Errorf("%d token columns for %d fields: nothing joined", len(tt.cols), len(tab.cols))
 	}
 	lines := bytes.Split(src, []byte{'\n'})
-	for i, got := range rowTexts(tt) {
+	for i, got := range rowTexts(tt, false) {
 		if got != string(lines[i]) {
 			t.Fatalf("row %d: token table gives %q, want %q", i, got, lines[i])
 		}
