@@ -396,6 +396,35 @@ func BenchmarkDecodeFile(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeMem calls Decode (default options) on each file of
+// AT1_BENCH_DECODE_FILES (skipped when unset) held in memory, as a
+// program embedding the package pays per call: no process start, no
+// output writes. cpu-ns/op is the process's user+system time per call
+// (all threads, the collector included), the figure to set against
+// liblzma's lzma_stream_buffer_decode of an xz -6 file of the same
+// original in a C harness (doc.go, # Decode speed).
+func BenchmarkDecodeMem(b *testing.B) {
+	paths, files := decodeBenchFiles(b)
+	for k, p := range paths {
+		src := files[k]
+		orig, err := Decode(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			b.SetBytes(int64(len(orig)))
+			b.ReportAllocs()
+			c0 := processCPU()
+			for i := 0; i < b.N; i++ {
+				if out, err := Decode(src); err != nil || len(out) != len(orig) {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((processCPU()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
 // BenchmarkDecodeFileSerial decodes the files of AT1_BENCH_DECODE_FILES
 // (skipped when unset) frame after frame on one goroutine, with Decode
 // and WithConcurrency(1) and with File.Validate: the paths where the
