@@ -678,16 +678,34 @@ func (dc *decoder) assembleRows(dst []byte, rows *columnarRows, limit int64) ([]
 		at := rowCursor{next: make([]int, len(rows.cols))}
 		dst = rows.write(dst, 0, m.nrows, &at)
 	} else {
-		// Each part first measures its rows, then writes them in place,
-		// at its offset in dst: no buffer per part and no copy after.
+		// Each part but the last first measures its rows, then all
+		// write them in place, at their offsets in dst: no buffer per
+		// part and no copy after. The last part's size is what the plan
+		// leaves (the exact size less the other parts, the header and
+		// the final newline), so its rows are not measured: with two
+		// parts that halves the measuring, at the same wall time (part
+		// 0's measure was the longer pole anyway).
 		ats := make([]rowCursor, parts)
 		sizes := make([]int, parts)
 		bound := func(k int) int { return m.nrows * k / parts }
 		_ = parallel(parts, parts, func(k int) error {
 			ats[k] = rows.cursorAt(bound(k))
-			sizes[k] = rows.sizeRange(bound(k), bound(k+1), ats[k])
+			if k < parts-1 {
+				sizes[k] = rows.sizeRange(bound(k), bound(k+1), ats[k])
+			}
 			return nil
 		})
+		last := int(size) - (len(dst) - start)
+		if m.trailing {
+			last--
+		}
+		for _, n := range sizes[:parts-1] {
+			last -= n
+		}
+		if last < 0 {
+			return nil, fmt.Errorf("at1: internal error: rows measure more than the %d bytes planned", size)
+		}
+		sizes[parts-1] = last
 		offs := make([]int, parts+1)
 		offs[0] = len(dst)
 		for k, n := range sizes {
