@@ -794,7 +794,7 @@ func (rs *columnarRows) cursorAt(r0 int) rowCursor {
 // not changed.
 func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
 	m, rowModes, verbatim, cols, quotes, nfs := rs.m, rs.rowModes, rs.verbatim, rs.cols, rs.quotes, rs.nfs
-	s, next, vpos := at.s, slices.Clone(at.next), at.vpos
+	s, next, vpos, ws := at.s, slices.Clone(at.next), at.vpos, rs.ws
 	n := 0
 	for r := r0; r < r1; r++ {
 		if r > 0 || m.hasHeader {
@@ -814,6 +814,10 @@ func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
 		for i := 0; i < nf; i++ {
 			j := next[i]
 			next[i]++
+			if l := ws[i].valLen(j); l >= 0 {
+				n += l
+				continue
+			}
 			v := cols[i].at(j)
 			n += len(v)
 			if quotes[i].quoted(j) {
