@@ -278,18 +278,39 @@ func (t *qTable) appendRow(dst []byte, cols []colVals, r int) []byte {
 	if t.codec == CodecQJSON {
 		dst = append(dst, t.segs[0]...)
 		for c := range cols {
-			dst = append(dst, cols[c].at(r)...)
+			dst = appendVal(dst, &cols[c], r)
 			dst = append(dst, t.segs[c+1]...)
 		}
 		return dst
 	}
 	for c := range cols {
 		if c > 0 {
-			dst = append(dst, t.delim...)
+			if len(t.delim) == 1 {
+				dst = append(dst, t.delim[0])
+			} else {
+				dst = append(dst, t.delim...)
+			}
 		}
-		dst = append(dst, cols[c].at(r)...)
+		dst = appendVal(dst, &cols[c], r)
 	}
 	return dst
+}
+
+// appendVal appends value r of v. A value split from a block (buf and
+// offs) of at most smallVal bytes, with smallVal bytes of the block from
+// its start and room for them in dst, is moved as one fixed-size copy
+// (the bytes after it are overwritten by what follows, or left past
+// len(dst)) instead of a memmove call.
+func appendVal(dst []byte, v *colVals, r int) []byte {
+	if v.num == nil && v.text == nil && v.idx == nil {
+		s, e := int(v.offs[r]), int(v.offs[r+1])-1
+		if n := len(dst); e-s <= smallVal && s+smallVal <= len(v.buf) && cap(dst)-n >= smallVal {
+			*(*[smallVal]byte)(dst[n : n+smallVal]) = *(*[smallVal]byte)(v.buf[s : s+smallVal])
+			return dst[:n+e-s]
+		}
+		return append(dst, v.buf[s:e]...)
+	}
+	return append(dst, v.at(r)...)
 }
 
 // loadQTable loads and parses everything but the blocks of a stream set.
