@@ -300,6 +300,42 @@
 // CGO_ENABLED=0 build took 0.89x the CPU on airports.csv, and a program
 // linking only at1 starts like a Go hello world).
 //
+// In process, which is what a program embedding the package pays: CPU
+// of one Decode call on a file held in memory (BenchmarkDecodeMem:
+// user+system of all threads, the collector included) over liblzma
+// 5.4.1's lzma_stream_buffer_decode of the xz -6 file of the same
+// original, in a C harness with a fresh decoder and output buffer per
+// call; the two alternated, 7 rounds, medians, 2026-11-28, load 1.9-3.2
+// (rounds of a file vary by about 10%):
+//
+//	file                   default codec    x liblzma  qcolumnar x liblzma
+//	zipcodes.csv           columnar tokens  1.12       1.30
+//	airports.csv           columnar tokens  1.19       1.38
+//	sp500-2000.csv         columnar tokens  1.28       1.33 (RAW xz)
+//	birdstrikes.csv        columnar tokens  1.52       1.72
+//	species.csv            columnar tokens  1.08       1.53
+//	flights-200k.jsonl     columnar tokens  1.45       1.33
+//	10 files of 1-30 KB    RAW (7 zstd)     0.63       -
+//	the 6 above, in turn   columnar tokens  1.33       1.29
+//
+// The small files are decoded in turn (one call decodes all ten): one
+// small file decoded over and over is no measure, as the CPU's branch
+// predictor learns its bits, and liblzma's branchy decoder then ran
+// 2.2-2.5x faster (16 pieces of 16 KB of text), so that the three RAW
+// xz files came out at 2.1-2.6x each; zstd ones are 0.3-0.8x either
+// way. Of the gap on the larger files, most is the LZMA decoding:
+// internal/xz took 1.04-1.5x liblzma's CPU on the same xz -6 files (one
+// round), and it is 35-55% of a columnar Decode. Verifying the SHA-256
+// trailer costs 3-12% (SHA-NI, at the hardware's speed). On the same
+// runs the row assembly changes of 2026-11-28 (the last part of a large
+// table not measured, indexed values sized from their row writers,
+// newlines found 8 bytes at a time, short qcolumnar values moved in one
+// copy, qcolumnar parts written in place) took 0.81-0.93x the CPU of
+// the decoder before them on the qcolumnar files and 0.94x on
+// flights-200k.jsonl's columnar file (0.79x, median of 3 shorter rounds
+// before); the other columnar files stayed within the noise
+// (0.93-1.04x). The fresh-process table above predates them.
+//
 // # Security
 //
 // Every size read from the input is checked against the bytes that remain
