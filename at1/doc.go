@@ -321,7 +321,7 @@
 // The small files are decoded in turn (one call decodes all ten): one
 // small file decoded over and over is no measure, as the CPU's branch
 // predictor learns its bits, and liblzma's branchy decoder then ran
-// 2.2-2.5x faster (16 pieces of 16 KB of text), so that the three RAW
+// 2.2-2.8x faster (on text, and on these ten), so that the three RAW
 // xz files came out at 2.1-2.6x each; zstd ones are 0.3-0.8x either
 // way. Of the gap on the larger files, most is the LZMA decoding:
 // internal/xz took 1.04-1.5x liblzma's CPU on the same xz -6 files (one
