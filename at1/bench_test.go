@@ -404,8 +404,17 @@ func BenchmarkDecodeFile(b *testing.B) {
 // liblzma's lzma_stream_buffer_decode of an xz -6 file of the same
 // original in a C harness (doc.go, # Decode speed). With several files,
 // "in-turn" decodes all of them, one after the other, per op.
+// AT1_BENCH_CONCURRENCY=n decodes WithConcurrency(n).
 func BenchmarkDecodeMem(b *testing.B) {
 	paths, files := decodeBenchFiles(b)
+	var opts []Option
+	if c := os.Getenv("AT1_BENCH_CONCURRENCY"); c != "" {
+		n, err := strconv.Atoi(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts = append(opts, WithConcurrency(n))
+	}
 	for k, p := range paths {
 		src := files[k]
 		orig, err := Decode(src)
@@ -417,7 +426,7 @@ func BenchmarkDecodeMem(b *testing.B) {
 			b.ReportAllocs()
 			c0 := processCPU()
 			for i := 0; i < b.N; i++ {
-				if out, err := Decode(src); err != nil || len(out) != len(orig) {
+				if out, err := Decode(src, opts...); err != nil || len(out) != len(orig) {
 					b.Fatal(err)
 				}
 			}
@@ -446,7 +455,7 @@ func BenchmarkDecodeMem(b *testing.B) {
 		c0 := processCPU()
 		for i := 0; i < b.N; i++ {
 			for _, src := range files {
-				if _, err := Decode(src); err != nil {
+				if _, err := Decode(src, opts...); err != nil {
 					b.Fatal(err)
 				}
 			}
