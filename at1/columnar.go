@@ -791,10 +791,15 @@ func (rs *columnarRows) cursorAt(r0 int) rowCursor {
 }
 
 // sizeRange is the number of bytes write(dst, r0, r1, at) appends; at is
-// not changed.
+// not changed. It walks the rows once for the separators, the verbatim
+// lines and each row's field count, then sizes each column's run of
+// values at once (column i gives one value to every row with more than
+// i fields): from its offsets or its value table, value by value only
+// for quoted, numeric and lazy columns.
 func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
-	m, rowModes, verbatim, cols, quotes, nfs := rs.m, rs.rowModes, rs.verbatim, rs.cols, rs.quotes, rs.nfs
-	s, next, vpos, ws := at.s, slices.Clone(at.next), at.vpos, rs.ws
+	m, rowModes, verbatim, nfs := rs.m, rs.rowModes, rs.verbatim, rs.nfs
+	s, vpos := at.s, at.vpos
+	hist := make([]int, len(rs.cols)+1) // rows by field count
 	n := 0
 	for r := r0; r < r1; r++ {
 		if r > 0 || m.hasHeader {
@@ -808,21 +813,47 @@ func (rs *columnarRows) sizeRange(r0, r1 int, at rowCursor) int {
 		}
 		nf := int(nfs.at(s))
 		s++
+		hist[nf]++
 		if nf > 1 {
 			n += (nf - 1) * len(m.delim)
 		}
-		for i := 0; i < nf; i++ {
-			j := next[i]
-			next[i]++
-			if l := ws[i].valLen(j); l >= 0 {
-				n += l
-				continue
+	}
+	count := 0
+	for i := len(rs.cols) - 1; i >= 0; i-- {
+		count += hist[i+1]
+		n += rs.colSize(i, at.next[i], at.next[i]+count)
+	}
+	return n
+}
+
+// colSize is the text of values a..b-1 of column i as the rows write it.
+func (rs *columnarRows) colSize(i, a, b int) int {
+	w, col, q := &rs.ws[i], &rs.cols[i], &rs.quotes[i]
+	if q.mode == 0 {
+		n := 0
+		switch w.kind {
+		case wConst:
+			return (b - a) * len(w.one)
+		case wTab1:
+			for _, e := range w.idx[a:b] {
+				n += len(w.tab[e])
 			}
-			v := cols[i].at(j)
-			n += len(v)
-			if quotes[i].quoted(j) {
-				n += 2 + bytes.Count(v, []byte{'"'})
+			return n
+		case wTab2, wOffs2:
+			for j := a; j < b; j++ {
+				n += w.valLen(j)
 			}
+			return n
+		case wEntries:
+			return int(col.offs[b]-col.offs[a]) - (b - a)
+		}
+	}
+	n := 0
+	for j := a; j < b; j++ {
+		v := col.at(j)
+		n += len(v)
+		if q.quoted(j) {
+			n += 2 + bytes.Count(v, []byte{'"'})
 		}
 	}
 	return n
