@@ -387,10 +387,11 @@ func TestReaderFramesAhead(t *testing.T) {
 	}
 }
 
-// TestSplitLinesWords checks splitLines' word-at-a-time scan against
-// bytes.Split on buffers of every length up to 80 with newlines at
-// random places, runs of them, and the bytes next to '\n' in value
-// (0x0b, 0x09, 0x8a) that a scan with carries would mistake for it.
+// TestSplitLinesWords checks splitLines (its word-at-a-time scan and its
+// IndexByte loop for long values) against bytes.Split on buffers of
+// every length up to 80 with newlines at random places, dense and
+// sparse, runs of them, and the bytes next to '\n' in value (0x0b, 0x09,
+// 0x8a) that a scan with carries would mistake for it.
 func TestSplitLinesWords(t *testing.T) {
 	seed := uint64(7)
 	rnd := func() uint64 {
@@ -399,9 +400,15 @@ func TestSplitLinesWords(t *testing.T) {
 		seed ^= seed << 17
 		return seed
 	}
-	alphabet := []byte{'\n', '\n', 0x0b, 0x09, 0x8a, 0x00, 0xff, 'a', 0x01}
+	dense := []byte{'\n', '\n', 0x0b, 0x09, 0x8a, 0x00, 0xff, 'a', 0x01}
+	// Newlines one byte in 40: long values, the IndexByte branch.
+	sparse := append(bytes.Repeat([]byte{'a', 0x0b}, 20), '\n')
 	for size := 0; size <= 80; size++ {
 		for trial := 0; trial < 200; trial++ {
+			alphabet := dense
+			if trial%2 == 1 {
+				alphabet = sparse
+			}
 			b := make([]byte, size)
 			for i := range b {
 				b[i] = alphabet[rnd()%uint64(len(alphabet))]
