@@ -3,6 +3,7 @@ package at1
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -227,6 +228,96 @@ func TestColumnarRoundTrip(t *testing.T) {
 		}
 		if want := "id,p,s,x\n1,1.50,a\n-3,-0.25,\n7\n8,0.00,zz,\n"; string(got) != want {
 			t.Fatalf("backend %d: got %q want %q", backend, got, want)
+		}
+	}
+}
+
+// TestColumnarParallelParts covers row assembly in parts (more than
+// 2*assemblePart rows): every part but the last is measured, the last
+// takes what the plan leaves. Header, quoted fields, a constant column,
+// DICT-like and numeric columns, ragged and verbatim rows, with and
+// without a final newline; the same bytes at every concurrency and from
+// the checked twin.
+func TestColumnarParallelParts(t *testing.T) {
+	n := 3*assemblePart + 123
+	var sb strings.Builder
+	sb.WriteString("id,kind,price,note,const,d700,d5000\n")
+	kinds := []string{"alpha", "beta", "gamma", "a much longer kind name"}
+	for i := 0; i < n; i++ {
+		switch {
+		case i%1009 == 5:
+			sb.WriteString("a,ragged,row,with,far,too,many,fields\n")
+			continue
+		case i%733 == 7:
+			sb.WriteString(strconv.Itoa(i) + ",short\n")
+			continue
+		}
+		note := "n" + strconv.Itoa(i%17)
+		if i%5 == 0 {
+			note = "\"q,\"\"" + strconv.Itoa(i%7) + "\""
+		}
+		// d700 and d5000: DICTs of 2-byte indexes, through a value
+		// table and through the entries' offsets (more than maxTable).
+		d700, d5000 := "v"+strconv.Itoa(i*7%700), "w"+strconv.Itoa(i*13%5000)
+		sb.WriteString(strconv.Itoa(1000+i*3) + "," + kinds[i%len(kinds)] + "," + strconv.Itoa(i%991) + "." + strconv.Itoa(10+i%90) + "," + note + ",k," + d700 + "," + d5000 + "\n")
+	}
+	full := sb.String()
+	for _, in := range []string{full, strings.TrimSuffix(full, "\n")} {
+		for _, tok := range []bool{false, true} {
+			src, err := Encode([]byte(in), WithCodec(CodecColumnar), WithLevel(1), WithTokenTables(tok))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opt := range []Option{WithConcurrency(1), WithConcurrency(2), WithConcurrency(3), withSafe()} {
+				got, err := Decode(src, opt)
+				if err != nil || string(got) != in {
+					t.Fatalf("tokens %v: %v (%d bytes, want %d)", tok, err, len(got), len(in))
+				}
+			}
+		}
+	}
+}
+
+// TestColumnarParallelPartsKinds sizes parts through every row writer:
+// DICTs of 1-byte indexes (value table), of 2-byte indexes (value table,
+// and offsets past maxTable), SHUF, INT, quoted INT, DEC and TEXT, with
+// ragged rows, so later columns give fewer values than earlier ones.
+func TestColumnarParallelPartsKinds(t *testing.T) {
+	n := 3*assemblePart + 501
+	types := []string{"int", "dict", "dict", "dict", "shuf", "qint", "dec2", "text"}
+	rows := make([][]string, n)
+	var want strings.Builder
+	want.WriteString("h1,h2")
+	for i := range rows {
+		row := []string{
+			strconv.Itoa(i * 3),
+			"k" + strconv.Itoa(i%5),
+			"v" + strconv.Itoa(i*7%700),
+			"w" + strconv.Itoa(i*13%5000),
+			strconv.Itoa(1000 + i%40000),
+			strconv.Itoa(i % 77),
+			strconv.Itoa(i%500) + "." + strconv.Itoa(10+i%90),
+			"t" + strconv.Itoa(i%3),
+		}
+		row = row[:len(row)-i%4] // ragged: 5 to 8 fields
+		rows[i] = row
+		want.WriteByte('\n')
+		for k, f := range row {
+			if k > 0 {
+				want.WriteByte(',')
+			}
+			if types[k] == "qint" {
+				f = `"` + f + `"`
+			}
+			want.WriteString(f)
+		}
+	}
+	want.WriteByte('\n')
+	src := columnarFile(t, BackendStored, "h1,h2", rows, types, true)
+	for _, opt := range []Option{WithConcurrency(1), WithConcurrency(2), WithConcurrency(3), withSafe()} {
+		got, err := Decode(src, opt)
+		if err != nil || string(got) != want.String() {
+			t.Fatalf("%v (%d bytes, want %d)", err, len(got), want.Len())
 		}
 	}
 }

@@ -303,6 +303,45 @@
 // CGO_ENABLED=0 build took 0.89x the CPU on airports.csv, and a program
 // linking only at1 starts like a Go hello world).
 //
+// In process, which is what a program embedding the package pays: CPU
+// of one Decode call on a file held in memory (BenchmarkDecodeMem:
+// user+system of all threads, the collector included) over liblzma
+// 5.4.1's lzma_stream_buffer_decode of the xz -6 file of the same
+// original, in a C harness with a fresh decoder and output buffer per
+// call; the two alternated, medians of the per-round ratios of 16 rounds
+// (the small files 23), 2026-11-28, load 2.9-4.0 on 2 cores, so one
+// round's ratio ranges over about +-25%:
+//
+//	file                   default codec    x liblzma  qcolumnar x liblzma
+//	zipcodes.csv           columnar tokens  1.17       1.27
+//	airports.csv           columnar tokens  1.28       1.41
+//	sp500-2000.csv         columnar tokens  1.32       1.31 (RAW xz)
+//	birdstrikes.csv        columnar tokens  1.51       1.75
+//	species.csv            columnar tokens  1.19       1.60
+//	flights-200k.jsonl     columnar tokens  1.29       1.29
+//	10 files of 1-30 KB    RAW (7 zstd)     0.64       -
+//
+// The small files are decoded in turn (one call decodes all ten): one
+// small file decoded over and over is no measure, as the CPU's branch
+// predictor learns its bits, and liblzma's branchy decoder then ran
+// 2.2-2.8x faster (on text, and on these ten), so that the three RAW xz
+// files came out at 2.1-2.6x each; zstd ones are 0.3-0.8x either way.
+// Of the gap on the larger files, most is the LZMA decoding:
+// internal/xz took 1.04-1.5x liblzma's CPU on the same xz -6 files (one
+// round), and it is 35-55% of a columnar Decode. Verifying the SHA-256
+// trailer costs 3-12% (SHA-NI, at the hardware's speed), the row
+// writers 15-26%. The row assembly changes of 2026-11-28 (large tables'
+// parts sized column by column and the last not at all, newlines found
+// 8 bytes at a time in short values, short qcolumnar values moved in one
+// copy, qcolumnar parts written in place) took 0.80x the CPU of the
+// decoder before them on flights-200k.jsonl's token table and
+// 0.87-0.97x on the qcolumnar files, in the same 16 rounds; the other
+// token tables 1.00-1.04x, within the noise (the unchanged RAW files
+// 0.97-1.04x). WithConcurrency(1) took a median 0.86x (token table) and
+// 0.88x (qcolumnar) the CPU of the default on flights' files (5 rounds,
+// 0.68-1.24x each): work split for wall time costs some CPU. The
+// fresh-process table above predates these changes.
+//
 // # Security
 //
 // Every size read from the input is checked against the bytes that remain

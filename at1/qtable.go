@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strconv"
 	"sync/atomic"
@@ -278,18 +279,39 @@ func (t *qTable) appendRow(dst []byte, cols []colVals, r int) []byte {
 	if t.codec == CodecQJSON {
 		dst = append(dst, t.segs[0]...)
 		for c := range cols {
-			dst = append(dst, cols[c].at(r)...)
+			dst = appendVal(dst, &cols[c], r)
 			dst = append(dst, t.segs[c+1]...)
 		}
 		return dst
 	}
 	for c := range cols {
 		if c > 0 {
-			dst = append(dst, t.delim...)
+			if len(t.delim) == 1 {
+				dst = append(dst, t.delim[0])
+			} else {
+				dst = append(dst, t.delim...)
+			}
 		}
-		dst = append(dst, cols[c].at(r)...)
+		dst = appendVal(dst, &cols[c], r)
 	}
 	return dst
+}
+
+// appendVal appends value r of v. A value split from a block (buf and
+// offs) of at most smallVal bytes, with smallVal bytes of the block from
+// its start and room for them in dst, is moved as one fixed-size copy
+// (the bytes after it are overwritten by what follows, or left past
+// len(dst)) instead of a memmove call.
+func appendVal(dst []byte, v *colVals, r int) []byte {
+	if v.num == nil && v.text == nil && v.idx == nil {
+		s, e := int(v.offs[r]), int(v.offs[r+1])-1
+		if n := len(dst); e-s <= smallVal && s+smallVal <= len(v.buf) && cap(dst)-n >= smallVal {
+			*(*[smallVal]byte)(dst[n : n+smallVal]) = *(*[smallVal]byte)(v.buf[s : s+smallVal])
+			return dst[:n+e-s]
+		}
+		return append(dst, v.buf[s:e]...)
+	}
+	return append(dst, v.at(r)...)
 }
 
 // loadQTable loads and parses everything but the blocks of a stream set.
@@ -335,18 +357,51 @@ func (dc *decoder) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int
 	}
 	dst = reserve(dst, est, limit)
 	// Lines are written in parts, in parallel, each part from the row
-	// and verbatim positions the lines before it leave; parts after the
-	// first go to their own buffers. The output limit is shared.
+	// and verbatim positions the lines before it leave. The output limit
+	// is shared. Every part but the last is measured first (the counts
+	// were validated above; not on the checked path), so that all parts
+	// write in place in dst; the last one runs to the end of dst's
+	// capacity (est is an upper bound) and is copied only if it outgrows
+	// it. On the checked path parts after the first go to their own
+	// buffers.
 	parts := max(1, min(dc.concurrency, t.nlines/assemblePart))
+	bound := func(k int) int { return t.nlines * k / parts }
 	var used atomic.Int64
 	used.Store(int64(len(dst)))
 	bufs := make([][]byte, parts)
+	var offs []int // each part's start in dst, when measured
+	starts := make([]qPos, parts)
+	if parts > 1 && !dc.safe {
+		sizes := make([]int, parts)
+		_ = parallel(parts, parts, func(k int) error {
+			starts[k] = t.posAt(bound(k))
+			if k < parts-1 {
+				sizes[k] = w.linesSize(bound(k), bound(k+1), starts[k])
+			}
+			return nil
+		})
+		offs = make([]int, parts+1)
+		offs[0] = len(dst)
+		for k := 0; k < parts-1; k++ {
+			offs[k+1] = offs[k] + sizes[k]
+		}
+		offs[parts] = cap(dst)
+		if offs[parts-1] > cap(dst) {
+			offs = nil // est is an upper bound: a bug, but the copy path is right
+		}
+	}
 	err = parallel(parts, parts, func(k int) error {
-		l0, l1 := t.nlines*k/parts, t.nlines*(k+1)/parts
-		pos := t.posAt(l0)
+		l0, l1 := bound(k), bound(k+1)
+		var pos qPos
 		out := dst
-		if k > 0 {
+		switch {
+		case offs != nil:
+			pos, out = starts[k], dst[offs[k]:offs[k]:offs[k+1]]
+		case k > 0:
+			pos = t.posAt(l0)
 			out = make([]byte, 0, int(min(est/int64(parts)+1024, limit)))
+		default:
+			pos = t.posAt(l0)
 		}
 		mark := len(out)
 		for i := l0; i < l1; i++ {
@@ -370,9 +425,26 @@ func (dc *decoder) decodeQuery(dst []byte, codec Codec, ss *streamSet, limit int
 	if err != nil {
 		return nil, err
 	}
-	dst = bufs[0]
-	for _, b := range bufs[1:] {
-		dst = append(dst, b...)
+	if offs != nil {
+		for k, b := range bufs {
+			inPlace := len(b) == 0 || (offs[k] < cap(dst) && &b[0] == &dst[:cap(dst)][offs[k]])
+			switch {
+			case k < parts-1 && (len(b) != offs[k+1]-offs[k] || !inPlace):
+				// A part that outgrew its measure: a bug, never an
+				// input problem.
+				return nil, fmt.Errorf("at1: internal error: a line part does not match its measured size")
+			case k < parts-1:
+			case inPlace:
+				dst = dst[:offs[k]+len(b)]
+			default:
+				dst = append(dst[:offs[k]], b...)
+			}
+		}
+	} else {
+		dst = bufs[0]
+		for _, b := range bufs[1:] {
+			dst = append(dst, b...)
+		}
 	}
 	if t.trailing {
 		dst = append(dst, '\n')
@@ -517,6 +589,50 @@ func (w *qWriter) line(dst []byte, p *qPos) ([]byte, error) {
 		}
 	}
 	return t.appendRow(dst, cols, r), nil
+}
+
+// linesSize is the number of bytes lines l0..l1-1 take in decodeQuery's
+// output (each line after the first of the table preceded by its '\n'),
+// from position p (of line l0); p is not changed. The value counts must
+// have been validated (qLineWriter, not on the checked path).
+func (w *qWriter) linesSize(l0, l1 int, p qPos) int {
+	t := w.t
+	n := 0
+	for i := l0; i < l1; i++ {
+		if i > 0 {
+			n++
+		}
+		mode := t.rowModes[p.line]
+		p.line++
+		if mode == 0 {
+			v, _ := nextVerbatim(t.verbatim, &p.vpos)
+			n += len(v)
+			continue
+		}
+		g, r := p.si/t.rg, p.si%t.rg
+		p.si++
+		if t.codec == CodecQJSON {
+			n += len(t.segs[0])
+		}
+		if t.ncols == 0 {
+			continue
+		}
+		cols := w.vals[g*t.ncols : (g+1)*t.ncols]
+		for c := range cols {
+			v := &cols[c]
+			if v.num == nil && v.text == nil && v.idx == nil {
+				n += int(v.offs[r+1]-v.offs[r]) - 1
+			} else {
+				n += len(v.at(r))
+			}
+			if t.codec == CodecQJSON {
+				n += len(t.segs[c+1])
+			} else if c > 0 {
+				n += len(t.delim)
+			}
+		}
+	}
+	return n
 }
 
 // streamLines writes every line of t to cw, passing the buffer on at

@@ -183,3 +183,43 @@ func TestQColumnarParallelLines(t *testing.T) {
 		t.Fatalf("limit: %v", err)
 	}
 }
+
+// TestQParallelLinesInPlace covers the measured parts of decodeQuery:
+// qjson and qcolumnar tables of three parts and more, with verbatim
+// lines, empty values and long ones (past the 16-byte move), no final
+// newline, behind a prefix (AppendDecode); the same bytes at every
+// concurrency and from the checked twin.
+func TestQParallelLinesInPlace(t *testing.T) {
+	n := 3*assemblePart + 77
+	var lines []qLine
+	var csv, jsonl []string
+	segs := []string{`{"id":`, `,"v":`, `,"s":"`, `"}`}
+	for i := 0; i < n; i++ {
+		if i%811 == 9 {
+			l := "# verbatim " + strconv.Itoa(i)
+			lines = append(lines, qLine{verbatim: l})
+			csv, jsonl = append(csv, l), append(jsonl, l)
+			continue
+		}
+		s := []string{"", "ab", "a rather longer value than sixteen bytes " + strconv.Itoa(i)}[i%3]
+		row := []string{strconv.Itoa(i), strconv.Itoa(i%97) + ".25", s}
+		lines = append(lines, qLine{row: row})
+		csv = append(csv, strings.Join(row, ";"))
+		jsonl = append(jsonl, segs[0]+row[0]+segs[1]+row[1]+segs[2]+row[2]+segs[3])
+	}
+	types := []byte{QInt, QDecimal, QText}
+	for _, tc := range []struct {
+		src  []byte
+		want string
+	}{
+		{qFile(t, CodecQColumnar, ";", nil, nil, types, 3000, lines, false, tagZstd), strings.Join(csv, "\n")},
+		{qFile(t, CodecQJSON, "", segs, []string{"id", "v", "s"}, types, 5000, lines, true, tagZstd), strings.Join(jsonl, "\n") + "\n"},
+	} {
+		for _, opt := range []Option{WithConcurrency(1), WithConcurrency(2), WithConcurrency(3), WithConcurrency(4), withSafe()} {
+			got, err := AppendDecode([]byte("prefix"), tc.src, opt)
+			if err != nil || string(got) != "prefix"+tc.want {
+				t.Fatalf("%v (%d bytes, want %d)", err, len(got), len(tc.want)+6)
+			}
+		}
+	}
+}

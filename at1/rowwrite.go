@@ -236,6 +236,29 @@ func (w *colWriter) put(dst []byte, j int) []byte {
 	return append(dst, v...)
 }
 
+// valLen is the length of value j as put writes it, for the writers
+// whose values are read by index (no sequential state) and unquoted;
+// -1 for the others (sizeRange then measures colVals.at).
+func (w *colWriter) valLen(j int) int {
+	if w.q.mode != 0 {
+		return -1
+	}
+	switch w.kind {
+	case wConst:
+		return len(w.one)
+	case wTab1:
+		return len(w.tab[w.idx[j]])
+	case wTab2:
+		return len(w.tab[uint16(w.idx[2*j])|uint16(w.idx[2*j+1])<<8])
+	case wOffs2:
+		e := uint16(w.idx[2*j]) | uint16(w.idx[2*j+1])<<8
+		return int(w.col.offs[e+1]-w.col.offs[e]) - 1
+	case wEntries:
+		return int(w.col.offs[j+1]-w.col.offs[j]) - 1
+	}
+	return -1
+}
+
 func (w *colWriter) generic(dst []byte, j int) []byte {
 	if w.q.quoted(j) {
 		return appendQuoted(dst, w.col.at(j))

@@ -386,3 +386,48 @@ func TestReaderFramesAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitLinesWords checks splitLines (its word-at-a-time scan and its
+// IndexByte loop for long values) against bytes.Split on buffers of
+// every length up to 80 with newlines at random places, dense and
+// sparse, runs of them, and the bytes next to '\n' in value (0x0b, 0x09,
+// 0x8a) that a scan with carries would mistake for it.
+func TestSplitLinesWords(t *testing.T) {
+	seed := uint64(7)
+	rnd := func() uint64 {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return seed
+	}
+	dense := []byte{'\n', '\n', 0x0b, 0x09, 0x8a, 0x00, 0xff, 'a', 0x01}
+	// Newlines one byte in 40: long values, the IndexByte branch.
+	sparse := append(bytes.Repeat([]byte{'a', 0x0b}, 20), '\n')
+	for size := 0; size <= 80; size++ {
+		for trial := 0; trial < 200; trial++ {
+			alphabet := dense
+			if trial%2 == 1 {
+				alphabet = sparse
+			}
+			b := make([]byte, size)
+			for i := range b {
+				b[i] = alphabet[rnd()%uint64(len(alphabet))]
+			}
+			if trial == 0 {
+				for i := range b {
+					b[i] = '\n'
+				}
+			}
+			v := splitLines(b)
+			want := bytes.Split(b, []byte{'\n'})
+			if v.count() != len(want) {
+				t.Fatalf("%q: %d values, want %d", b, v.count(), len(want))
+			}
+			for i, w := range want {
+				if got := v.at(i); !bytes.Equal(got, w) {
+					t.Fatalf("%q: value %d is %q, want %q", b, i, got, w)
+				}
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/colfmt/colfmt/internal/le"
 	"github.com/colfmt/colfmt/internal/varint"
 )
 
@@ -292,21 +293,51 @@ func (v *colVals) at(i int) []byte {
 	return v.entry(i)
 }
 
+// splitWords is the average value length from which splitLines calls
+// IndexByte per value instead of scanning words.
+const splitWords = 32
+
 // splitLines indexes b split on '\n' as Python's bytes.split does: n
-// newlines give n+1 values, an empty b gives one empty value.
+// newlines give n+1 values, an empty b gives one empty value. Values
+// under splitWords bytes on average (a block's or a TEXT column's
+// fields, usually) are found by testing 8 bytes at a time (exact: no
+// carry crosses a byte) and walking the newlines found in each word;
+// longer ones by one IndexByte call per value (BenchmarkSplitLines: the
+// words 2x faster at 2-6 bytes a value, IndexByte 1.2-1.7x at 48-100).
 func splitLines(b []byte) colVals {
 	n := bytes.Count(b, []byte{'\n'})
-	offs := make([]uint32, 0, n+2)
-	offs = append(offs, 0)
-	for i := 0; ; {
-		j := bytes.IndexByte(b[i:], '\n')
-		if j < 0 {
-			break
+	offs := make([]uint32, n+2)
+	k := 1
+	if len(b) >= splitWords*(n+1) {
+		for i := 0; ; {
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			offs[k] = uint32(i)
+			k++
 		}
-		i += j + 1
-		offs = append(offs, uint32(i))
+		offs[k] = uint32(len(b) + 1)
+		return colVals{buf: b, offs: offs}
 	}
-	offs = append(offs, uint32(len(b)+1))
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := le.Uint64(b, i) ^ 0x0a0a0a0a0a0a0a0a // zero bytes: newlines
+		m := ^((x&0x7f7f7f7f7f7f7f7f + 0x7f7f7f7f7f7f7f7f) | x | 0x7f7f7f7f7f7f7f7f)
+		for m != 0 {
+			offs[k] = uint32(i + bits.TrailingZeros64(m)>>3 + 1)
+			k++
+			m &= m - 1
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '\n' {
+			offs[k] = uint32(i + 1)
+			k++
+		}
+	}
+	offs[k] = uint32(len(b) + 1)
 	return colVals{buf: b, offs: offs}
 }
 
