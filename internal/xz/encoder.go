@@ -46,17 +46,43 @@ type encoder struct {
 }
 
 func newEncoder(p params, buf []byte, s *scratch, rec *matchRec) *encoder {
-	e := &encoder{p: p, buf: buf, rec: rec}
+	// A scratch's encoder is reused from call to call: every field is set
+	// here or by resetState before it is read (the price tables are filled
+	// before the parser's first use; the parser's window, like liblzma's,
+	// is written before it is read), so only the model is re-initialised.
+	var e *encoder
+	if s != nil && s.enc != nil {
+		e = s.enc
+	} else {
+		e = new(encoder)
+		if s != nil {
+			s.enc = e
+		}
+	}
+	e.p, e.buf, e.rec = p, buf, rec
+	e.pos, e.readAhead, e.longest = 0, 0, 0
+	e.queue, e.qi = e.queue[:0], 0
 	if rec != nil {
 		e.mf = &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
 	} else {
 		e.mf = newMatchFinder(p, buf, s)
 	}
 	e.lc, e.lpMask, e.posMask = p.lc, 1<<p.lp-1, 1<<p.pb-1
-	e.matches = make([]match, 0, matchLenMax+1)
+	if e.matches == nil {
+		e.matches = make([]match, 0, matchLenMax+1)
+	}
+	e.matches = e.matches[:0]
+	e.opts = e.opts[:0]
 	if !p.fast {
 		// The parser's offsets never pass the end of the block.
-		e.opts = make([]optimal, min(optsSize, len(buf)+2))
+		n := min(optsSize, len(buf)+2)
+		if cap(e.opts) < n {
+			e.opts = make([]optimal, n)
+		}
+		e.opts = e.opts[:n]
+	}
+	if n := min(chunkCompMax, len(buf)) + chunkMargin; cap(e.rc.buf) < n {
+		e.rc.buf = make([]byte, 0, n)
 	}
 	// The optimal parser prices lengths up to nice only (every path
 	// limits them to it), and liblzma's tables have exactly that many
@@ -70,6 +96,12 @@ func newEncoder(p params, buf []byte, s *scratch, rec *matchRec) *encoder {
 	e.repLen.table = table
 	e.resetState()
 	return e
+}
+
+// release drops the encoder's references to the block and the match
+// finder, so that a pooled scratch keeps no caller's data alive.
+func (e *encoder) release() {
+	e.buf, e.rec, e.mf = nil, nil, nil
 }
 
 // resetState is an LZMA2 state reset: model, state and reps back to their
