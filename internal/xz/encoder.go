@@ -1,5 +1,7 @@
 package xz
 
+import "sync"
+
 // symbol is one parser decision, written as the parser priced it: a
 // literal, a copy of len bytes from dist+1 back with a new distance, or
 // a copy with rep i (kind symRep+i; len 1 with rep 0 is a "short rep").
@@ -233,7 +235,34 @@ func (e *encoder) encodeMatch(dist, l, ps uint32) {
 
 // Prices used by the optimal parser.
 
+// initDistPrices is the distance price tables of a model just reset,
+// built on first use.
+var initDistPrices = sync.OnceValue(func() *distPriceTables {
+	var e encoder
+	e.lzmaState.reset()
+	e.computeDistPrices()
+	return &distPriceTables{e.distSlotPrices, e.distPrices}
+})
+
+type distPriceTables struct {
+	slot [distStates][1 << slotBits]uint32
+	dist [distStates][fullDistances]uint32
+}
+
 func (e *encoder) fillDistPrices() {
+	if e.matchPriceCount == 1<<30 {
+		// No match since resetState (encodeMatch counts them): the
+		// distance probabilities are all initial, and so are the tables.
+		t := initDistPrices()
+		e.distSlotPrices, e.distPrices = t.slot, t.dist
+		e.matchPriceCount = 0
+		return
+	}
+	e.computeDistPrices()
+	e.matchPriceCount = 0
+}
+
+func (e *encoder) computeDistPrices() {
 	for ds := 0; ds < distStates; ds++ {
 		sp := &e.distSlotPrices[ds]
 		for slot := uint32(0); slot < 1<<slotBits; slot++ {
@@ -253,7 +282,6 @@ func (e *encoder) fillDistPrices() {
 			dp[i] = sp[slot] + reverseTreePrice(e.distSpecial[base-slot:], footer, i-base)
 		}
 	}
-	e.matchPriceCount = 0
 }
 
 func (e *encoder) fillAlignPrices() {
