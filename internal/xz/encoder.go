@@ -1,5 +1,7 @@
 package xz
 
+import "sync"
+
 // symbol is one parser decision, written as the parser priced it: a
 // literal, a copy of len bytes from dist+1 back with a new distance, or
 // a copy with rep i (kind symRep+i; len 1 with rep 0 is a "short rep").
@@ -46,17 +48,43 @@ type encoder struct {
 }
 
 func newEncoder(p params, buf []byte, s *scratch, rec *matchRec) *encoder {
-	e := &encoder{p: p, buf: buf, rec: rec}
+	// A scratch's encoder is reused from call to call: every field is set
+	// here or by resetState before it is read (the price tables are filled
+	// before the parser's first use; the parser's window, like liblzma's,
+	// is written before it is read), so only the model is re-initialised.
+	var e *encoder
+	if s != nil && s.enc != nil {
+		e = s.enc
+	} else {
+		e = new(encoder)
+		if s != nil {
+			s.enc = e
+		}
+	}
+	e.p, e.buf, e.rec = p, buf, rec
+	e.pos, e.readAhead, e.longest = 0, 0, 0
+	e.queue, e.qi = e.queue[:0], 0
 	if rec != nil {
 		e.mf = &matchFinder{kind: p.mf, buf: buf, nice: p.nice, depth: p.depth}
 	} else {
 		e.mf = newMatchFinder(p, buf, s)
 	}
 	e.lc, e.lpMask, e.posMask = p.lc, 1<<p.lp-1, 1<<p.pb-1
-	e.matches = make([]match, 0, matchLenMax+1)
+	if e.matches == nil {
+		e.matches = make([]match, 0, matchLenMax+1)
+	}
+	e.matches = e.matches[:0]
+	e.opts = e.opts[:0]
 	if !p.fast {
 		// The parser's offsets never pass the end of the block.
-		e.opts = make([]optimal, min(optsSize, len(buf)+2))
+		n := min(optsSize, len(buf)+2)
+		if cap(e.opts) < n {
+			e.opts = make([]optimal, n)
+		}
+		e.opts = e.opts[:n]
+	}
+	if n := min(chunkCompMax, len(buf)) + chunkMargin; cap(e.rc.buf) < n {
+		e.rc.buf = make([]byte, 0, n)
 	}
 	// The optimal parser prices lengths up to nice only (every path
 	// limits them to it), and liblzma's tables have exactly that many
@@ -70,6 +98,12 @@ func newEncoder(p params, buf []byte, s *scratch, rec *matchRec) *encoder {
 	e.repLen.table = table
 	e.resetState()
 	return e
+}
+
+// release drops the encoder's references to the block and the match
+// finder, so that a pooled scratch keeps no caller's data alive.
+func (e *encoder) release() {
+	e.buf, e.rec, e.mf = nil, nil, nil
 }
 
 // resetState is an LZMA2 state reset: model, state and reps back to their
@@ -201,7 +235,34 @@ func (e *encoder) encodeMatch(dist, l, ps uint32) {
 
 // Prices used by the optimal parser.
 
+// initDistPrices is the distance price tables of a model just reset,
+// built on first use.
+var initDistPrices = sync.OnceValue(func() *distPriceTables {
+	var e encoder
+	e.lzmaState.reset()
+	e.computeDistPrices()
+	return &distPriceTables{e.distSlotPrices, e.distPrices}
+})
+
+type distPriceTables struct {
+	slot [distStates][1 << slotBits]uint32
+	dist [distStates][fullDistances]uint32
+}
+
 func (e *encoder) fillDistPrices() {
+	if e.matchPriceCount == 1<<30 {
+		// No match since resetState (encodeMatch counts them): the
+		// distance probabilities are all initial, and so are the tables.
+		t := initDistPrices()
+		e.distSlotPrices, e.distPrices = t.slot, t.dist
+		e.matchPriceCount = 0
+		return
+	}
+	e.computeDistPrices()
+	e.matchPriceCount = 0
+}
+
+func (e *encoder) computeDistPrices() {
 	for ds := 0; ds < distStates; ds++ {
 		sp := &e.distSlotPrices[ds]
 		for slot := uint32(0); slot < 1<<slotBits; slot++ {
@@ -221,7 +282,6 @@ func (e *encoder) fillDistPrices() {
 			dp[i] = sp[slot] + reverseTreePrice(e.distSpecial[base-slot:], footer, i-base)
 		}
 	}
-	e.matchPriceCount = 0
 }
 
 func (e *encoder) fillAlignPrices() {

@@ -30,8 +30,8 @@ func appendLZMA2Rec(dst, buf []byte, p params, s *scratch, rec *matchRec) []byte
 		return append(dst, 0x00)
 	}
 	e := newEncoder(p, buf, s, rec)
+	defer e.release()
 	defer tablesDone(e.mf.tables)
-	e.rc.buf = make([]byte, 0, min(chunkCompMax, len(buf))+chunkMargin)
 	needDictReset, needProps, needStateReset := true, true, false
 	for e.pos < len(buf) {
 		start := e.pos

@@ -18,17 +18,27 @@ type matchRec struct {
 }
 
 // recordMatches runs the match finder of p over buf, finding at every
-// position.
+// position. The record is s's: valid until s is used again.
 func recordMatches(p params, buf []byte, s *scratch) *matchRec {
 	mf := newMatchFinder(p, buf, s)
 	defer tablesDone(mf.tables)
-	r := &matchRec{off: make([]uint32, len(buf)+1), ms: make([]match, 0, len(buf))}
-	m := make([]match, 0, matchLenMax+1)
+	r := &s.rec
+	if cap(r.off) < len(buf)+1 {
+		r.off = make([]uint32, len(buf)+1)
+	}
+	r.off = r.off[:len(buf)+1]
+	r.off[0] = 0
+	if cap(r.ms) < len(buf) {
+		r.ms = make([]match, 0, len(buf))
+	}
+	r.ms = r.ms[:0]
+	m := s.found[:0]
 	for i := range buf {
 		m = mf.find(m)
 		r.ms = append(r.ms, m...)
 		r.off[i+1] = uint32(len(r.ms))
 	}
+	s.found = m
 	return r
 }
 
@@ -75,13 +85,16 @@ func EncodeModels(src []byte, models []LiteralModel, opts ...Option) ([][]byte, 
 		}
 		return out, nil
 	}
-	s := new(scratch)
+	s := scratchPool.Get().(*scratch)
+	defer putScratch(s)
 	rec := recordMatches(c.params(), src, s)
 	for i := range cs {
 		p := cs[i].params()
-		dst := appendStreamHeader(nil, c.check)
 		lz := appendLZMA2Rec(s.lz[:0], src, p, s, rec)
 		s.lz = lz
+		// The stream header, block header and padding, check, index and
+		// footer take at most 80 bytes.
+		dst := appendStreamHeader(make([]byte, 0, len(lz)+96), c.check)
 		var r blockRecord
 		dst, r = appendBlockLZ(dst, src, lz, p, c.check, false)
 		out[i] = appendIndexAndFooter(dst, []blockRecord{r}, c.check)

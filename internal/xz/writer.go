@@ -21,7 +21,11 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 	}
 	dst = appendStreamHeader(dst, c.check)
 	var recs []blockRecord
-	dst, recs = appendBlocks(dst, src, &c, recs, true, newScratches(c.concurrency))
+	ss := getScratches(min(c.concurrency, max(1, (len(src)+c.effBlockSize()-1)/c.effBlockSize())))
+	dst, recs = appendBlocks(dst, src, &c, recs, true, ss)
+	for _, s := range ss {
+		putScratch(s)
+	}
 	return appendIndexAndFooter(dst, recs, c.check), nil
 }
 
