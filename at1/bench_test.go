@@ -369,31 +369,15 @@ func BenchmarkDecodeFileVsXZ(b *testing.B) {
 // BenchmarkDecodeFile decodes the files named in AT1_BENCH_DECODE_FILES
 // (colon-separated; skipped when unset) with NewReader and WriteTo, as
 // colfmt cat does, without a peer: for profiles of the decode alone and
-// CPU time (cpu-ms/op, the process's user+system time) under load.
+// CPU time (cpu-ns/op, the process's user+system time) under load.
 func BenchmarkDecodeFile(b *testing.B) {
-	paths, files := decodeBenchFiles(b)
-	for k, p := range paths {
-		src := files[k]
-		orig, err := Decode(src)
+	benchEachFile(b, "", func(src []byte) (int64, error) {
+		z, err := NewReader(bytes.NewReader(src))
 		if err != nil {
-			b.Fatal(err)
+			return 0, err
 		}
-		b.Run(filepath.Base(p), func(b *testing.B) {
-			b.SetBytes(int64(len(orig)))
-			b.ReportAllocs()
-			c0 := processCPU()
-			for i := 0; i < b.N; i++ {
-				z, err := NewReader(bytes.NewReader(src))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if n, err := z.WriteTo(io.Discard); err != nil || n != int64(len(orig)) {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64((processCPU()-c0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
-		})
-	}
+		return z.WriteTo(io.Discard)
+	})
 }
 
 // BenchmarkDecodeMem calls Decode (default options) on each file of
@@ -406,7 +390,7 @@ func BenchmarkDecodeFile(b *testing.B) {
 // "in-turn" decodes all of them, one after the other, per op.
 // AT1_BENCH_CONCURRENCY=n decodes WithConcurrency(n).
 func BenchmarkDecodeMem(b *testing.B) {
-	paths, files := decodeBenchFiles(b)
+	_, files := decodeBenchFiles(b)
 	var opts []Option
 	if c := os.Getenv("AT1_BENCH_CONCURRENCY"); c != "" {
 		n, err := strconv.Atoi(c)
@@ -415,24 +399,10 @@ func BenchmarkDecodeMem(b *testing.B) {
 		}
 		opts = append(opts, WithConcurrency(n))
 	}
-	for k, p := range paths {
-		src := files[k]
-		orig, err := Decode(src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(filepath.Base(p), func(b *testing.B) {
-			b.SetBytes(int64(len(orig)))
-			b.ReportAllocs()
-			c0 := processCPU()
-			for i := 0; i < b.N; i++ {
-				if out, err := Decode(src, opts...); err != nil || len(out) != len(orig) {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64((processCPU()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
-		})
-	}
+	benchEachFile(b, "", func(src []byte) (int64, error) {
+		out, err := Decode(src, opts...)
+		return int64(len(out)), err
+	})
 	if len(files) < 2 {
 		return
 	}
@@ -469,6 +439,25 @@ func BenchmarkDecodeMem(b *testing.B) {
 // and WithConcurrency(1) and with File.Validate: the paths where the
 // decoder's scratch is reused across frames.
 func BenchmarkDecodeFileSerial(b *testing.B) {
+	benchEachFile(b, "decode/", func(src []byte) (int64, error) {
+		out, err := Decode(src, WithConcurrency(1))
+		return int64(len(out)), err
+	})
+	benchEachFile(b, "validate/", func(src []byte) (int64, error) {
+		f, err := Open(bytes.NewReader(src), int64(len(src)))
+		if err != nil {
+			return 0, err
+		}
+		return -1, f.Validate()
+	})
+}
+
+// benchEachFile runs op, b.N times, on each file of AT1_BENCH_DECODE_FILES
+// (skipped when unset) as a sub-benchmark named prefix and the file's
+// base name; op returns the size it decoded (checked), or -1. cpu-ns/op
+// is the process's user+system time per call (all threads, the collector
+// included).
+func benchEachFile(b *testing.B, prefix string, op func(src []byte) (int64, error)) {
 	paths, files := decodeBenchFiles(b)
 	for k, p := range paths {
 		src := files[k]
@@ -476,27 +465,16 @@ func BenchmarkDecodeFileSerial(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("decode/"+filepath.Base(p), func(b *testing.B) {
+		b.Run(prefix+filepath.Base(p), func(b *testing.B) {
 			b.SetBytes(int64(len(orig)))
 			b.ReportAllocs()
+			c0 := processCPU()
 			for i := 0; i < b.N; i++ {
-				if out, err := Decode(src, WithConcurrency(1)); err != nil || len(out) != len(orig) {
-					b.Fatal(err)
+				if n, err := op(src); err != nil || n >= 0 && n != int64(len(orig)) {
+					b.Fatalf("%v (%d bytes, want %d)", err, n, len(orig))
 				}
 			}
-		})
-		b.Run("validate/"+filepath.Base(p), func(b *testing.B) {
-			b.SetBytes(int64(len(orig)))
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				f, err := Open(bytes.NewReader(src), int64(len(src)))
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := f.Validate(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			b.ReportMetric(float64((processCPU()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -41,25 +41,22 @@ var smallBenchModels = []LiteralModel{{3, 0, 2}, {3, 0, 0}, {4, 0, 0}, {1, 0, 0}
 // BenchmarkSmallAppendEncode is the per-call cost of AppendEncode on
 // small inputs at presets 6e and 9e.
 func BenchmarkSmallAppendEncode(b *testing.B) {
-	in := smallBenchInputs(b)
-	for _, name := range smallBenchOrder {
-		for _, level := range []int{6, 9} {
-			src := in[name]
-			b.Run(fmt.Sprintf("%s/%de", name, level), func(b *testing.B) {
-				b.SetBytes(int64(len(src)))
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					if _, err := AppendEncode(nil, src, WithPreset(level), WithExtreme(true), WithCheck(CheckNone)); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-	}
+	benchSmall(b, func(src []byte, opts ...Option) error {
+		_, err := AppendEncode(nil, src, opts...)
+		return err
+	})
 }
 
 // BenchmarkSmallEncodeModels is EncodeModels with at1's 8 literal models.
 func BenchmarkSmallEncodeModels(b *testing.B) {
+	benchSmall(b, func(src []byte, opts ...Option) error {
+		_, err := EncodeModels(src, smallBenchModels, opts...)
+		return err
+	})
+}
+
+// benchSmall runs encode on each small input at presets 6e and 9e.
+func benchSmall(b *testing.B, encode func(src []byte, opts ...Option) error) {
 	in := smallBenchInputs(b)
 	for _, name := range smallBenchOrder {
 		for _, level := range []int{6, 9} {
@@ -68,7 +65,7 @@ func BenchmarkSmallEncodeModels(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					if _, err := EncodeModels(src, smallBenchModels, WithPreset(level), WithExtreme(true), WithCheck(CheckNone)); err != nil {
+					if err := encode(src, WithPreset(level), WithExtreme(true), WithCheck(CheckNone)); err != nil {
 						b.Fatal(err)
 					}
 				}
