@@ -340,6 +340,11 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 					return c.columnarStreamsOf(t)
 				}
 				return nil
+			}}, layout{CodecColumnar, "jsonunion", func() []namedStream {
+				if t := jsonUnionTable(src, c.concurrency); t != nil && len(t.cols) <= maxEncodeColumns {
+					return c.columnarStreamsOf(t)
+				}
+				return nil
 			}})
 		}
 		var t *table

@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -118,4 +119,108 @@ func TestJSONTokenCells(t *testing.T) {
 		t.Fatalf("rows differ from the lines:\n%q\nwant\n%q", got[:3], want[:3])
 	}
 	roundTrip(t, "json cells", src, forceStructured())
+}
+
+// TestJSONUnionTable: JSON Lines whose objects leave out keys (the first
+// one too) are one token table over the union of the keys; lines whose
+// keys the union cannot take in order stay verbatim; the table is
+// smaller than the common shape's, whose other lines are verbatim.
+func TestJSONUnionTable(t *testing.T) {
+	var b strings.Builder
+	var odd []string
+	for i := 0; i < 600; i++ {
+		b.WriteString("{")
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "\"alpha_2\": \"%c%c\", ", 'a'+i%26, 'a'+i/26%26)
+		}
+		fmt.Fprintf(&b, "\"alpha_3\": \"x%03d\", \"name\": \"Name %d\"", i, i*7)
+		if i%4 == 1 {
+			fmt.Fprintf(&b, ", \"parent\": \"P-%d\"", i%9)
+		}
+		if i%5 == 2 {
+			b.WriteString(`, "empty": ""`)
+		}
+		fmt.Fprintf(&b, ", \"n\": %d}\n", i*13)
+		switch i % 97 {
+		case 5:
+			odd = append(odd, `{"name": "swapped", "alpha_3": "q"}`) // another order
+		case 6:
+			odd = append(odd, `{"alpha_3": "a", "alpha_3": "b"}`) // a key twice
+		case 7:
+			odd = append(odd, `not json`)
+		}
+		if i%97 >= 5 && i%97 <= 7 {
+			b.WriteString(odd[len(odd)-1] + "\n")
+		}
+	}
+	src := []byte(b.String())
+	tt := jsonUnionTable(src, 2)
+	if tt == nil {
+		t.Fatal("no union table")
+	}
+	ls, _ := lines(src)
+	var want []string
+	for _, l := range ls {
+		if !slices.Contains(odd, string(l)) {
+			want = append(want, string(l))
+		}
+	}
+	got := rowTexts(tt, true)
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("row %d is %q, want %q", i, got[i], want[i])
+		}
+	}
+	var verb []string
+	for _, v := range tt.verbatim {
+		verb = append(verb, string(v))
+	}
+	if strings.Join(verb, "\n") != strings.Join(odd, "\n") {
+		t.Fatalf("verbatim lines %q, want %q", verb, odd)
+	}
+	union := roundTrip(t, "json union", src, onlyLayout("jsonunion"))
+	common := roundTrip(t, "json common shape", src, onlyLayout("jsontokens"))
+	if len(union) >= len(common) {
+		t.Fatalf("union table %d bytes, the common shape's %d", len(union), len(common))
+	}
+	roundTrip(t, "json union auto", src)
+
+	// One shape: no union table (jsonTokenTable's is the same).
+	one := []byte(strings.Repeat("{\"a\": 1, \"b\": \"x\"}\n", 40))
+	if jsonUnionTable(one, 2) != nil {
+		t.Fatal("a union table for one shape")
+	}
+}
+
+// TestMergeKeys: the union keeps both sequences' orders, or refuses.
+func TestMergeKeys(t *testing.T) {
+	ks := func(s string) [][]byte {
+		var out [][]byte
+		for _, f := range strings.Fields(s) {
+			out = append(out, []byte(f))
+		}
+		return out
+	}
+	str := func(bs [][]byte) string { return string(bytes.Join(bs, []byte(" "))) }
+	for _, c := range []struct{ u, k, want string }{
+		{"", "a b", "a b"},
+		{"b c", "a b", "a b c"},
+		{"a c", "a b c d", "a b c d"},
+		{"a b", "a x b y", "a x b y"},
+		{"a p n", "a e n", "a p e n"},
+		{"a b", "b a", "!"},
+		{"a b", "a a", "!"},
+	} {
+		m, ok := mergeKeys(ks(c.u), ks(c.k))
+		got := str(m)
+		if !ok {
+			got = "!"
+		}
+		if got != c.want {
+			t.Errorf("mergeKeys(%q, %q) = %q, want %q", c.u, c.k, got, c.want)
+		}
+	}
 }

@@ -184,7 +184,7 @@ func FuzzEncodeTokens(f *testing.F) {
 			return
 		}
 		for _, src := range [][]byte{genCSV(seed), genJSONL(seed), bytes.Repeat(genCSV(seed), 20), bytes.Repeat(genJSONL(seed), 20)} {
-			for _, l := range []string{"tokens", "jsontokens"} {
+			for _, l := range []string{"tokens", "jsontokens", "jsonunion"} {
 				enc, err := Encode(src, WithCodec(CodecColumnar), WithLevel(1), onlyLayout(l))
 				if err != nil {
 					t.Fatalf("Encode(%s): %v", l, err)

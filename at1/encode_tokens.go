@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"math"
+	"slices"
 )
 
 // Token tables: columnar with an empty delimiter. The decoder joins a
@@ -664,3 +665,187 @@ const (
 	xzEstimateRows  = 16384
 	xzEstimateBytes = 256 << 10
 )
+
+// jsonUnionTable lays out JSON Lines whose objects leave out some keys
+// ("parent" on a quarter of the lines, "inverted_name" on a fifth) as
+// one token table: the union of the sample's key sequences, in an order
+// every one of them follows, gives each key a segment column (the text
+// before its value on a line: `, "parent": `, or `{"parent": ` when it
+// comes first) and a value column, both empty on the lines without the
+// key, and a last column holds the text after the last value. A line
+// whose keys are not a subsequence of the union (another order, a key
+// twice, a key the sample did not have) is verbatim. nil when every line
+// the table would take has the common shape (jsonTokenTable's table), or
+// no line has a shape.
+func jsonUnionTable(src []byte, concurrency int) *table {
+	ls, trailing := lines(src)
+	best := commonShape(ls)
+	if best == nil {
+		return nil
+	}
+	union := jsonKeyUnion(ls)
+	if len(union) == 0 || 2*len(union)+1 > maxEncodeColumns {
+		return nil
+	}
+	pos := make(map[string]int, len(union))
+	for j, k := range union {
+		pos[string(k)] = j
+	}
+	nk := len(union)
+	t := &table{src: src, trailing: trailing, noDelim: true, rowModes: make([]byte, len(ls))}
+	scols := make([][]cell, nk+1) // segment columns; scols[nk]: the end
+	vcols := make([][]cell, nk)
+	var segs, vals, keys [][]byte
+	var at []int
+	n, other, lineOff := 0, 0, 0
+	for i, l := range ls {
+		off := lineOff
+		lineOff += len(l) + 1
+		var ok bool
+		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
+		if !ok {
+			t.verbatim = append(t.verbatim, l)
+			continue
+		}
+		at = at[:0]
+		last := -1
+		for _, k := range keys {
+			j, found := pos[string(k)]
+			if !found || j <= last {
+				ok = false
+				break
+			}
+			at = append(at, j)
+			last = j
+		}
+		if !ok {
+			t.verbatim = append(t.verbatim, l)
+			continue
+		}
+		if !sameSegs(segs, best.segs) {
+			other++
+		}
+		t.rowModes[i] = 1
+		n++
+		cellOf := func(v []byte) cell { return mkCell(off+cap(l)-cap(v), len(v), false) }
+		empty := mkCell(off, 0, false)
+		p := 0
+		for j := 0; j < nk; j++ {
+			if p < len(at) && at[p] == j {
+				scols[j] = append(scols[j], cellOf(segs[p]))
+				v := vals[p]
+				x := cellOf(v)
+				if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '"') < 0 {
+					x = mkCell(int(x.off)+1, len(v)-2, true)
+				}
+				vcols[j] = append(vcols[j], x)
+				p++
+				continue
+			}
+			scols[j] = append(scols[j], empty)
+			vcols[j] = append(vcols[j], empty)
+		}
+		scols[nk] = append(scols[nk], cellOf(segs[len(segs)-1]))
+	}
+	if n == 0 || other == 0 {
+		return nil
+	}
+	cuts := make([][]column, nk)
+	parallel(concurrency, nk, func(k int) error {
+		cuts[k] = cutColumn(column{src: src, cells: vcols[k]})
+		return nil
+	})
+	for j := 0; j < nk; j++ {
+		t.cols = append(t.cols, column{src: src, cells: scols[j]})
+		t.cols = append(t.cols, cuts[j]...)
+	}
+	t.cols = append(t.cols, column{src: src, cells: scols[nk]})
+	t.counts = make([]int, n)
+	for i := range t.counts {
+		t.counts[i] = len(t.cols)
+	}
+	mergeAdjacent(t)
+	return t
+}
+
+// jsonKeyUnion merges the key sequences of the first 4096 lines' shapes,
+// the commonest first, into one sequence that each merged shape's keys
+// are a subsequence of; a shape that repeats a key or orders two keys
+// the other way than the union so far is left out.
+func jsonKeyUnion(ls [][]byte) [][]byte {
+	type shape struct {
+		keys [][]byte
+		n    int
+	}
+	shapes := map[string]*shape{}
+	var order []*shape
+	var segs, vals, keys [][]byte
+	for i, l := range ls {
+		if i >= 4096 {
+			break
+		}
+		var ok bool
+		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
+		if !ok {
+			continue
+		}
+		k := string(bytes.Join(keys, []byte{0}))
+		s := shapes[k]
+		if s == nil {
+			s = &shape{keys: cloneAll(keys)}
+			shapes[k] = s
+			order = append(order, s)
+		}
+		s.n++
+	}
+	// The commonest first; ties in order of first appearance.
+	slices.SortStableFunc(order, func(a, b *shape) int { return b.n - a.n })
+	var union [][]byte
+	for _, s := range order {
+		if m, ok := mergeKeys(union, s.keys); ok && len(m) <= maxEncodeColumns/2 {
+			union = m
+		}
+	}
+	return union
+}
+
+// mergeKeys is the shortest sequence with both u and ks as subsequences
+// when the keys they share come in the same order in both and neither
+// repeats a key; ok is false otherwise.
+func mergeKeys(u, ks [][]byte) ([][]byte, bool) {
+	in := make(map[string]int, len(u))
+	for j, k := range u {
+		in[string(k)] = j
+	}
+	seen := make(map[string]bool, len(ks))
+	last := -1
+	for _, k := range ks {
+		if seen[string(k)] {
+			return nil, false
+		}
+		seen[string(k)] = true
+		if j, ok := in[string(k)]; ok {
+			if j <= last {
+				return nil, false
+			}
+			last = j
+		}
+	}
+	// Interleave: before each shared key, u's keys before it and then
+	// ks's (a key new to the union goes after those it already has
+	// there: "parent" then "empty" when "empty" comes after "name").
+	out := make([][]byte, 0, len(u)+len(ks))
+	p, pending := 0, 0
+	for i, k := range ks {
+		j, ok := in[string(k)]
+		if !ok {
+			continue
+		}
+		out = append(out, u[p:j]...)
+		out = append(out, ks[pending:i]...)
+		out = append(out, k)
+		p, pending = j+1, i+1
+	}
+	out = append(out, u[p:]...)
+	return append(out, ks[pending:]...), true
+}
