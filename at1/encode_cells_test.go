@@ -3,6 +3,7 @@ package at1
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -221,6 +222,91 @@ func TestMergeKeys(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("mergeKeys(%q, %q) = %q, want %q", c.u, c.k, got, c.want)
+		}
+	}
+}
+
+// TestJSONUnionNested: nested objects of the same keys on every line are
+// flattened into columns (their keys as paths), those used as maps (a
+// key that varies by line) stay whole values; the lines round-trip and
+// the table is smaller than the common shape's.
+func TestJSONUnionNested(t *testing.T) {
+	var b strings.Builder
+	langs := []string{"nld", "pap", "eng", "fra", "deu", "spa", "ita", "por", "rus", "zho", "jpn", "kor", "ara", "hin"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var words []string
+	for range 200 {
+		w := make([]byte, 3+rng.IntN(8))
+		for j := range w {
+			w[j] = byte('a' + rng.IntN(26))
+		}
+		words = append(words, string(w))
+	}
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, `{"id":%d,"name":{"common":"%s","official":"%s"},`, i, words[rng.IntN(len(words))], words[rng.IntN(len(words))])
+		fmt.Fprintf(&b, `"native":{"%s":{"official":"N%d","common":"n%d"}},"area":%d.%d,"flag":{}}`+"\n",
+			langs[rng.IntN(len(langs))], rng.IntN(100000), rng.IntN(1000), rng.IntN(100000), rng.IntN(10))
+	}
+	src := []byte(b.String())
+	ls, _ := lines(src)
+	union, keep := jsonKeyUnion(ls)
+	var names []string
+	for _, k := range union {
+		names = append(names, strings.ReplaceAll(string(k), "\x00", "."))
+	}
+	if got, want := strings.Join(names, " "), "id name.common name.official native area flag"; got != want {
+		t.Fatalf("union %q, want %q", got, want)
+	}
+	if !keep["native"] || len(keep) != 1 {
+		t.Fatalf("objects kept whole %v, want native only", keep)
+	}
+	tt := jsonUnionTable(src, 2)
+	if tt == nil || len(tt.verbatim) != 0 {
+		t.Fatal("no union table, or verbatim lines")
+	}
+	got := rowTexts(tt, true)
+	for i := range ls {
+		if got[i] != string(ls[i]) {
+			t.Fatalf("row %d is %q, want %q", i, got[i], ls[i])
+		}
+	}
+	union2 := roundTrip(t, "json nested", src, onlyLayout("jsonunion"))
+	common := roundTrip(t, "json nested common shape", src, onlyLayout("jsontokens"))
+	if len(union2) >= len(common) {
+		t.Fatalf("union table %d bytes, the common shape's %d", len(union2), len(common))
+	}
+
+	// Flat shapes: paths for nested keys, jsonShape's split otherwise.
+	for _, c := range []struct{ line, keys, vals string }{
+		{`{"a": 1, "b": "x"}`, "a b", `1 "x"`},
+		{`{"a": {"b": {"c": 1}, "d": [1]}, "e": {}}`, "a.b.c a.d e", "1 [1] {}"},
+		{`{"a":{"b":1}}`, "a.b", "1"},
+	} {
+		segs, vals, keys, _, ok := jsonFlatShape([]byte(c.line), nil, nil, nil, nil, nil)
+		if !ok {
+			t.Fatalf("%s: not a shape", c.line)
+		}
+		var ks, vs []string
+		for _, k := range keys {
+			ks = append(ks, strings.ReplaceAll(string(k), "\x00", "."))
+		}
+		for _, v := range vals {
+			vs = append(vs, string(v))
+		}
+		var join strings.Builder
+		for i, s := range segs {
+			join.Write(s)
+			if i < len(vals) {
+				join.Write(vals[i])
+			}
+		}
+		if strings.Join(ks, " ") != c.keys || strings.Join(vs, " ") != c.vals || join.String() != c.line {
+			t.Errorf("%s: keys %q values %q joined %q", c.line, ks, vs, join.String())
+		}
+	}
+	for _, bad := range []string{`{"a": {"b": 1}`, `{"a": {"b": 1}}}`, `{"a": {"b" 1}}`, `{"a": {"b": 1} x}`} {
+		if _, _, _, _, ok := jsonFlatShape([]byte(bad), nil, nil, nil, nil, nil); ok {
+			t.Errorf("%s: a shape", bad)
 		}
 	}
 }

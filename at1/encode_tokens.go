@@ -683,7 +683,7 @@ func jsonUnionTable(src []byte, concurrency int) *table {
 	if best == nil {
 		return nil
 	}
-	union := jsonKeyUnion(ls)
+	union, keep := jsonKeyUnion(ls)
 	if len(union) == 0 || 2*len(union)+1 > maxEncodeColumns {
 		return nil
 	}
@@ -696,13 +696,14 @@ func jsonUnionTable(src []byte, concurrency int) *table {
 	scols := make([][]cell, nk+1) // segment columns; scols[nk]: the end
 	vcols := make([][]cell, nk)
 	var segs, vals, keys [][]byte
+	var arena []byte
 	var at []int
 	n, other, lineOff := 0, 0, 0
 	for i, l := range ls {
 		off := lineOff
 		lineOff += len(l) + 1
 		var ok bool
-		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
+		segs, vals, keys, arena, ok = jsonFlatShape(l, segs[:0], vals[:0], keys[:0], arena, keep)
 		if !ok {
 			t.verbatim = append(t.verbatim, l)
 			continue
@@ -768,28 +769,80 @@ func jsonUnionTable(src []byte, concurrency int) *table {
 	return t
 }
 
-// jsonKeyUnion merges the key sequences of the first 4096 lines' shapes,
-// the commonest first, into one sequence that each merged shape's keys
-// are a subsequence of; a shape that repeats a key or orders two keys
-// the other way than the union so far is left out.
-func jsonKeyUnion(ls [][]byte) [][]byte {
+// jsonKeyUnion merges the key sequences of the first 4096 lines' flat
+// shapes, the commonest first, into one sequence that each merged
+// shape's keys are a subsequence of; a shape that repeats a key or
+// orders two keys the other way than the union so far is left out.
+// keep is the nested objects left whole: those used as maps, whose keys
+// vary from line to line (a country's native names by language code),
+// which would spread over many columns, each empty on most lines: more
+// than 8 keys in all, over 4 times as many as such an object has on
+// average.
+func jsonKeyUnion(ls [][]byte) (union [][]byte, keep map[string]bool) {
+	sample := ls[:min(len(ls), 4096)]
+	var segs, vals, keys [][]byte
+	var arena []byte
+	type parent struct {
+		keys  map[string]bool
+		n     int // keys in all
+		lines int
+		last  int // the last line counted
+	}
+	parents := map[string]*parent{}
+	for i, l := range sample {
+		var ok bool
+		segs, vals, keys, arena, ok = jsonFlatShape(l, segs[:0], vals[:0], keys[:0], arena, nil)
+		if !ok {
+			continue
+		}
+		for _, k := range keys {
+			j := bytes.LastIndexByte(k, 0)
+			if j < 0 {
+				continue
+			}
+			// Every enclosing object counts its key on this line.
+			for j >= 0 {
+				pk, child := k[:j], k[j+1:]
+				if c := bytes.IndexByte(child, 0); c >= 0 {
+					child = child[:c]
+				}
+				pr := parents[string(pk)]
+				if pr == nil {
+					pr = &parent{keys: map[string]bool{}, last: -1}
+					parents[string(pk)] = pr
+				}
+				if len(pr.keys) <= 4096 {
+					pr.keys[string(child)] = true
+				}
+				pr.n++
+				if pr.last != i {
+					pr.lines, pr.last = pr.lines+1, i
+				}
+				j = bytes.LastIndexByte(pk, 0)
+			}
+		}
+	}
+	for pk, pr := range parents {
+		if d := len(pr.keys); d > 8 && d*pr.lines > 4*pr.n {
+			if keep == nil {
+				keep = map[string]bool{}
+			}
+			keep[pk] = true
+		}
+	}
 	type shape struct {
 		keys [][]byte
 		n    int
 	}
 	shapes := map[string]*shape{}
 	var order []*shape
-	var segs, vals, keys [][]byte
-	for i, l := range ls {
-		if i >= 4096 {
-			break
-		}
+	for _, l := range sample {
 		var ok bool
-		segs, vals, keys, ok = jsonShape(l, segs[:0], vals[:0], keys[:0])
+		segs, vals, keys, arena, ok = jsonFlatShape(l, segs[:0], vals[:0], keys[:0], arena, keep)
 		if !ok {
 			continue
 		}
-		k := string(bytes.Join(keys, []byte{0}))
+		k := string(bytes.Join(keys, []byte{1}))
 		s := shapes[k]
 		if s == nil {
 			s = &shape{keys: cloneAll(keys)}
@@ -800,13 +853,12 @@ func jsonKeyUnion(ls [][]byte) [][]byte {
 	}
 	// The commonest first; ties in order of first appearance.
 	slices.SortStableFunc(order, func(a, b *shape) int { return b.n - a.n })
-	var union [][]byte
 	for _, s := range order {
 		if m, ok := mergeKeys(union, s.keys); ok && len(m) <= maxEncodeColumns/2 {
 			union = m
 		}
 	}
-	return union
+	return union, keep
 }
 
 // mergeKeys is the shortest sequence with both u and ks as subsequences
@@ -848,4 +900,97 @@ func mergeKeys(u, ks [][]byte) ([][]byte, bool) {
 	}
 	out = append(out, u[p:]...)
 	return append(out, ks[pending:]...), true
+}
+
+// jsonFlatMaxDepth bounds how deep jsonFlatShape goes into nested
+// objects; deeper ones stay values.
+const jsonFlatMaxDepth = 4
+
+// jsonFlatShape is jsonShape with the keys of non-empty nested objects
+// (up to jsonFlatMaxDepth levels down) taken as keys of the line: their
+// values become values, and the text between them ("}, " or `"name":
+// {"common": `) segments. A nested key is its path, the keys joined by
+// a 0 byte, written to arena (reset, appended to and returned). An
+// object whose key (path) is in keep stays a value. A line without
+// nested objects gives what jsonShape gives.
+func jsonFlatShape(line []byte, segs, vals, keys [][]byte, arena []byte, keep map[string]bool) ([][]byte, [][]byte, [][]byte, []byte, bool) {
+	p := skipSpace(line, 0)
+	if p >= len(line) || line[p] != '{' {
+		return nil, nil, nil, arena, false
+	}
+	p = skipSpace(line, p+1)
+	if p < len(line) && line[p] == '}' {
+		if skipSpace(line, p+1) != len(line) {
+			return nil, nil, nil, arena, false
+		}
+		return append(segs, line), vals, keys, arena, true
+	}
+	arena = arena[:0]
+	var stack [jsonFlatMaxDepth][2]int // the enclosing keys' paths in arena
+	depth := 0                         // objects open below the line's
+	segStart := 0
+	for {
+		if p >= len(line) || line[p] != '"' {
+			return nil, nil, nil, arena, false
+		}
+		e := stringEnd(line, p)
+		if e < 0 {
+			return nil, nil, nil, arena, false
+		}
+		key := line[p+1 : e-1]
+		p = skipSpace(line, e)
+		if p >= len(line) || line[p] != ':' {
+			return nil, nil, nil, arena, false
+		}
+		p = skipSpace(line, p+1)
+		if depth > 0 {
+			// The path: the enclosing key's path, 0, this key.
+			o := len(arena)
+			arena = append(arena, arena[stack[depth-1][0]:stack[depth-1][1]]...)
+			arena = append(arena, 0)
+			arena = append(arena, key...)
+			key = arena[o:len(arena):len(arena)]
+		}
+		if p < len(line) && line[p] == '{' && depth < jsonFlatMaxDepth && !keep[string(key)] {
+			if q := skipSpace(line, p+1); q < len(line) && line[q] == '"' {
+				if depth == 0 {
+					o := len(arena)
+					arena = append(arena, key...)
+					key = arena[o:len(arena):len(arena)]
+				}
+				o := len(arena) - len(key)
+				stack[depth] = [2]int{o, len(arena)}
+				depth++
+				p = q
+				continue
+			}
+		}
+		segs = append(segs, line[segStart:p])
+		keys = append(keys, key)
+		ve := valueEnd(line, p)
+		if ve <= p {
+			return nil, nil, nil, arena, false
+		}
+		vals = append(vals, line[p:ve])
+		segStart = ve
+		p = skipSpace(line, ve)
+		for depth > 0 && p < len(line) && line[p] == '}' {
+			depth--
+			p = skipSpace(line, p+1)
+		}
+		if p >= len(line) {
+			return nil, nil, nil, arena, false
+		}
+		if line[p] == '}' && depth == 0 {
+			if skipSpace(line, p+1) != len(line) {
+				return nil, nil, nil, arena, false
+			}
+			break
+		}
+		if line[p] != ',' {
+			return nil, nil, nil, arena, false
+		}
+		p = skipSpace(line, p+1)
+	}
+	return append(segs, line[segStart:]), vals, keys, arena, true
 }
