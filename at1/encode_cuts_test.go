@@ -183,3 +183,55 @@ func TestMergeAdjacent(t *testing.T) {
 	}
 	roundTrip(t, "merge", src, onlyLayout("tokens"), forceStructured())
 }
+
+// A CSV whose every field is quoted (and JSON strings): a column of
+// quoted values is cut like an unquoted one, its quotes going with the
+// first and last pieces; a column with some values unquoted, or with a
+// doubled quote, is not cut.
+func TestCutQuotedColumn(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var b, plain strings.Builder
+	for i := 0; i < 3000; i++ {
+		d := fmt.Sprintf("20%02d-%02d-%02d", r.IntN(24), 1+r.IntN(12), 1+r.IntN(28))
+		p := fmt.Sprintf("%d.%06d", 10+r.IntN(500), r.IntN(1e6))
+		fmt.Fprintf(&b, "\"%s\",\"%s\",\"%d\"\n", d, p, 1000+i*3)
+		fmt.Fprintf(&plain, "%s,%s,%d\n", d, p, 1000+i*3)
+	}
+	src := []byte(b.String())
+	tab := buildTable(src, ',', false)
+	// (The integers need no cut: a column quoted throughout is INT.)
+	for k, col := range tab.cols[:2] {
+		parts := cutColumn(col)
+		if len(parts) < 3 {
+			t.Fatalf("column %d: %d pieces, want it cut", k, len(parts))
+		}
+		for i := 0; i < col.len(); i += 97 {
+			var joined []byte
+			for _, p := range parts {
+				if p.quoted(i) {
+					t.Fatalf("column %d: a quoted piece", k)
+				}
+				joined = append(joined, p.val(i)...)
+			}
+			if want := `"` + string(col.val(i)) + `"`; string(joined) != want {
+				t.Fatalf("column %d row %d: pieces give %q, want %q", k, i, joined, want)
+			}
+		}
+	}
+	quoted := roundTrip(t, "quoted", src, onlyLayout("tokens"))
+	unquoted := roundTrip(t, "unquoted", []byte(plain.String()), onlyLayout("tokens"))
+	// The quotes cost a few bytes: two constant columns per field.
+	if len(quoted) > len(unquoted)+len(unquoted)/50 {
+		t.Errorf("quoted fields %d bytes, unquoted %d", len(quoted), len(unquoted))
+	}
+
+	// Mixed quoting, or a doubled quote: whole.
+	mixed := buildTable([]byte(strings.Repeat("\"2001-02-03\"\n2001-02-04\n", 20)), ',', false)
+	if n := len(cutColumn(mixed.cols[0])); n != 1 {
+		t.Errorf("mixed quoting: %d pieces", n)
+	}
+	doubled := buildTable([]byte(strings.Repeat("\"2001-02-03\"\n\"2001\"\"02-04\"\n", 20)), ',', false)
+	if n := len(cutColumn(doubled.cols[0])); n != 1 {
+		t.Errorf("a doubled quote: %d pieces", n)
+	}
+}

@@ -192,6 +192,15 @@ func cutColumn(vals column) []column {
 	if vals.len() < 16 {
 		return whole
 	}
+	orig := vals
+	if vals.quoted(0) {
+		// Every value quoted ("2000-01-03", a JSON string): cut the
+		// fields' text, quotes included, which the pieces carry.
+		var ok bool
+		if vals, ok = quotedText(vals); !ok {
+			return whole
+		}
+	}
 	var pat []bool // per run: digits?
 	var runs [maxRuns][2]int
 	for i := range vals.cells {
@@ -261,10 +270,25 @@ func cutColumn(vals column) []column {
 	if len(parts) == 1 {
 		return parts
 	}
-	if _, s := bestCandidate(vals); s <= cut {
+	if _, s := bestCandidate(orig); s <= cut {
 		return whole
 	}
 	return parts
+}
+
+// quotedText is the column of vals' fields as their text, quotes
+// included, unquoted; ok is false unless every value is quoted and its
+// text is the value in quotes in src (no doubled quotes).
+func quotedText(vals column) (column, bool) {
+	out := column{vals.src, vals.arena, make([]cell, vals.len())}
+	for i, x := range vals.cells {
+		o, n := int(x.off), int(x.n>>1)
+		if x.n&1 == 0 || o < 1 || o+n >= len(vals.src) || vals.src[o-1] != '"' || vals.src[o+n] != '"' {
+			return column{}, false
+		}
+		out.cells[i] = mkCell(o-1, n+2, false)
+	}
+	return out, true
 }
 
 // pairCut cuts a column of digit runs (each with an optional leading
