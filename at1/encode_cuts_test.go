@@ -235,3 +235,60 @@ func TestCutQuotedColumn(t *testing.T) {
 		t.Errorf("a doubled quote: %d pieces", n)
 	}
 }
+
+// A column whose values mostly share a run pattern is cut with the
+// others (a quoted empty, "N/A", a quoted value among unquoted ones) as
+// exceptions: the first piece takes them whole. More than one in
+// cutExceptions, and it stays whole.
+func TestCutExceptions(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var b strings.Builder
+	for i := 0; i < 4000; i++ {
+		switch i % 40 {
+		case 3:
+			b.WriteString("\"\"\n")
+		case 9:
+			b.WriteString("N/A\n")
+		case 15:
+			b.WriteString("\"2019-07-01\"\n")
+		default:
+			fmt.Fprintf(&b, "20%02d-%02d-%02d %02d:%02d\n", r.IntN(24), 1+r.IntN(12), 1+r.IntN(28), r.IntN(24), r.IntN(60))
+		}
+	}
+	src := []byte(b.String())
+	col := buildTable(src, ',', false).cols[0]
+	parts := cutColumn(col)
+	if len(parts) < 5 {
+		t.Fatalf("%d pieces, want the dates cut", len(parts))
+	}
+	for i := 0; i < col.len(); i++ {
+		var joined []byte
+		for _, p := range parts {
+			joined = append(joined, p.val(i)...)
+		}
+		want := string(col.val(i))
+		if col.quoted(i) {
+			want = `"` + want + `"`
+		}
+		if string(joined) != want {
+			t.Fatalf("row %d: pieces give %q, want %q", i, joined, want)
+		}
+		if i%40 == 9 && string(parts[0].val(i)) != "N/A" {
+			t.Fatalf("row %d: first piece %q, want the exception whole", i, parts[0].val(i))
+		}
+	}
+	roundTrip(t, "exceptions", src, onlyLayout("tokens"))
+
+	// One value in four of another pattern: whole.
+	var many strings.Builder
+	for i := 0; i < 400; i++ {
+		if i%4 == 0 {
+			many.WriteString("N/A\n")
+		} else {
+			fmt.Fprintf(&many, "20%02d-%02d-01\n", i%24, 1+i%12)
+		}
+	}
+	if n := len(cutColumn(buildTable([]byte(many.String()), ',', false).cols[0])); n != 1 {
+		t.Errorf("a quarter exceptions: %d pieces, want 1", n)
+	}
+}
