@@ -111,14 +111,19 @@
 // the header) are verbatim rows, so every input round-trips: stray
 // quotes, ragged rows, invalid UTF-8, no final newline, empty input.
 //
-// Codecs: columnar is written in up to three layouts and the smallest is
-// kept: the table split at its delimiter, and two token tables with an
+// Codecs: columnar is written in up to four layouts and the smallest is
+// kept: the table split at its delimiter, and token tables with an
 // empty delimiter (delim_len 0), whose fields the decoders concatenate,
 // so a line may be cut anywhere as long as every row's pieces fall in
 // the same columns. Fields and delimiters become columns and fields are
-// cut into runs of digits and other bytes; JSON Lines' literal segments
-// of the most common line shape become constant columns and the values
-// between them typed columns; further cuts (two-digit DICT pieces of
+// cut into runs of digits and other bytes (a quoted field with its
+// quotes; up to one value in 8 of another pattern, "" or N/A, goes
+// whole to the first piece); JSON Lines' literal segments of the most
+// common line shape become constant columns and the values between them
+// typed columns, and when lines leave out keys or nest objects a third
+// token table takes the union of their keys (a key absent from a line
+// is empty there; nested keys are paths, except objects used as maps,
+// whose keys vary by line); further cuts (two-digit DICT pieces of
 // long digit runs, a text column at the value of another it begins with,
 // few-valued neighbours joined into one DICT) are kept only when xz on a
 // sample says they are smaller. Layouts within 8% of the best under fast
@@ -222,6 +227,25 @@
 // from /usr/share do, by 1 to 22 bytes (median 8); all 300 together are
 // 0.979x xz -9e (2026-11-28, after literal position bits were tried on
 // small RAW inputs: 43 files over before).
+//
+// Real public files we had not seen (2026-11-28; 37 files of 10 KB to
+// 17 MB from Debian and npm packages, sources in MEASUREMENTS.md), x xz
+// -9e (zstd -19 in brackets), after the union token tables for JSON
+// Lines that leave out keys or nest objects, cuts of quoted values and
+// cut exceptions: cities.jsonl (17 MB) 0.789 (0.714), airport-codes.csv
+// 0.744 (0.675), mysql zips JSON Lines 0.659 (0.610), emoji-datasource
+// 0.741 (0.604), world-countries.jsonl 0.799 (0.740; 0.944 before),
+// iso-codes JSON Lines 0.84-0.95, UnicodeData.csv 0.781, statsmodels and
+// plotly tables 0.58-0.73; free text stays at 0.90-0.97 (IEEE
+// registries, package lists, world-countries.csv) and text RAW at
+// 0.985-1.000 (a wide year-per-column table, a fixed-width file). None
+// is larger than xz -9e. A CSV quoting every field now costs little more
+// than the same unquoted (sp500-2000.csv quoted 0.593, 0.847 before;
+// unquoted 0.581). Of the vega files windvectors.csv is now 6,815
+// (0.408), movies.jsonl 85,126 (0.703), countries.jsonl 4,694 (0.528,
+// 0.658 before); the rest and the 300 small files are unchanged. Encode
+// CPU on JSON Lines whose strings are now cut rose 1.1-1.9x (flights-200k
+// and the CSVs 0.95-1.13x).
 //
 // Encode speed, CPU time (user+sys) of colfmt pack as a multiple of xz
 // -9e -T1's on the same input, on a shared 2-core machine, the newest run
