@@ -187,10 +187,11 @@ const maxRuns = 9
 // another pattern than the column's.
 const cutExceptions = 8
 
-// cutColumn returns the column as it is, or cut into its runs when every
-// value (none quoted) has the same run pattern and the pieces are
-// estimated smaller. A run is a maximal run of digits (with a leading
-// '-' when the value starts with one) or of other bytes.
+// cutColumn returns the column as it is, or cut into its runs when the
+// values' text (a quoted value's with its quotes) has the same run
+// pattern, but for at most one value in cutExceptions, and the pieces
+// are estimated smaller. A run is a maximal run of digits (with a
+// leading '-' when the value starts with one) or of other bytes.
 func cutColumn(vals column) []column {
 	whole := []column{vals}
 	if vals.len() < 16 {
