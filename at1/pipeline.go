@@ -79,3 +79,70 @@ func (dc *decoder) startValues(ss *streamSet) *progressive {
 	}()
 	return p
 }
+
+// The encoder writes a large values stream as two xz blocks, so that
+// the decoder decodes both halves at once (internal/xz's decoder with
+// concurrency) while the column decoders follow the first. The cut is
+// placed at the column boundary that best balances the two blocks'
+// decode work, judged by the columns' zstd sizes (estSize, which ranked
+// the columns' candidates already and mostly answers from its cache).
+
+// valuesSplitMin is the smallest values stream cut in two blocks.
+var valuesSplitMin = 1 << 20
+
+// valuesCut returns the index of the values stream among a columnar
+// layout's streams (-1: none) and the offset where its second xz block
+// starts (0: one block).
+func valuesCut(streams []namedStream) (vi, cut int) {
+	vi, ci := -1, -1
+	for k, s := range streams {
+		switch {
+		case s.name == "values" && vi < 0:
+			vi = k
+		case s.name == "col_index" && ci < 0:
+			ci = k
+		}
+	}
+	if vi < 0 || ci < 0 || len(streams[vi].data) < valuesSplitMin {
+		return vi, 0
+	}
+	values := streams[vi].data
+	cur := &cursor{b: streams[ci].data}
+	var ends []int
+	for end := 0; len(cur.b) > cur.off; {
+		n, err := cur.uv("length")
+		if err != nil || n > uint64(len(values)-end) {
+			return vi, 0
+		}
+		end += int(n)
+		ends = append(ends, end)
+	}
+	if len(ends) < 2 || ends[len(ends)-1] != len(values) {
+		return vi, 0
+	}
+	weights := make([]int, len(ends))
+	total := 0
+	for k, end := range ends {
+		from := 0
+		if k > 0 {
+			from = ends[k-1]
+		}
+		weights[k] = end - from
+		if weights[k] >= 48 {
+			weights[k] = estSize(values[from:end])
+		}
+		total += weights[k]
+	}
+	best, bestDiff, sum := 0, -1, 0
+	for k := 0; k+1 < len(ends); k++ {
+		sum += weights[k]
+		d := total - 2*sum
+		if d < 0 {
+			d = -d
+		}
+		if ends[k] > 0 && ends[k] < len(values) && (bestDiff < 0 || d < bestDiff) {
+			best, bestDiff = ends[k], d
+		}
+	}
+	return vi, best
+}
