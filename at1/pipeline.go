@@ -88,7 +88,7 @@ func (dc *decoder) startValues(ss *streamSet) *progressive {
 // the columns' candidates already and mostly answers from its cache).
 
 // valuesSplitMin is the smallest values stream cut in two blocks.
-var valuesSplitMin = 1 << 20
+var valuesSplitMin = 512 << 10
 
 // valuesCut returns the index of the values stream among a columnar
 // layout's streams (-1: none) and the offset where its second xz block
@@ -133,6 +133,10 @@ func valuesCut(streams []namedStream) (vi, cut int) {
 		}
 		total += weights[k]
 	}
+	// The column boundary closest to half the weight, unless it leaves
+	// either block less than valuesCutShare of it (a cut inside a column
+	// balances better but costs more: +3.4% on oui.csv, whose text
+	// columns share words, against +0.4% at a column boundary).
 	best, bestDiff, sum := 0, -1, 0
 	for k := 0; k+1 < len(ends); k++ {
 		sum += weights[k]
@@ -140,9 +144,16 @@ func valuesCut(streams []namedStream) (vi, cut int) {
 		if d < 0 {
 			d = -d
 		}
-		if ends[k] > 0 && ends[k] < len(values) && (bestDiff < 0 || d < bestDiff) {
+		if bestDiff < 0 || d < bestDiff {
 			best, bestDiff = ends[k], d
 		}
 	}
+	if float64(bestDiff) > (1-2*valuesCutShare)*float64(total) || best <= 0 || best >= len(values) {
+		return vi, 0
+	}
 	return vi, best
 }
+
+// valuesCutShare is the least share of the values stream's weight the
+// smaller block must take for the stream to be cut.
+const valuesCutShare = 0.25

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -150,5 +151,42 @@ func TestValuesSplitCorrupt(t *testing.T) {
 		if !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("Reader, concurrency %d: %v", conc, err)
 		}
+	}
+}
+
+// TestValuesCut: the cut is the column boundary that balances the
+// columns' compressed sizes, or none when no boundary leaves either
+// block a quarter of them, or the stream is under valuesSplitMin.
+func TestValuesCut(t *testing.T) {
+	rnd := func(n int, seed uint64) []byte {
+		r := rand.New(rand.NewPCG(seed, 9))
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	set := func(cols ...[]byte) []namedStream {
+		var idx, values []byte
+		for _, c := range cols {
+			idx = binary.AppendUvarint(idx, uint64(len(c)))
+			values = append(values, c...)
+		}
+		return []namedStream{{name: "col_index", data: idx}, {name: "values", data: values}}
+	}
+	a, b, c := rnd(300_000, 1), rnd(250_000, 2), bytes.Repeat([]byte("z"), 400_000)
+	// Random columns weigh their length, the run almost nothing: the
+	// cut falls between a and b, and not after b.
+	if vi, cut := valuesCut(set(a, b, c)); vi != 1 || cut != len(a) {
+		t.Fatalf("a|b c: stream %d cut %d", vi, cut)
+	}
+	// One column holds nearly all the weight: no cut.
+	if _, cut := valuesCut(set(a, rnd(20_000, 3), c)); cut != 0 {
+		t.Fatalf("dominant column cut at %d", cut)
+	}
+	// Under the threshold: no cut.
+	withSplitMin(t, 2<<20)
+	if _, cut := valuesCut(set(a, b, c)); cut != 0 {
+		t.Fatalf("small stream cut at %d", cut)
 	}
 }

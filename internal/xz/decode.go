@@ -232,6 +232,7 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 		if ok {
 			return o, n, nil
 		}
+		out = o // the serial path reuses the reserved output
 		if tried && c.progress != nil {
 			// The serial path decodes again only to find the error: the
 			// prefix was reported already.
