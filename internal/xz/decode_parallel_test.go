@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -304,5 +305,53 @@ func BenchmarkDecodeParallel(b *testing.B) {
 			}
 			reportCPUSpeed(b, cpu0, len(src))
 		})
+	}
+}
+
+// TestDecodeParallelHostileIndex: an index that claims far more output
+// than the input can hold is not reserved: the stream goes to the serial
+// path, which fails without allocating the claim.
+func TestDecodeParallelHostileIndex(t *testing.T) {
+	src := multiBlockText(200_000, 9)
+	enc, err := Encode(src, WithPreset(1), WithBlockCuts(100_000), WithCheck(CheckCRC32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, _ := parallelIndex(enc, enc[6:8], 1<<40, 0)
+	idxAt := recs[1].at + (recs[1].unpadded+3)&^3
+	// Rewrite the index with block 1 claiming 500 MiB (under the default limit, over 1024 times the input).
+	idx := []byte{0}
+	idx = appendVarint(idx, 2)
+	for i, r := range recs {
+		idx = appendVarint(idx, uint64(r.unpadded))
+		if i == 1 {
+			idx = appendVarint(idx, 500<<20)
+		} else {
+			idx = appendVarint(idx, uint64(r.size))
+		}
+	}
+	for len(idx)%4 != 0 {
+		idx = append(idx, 0)
+	}
+	idx = binary.LittleEndian.AppendUint32(idx, crc32.ChecksumIEEE(idx))
+	bad := append(enc[:idxAt:idxAt], idx...)
+	var tail [6]byte
+	binary.LittleEndian.PutUint32(tail[:4], uint32(len(idx)/4-1))
+	tail[5] = byte(CheckCRC32)
+	bad = binary.LittleEndian.AppendUint32(bad, crc32.ChecksumIEEE(tail[:]))
+	bad = append(bad, tail[:]...)
+	bad = append(bad, footerMagic...)
+	if _, _, ok := parallelIndex(bad, bad[6:8], 1<<40, 0); ok {
+		t.Fatal("an implausible index reached the parallel path")
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	_, err = decodeBoth(t, bad, 2)
+	runtime.ReadMemStats(&m1)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("hostile index: %v", err)
+	}
+	if d := m1.TotalAlloc - m0.TotalAlloc; d > 16<<20 {
+		t.Fatalf("hostile index: %d bytes allocated", d)
 	}
 }
