@@ -87,8 +87,12 @@ func (dc *decoder) startValues(ss *streamSet) *progressive {
 // the decoder decodes both halves at once (internal/xz's decoder with
 // concurrency) while the column decoders follow the first. The cut is
 // placed at the column boundary that best balances the two blocks'
-// decode work, judged by the columns' zstd sizes (estSize, which ranked
-// the columns' candidates already and mostly answers from its cache).
+// decode work, judged by the columns' zstd sizes (cutWeight). Sizes,
+// the file's before -> after, when it applies (the vega tables and
+// JSON Lines, the apt tables; 2026-11-28): zipcodes.csv +0.07%,
+// flights-20k.jsonl +0.02%, flights-200k.jsonl +0.04%, oui.csv +0.40%.
+// UnicodeData.txt is not cut (one column, the names, holds most of the
+// weight: cut after it, +1.4%).
 
 // valuesSplitMin is the smallest values stream cut in two blocks.
 var valuesSplitMin = 512 << 10
