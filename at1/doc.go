@@ -328,6 +328,22 @@
 // groups are decoded ahead on the second core, not for token tables
 // (one values stream) nor files under 2 MB, where start-up weighs most.
 //
+// Since the values stream of 512 KiB or more is two xz blocks decoded
+// at once (2026-11-28, later), the token tables meet it too. The same
+// run (21 shuffled rounds, medians, load 0.0-0.2), the build before ->
+// after, each file packed by its own build, CPU and wall time over xz
+// -dc's:
+//
+//	file (tokens)        CPU x xz -dc   wall x xz -dc
+//	zipcodes.csv         1.11 -> 1.11   1.04 -> 0.81
+//	flights-200k.jsonl   1.07 -> 1.04   1.02 -> 0.86
+//	oui.csv (apt)        1.23 -> 1.23   1.20 -> 0.83
+//	flights-20k.jsonl    1.56 -> 1.55   1.44 -> 1.21
+//
+// In process (BenchmarkDecodeMem, 7 alternating rounds of 30 calls,
+// load under 1.5) the four took 0.96-1.04x the CPU per call (rounds
+// 0.84-1.33x either way: noise) and 0.63-0.83x the wall time.
+//
 // The issue puts the reference C decoder at about 0.88x xz -dc's CPU:
 // the large tables are at or near it, the files under a few MB are not.
 // There the LZMA decode alone takes 0.46-0.97 of xz -dc's CPU (only the
