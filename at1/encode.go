@@ -489,7 +489,7 @@ func (c *encoder) packLayouts(layouts []layoutSet, extra func() error, extraSize
 		if jb.set < 0 {
 			return extra()
 		}
-		p, err := smallestCut(layouts[jb.set].streams[jb.stream].data, c.enc.level, c.enc.xzExtreme(), jb.cut)
+		p, err := smallestCut(layouts[jb.set].streams[jb.stream].data, c.enc.level, c.enc.xzExtreme(), jb.cut, c.concurrency)
 		out[jb.set][jb.stream] = p
 		return err
 	})
