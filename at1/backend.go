@@ -133,6 +133,11 @@ func (dc *decoder) unxz(buf, src []byte, limit int64, off int64, path string, pr
 		}
 	}
 	opts := []xz.Option{xz.WithMaxDecodedSize(limit)}
+	if dc.concurrency > 1 && !dc.safe {
+		// A stream of several blocks (a large values stream) decodes
+		// them at once, each into its own part of buf.
+		opts = append(opts, xz.WithConcurrency(min(dc.concurrency, xz.MaxConcurrency)))
+	}
 	if progress != nil {
 		opts = append(opts, xz.WithProgress(progress))
 	}

@@ -74,7 +74,20 @@ const (
 // (xzFirst): it is used instead of compressing again. whole: src is the
 // whole input, compressed plain (xzModelsWhole).
 func xzTuned(dst, src []byte, level int, extreme bool, first []byte, whole bool) ([]byte, error) {
+	return xzTunedCut(dst, src, level, extreme, first, whole, 0, 1)
+}
+
+// xzTunedCut is xzTuned that, when cut > 0 and src is larger than
+// xzTrialMax, writes src as two xz blocks, the second starting at cut,
+// both with the model the trial chose, compressed at once when conc > 1
+// (a decoder can decode them at once: see valuesCut). The output does
+// not depend on conc.
+func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bool, cut, conc int) ([]byte, error) {
 	if level < 6 || len(src) < xzTrialMin {
+		if cut > 0 && len(src) > xzTrialMax {
+			return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithCheck(xzCheck),
+				xz.WithBlockCuts(cut), xz.WithConcurrency(min(max(conc, 1), 2)))
+		}
 		if first != nil {
 			return append(dst, first...), nil
 		}
@@ -119,6 +132,11 @@ func xzTuned(dst, src []byte, level int, extreme bool, first []byte, whole bool)
 	}
 	if len(trial) == len(src) {
 		return append(dst, best...), nil
+	}
+	if cut > 0 {
+		m := xzModels[bestModel]
+		return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithLiteralModel(m.LC, m.LP, m.PB),
+			xz.WithCheck(xzCheck), xz.WithBlockCuts(cut), xz.WithConcurrency(min(max(conc, 1), 2)))
 	}
 	if bestModel == 0 && first != nil {
 		return append(dst, first...), nil
@@ -315,6 +333,26 @@ func smallest(src []byte, level int, extreme bool) (packed, error) {
 	}
 	if z, err := zstdSmall(nil, src); err == nil && (len(z) < len(best.data) || len(z) == len(best.data) && best.backend == BackendXZ) {
 		best = packed{BackendZstd, z}
+	}
+	return best, nil
+}
+
+// smallestCut is smallest that writes an xz stream of src as two blocks
+// cut at cut (see xzTunedCut) when cut > 0, on up to conc goroutines.
+func smallestCut(src []byte, level int, extreme bool, cut, conc int) (packed, error) {
+	if cut <= 0 || level < 0 || len(src) <= zstdBestMax {
+		return smallest(src, level, extreme)
+	}
+	best := smallestNoXZ(src, level)
+	if !xzCanWin(best, src) {
+		return best, nil
+	}
+	x, err := xzTunedCut(nil, src, level, extreme, nil, false, cut, conc)
+	if err != nil {
+		return packed{}, err
+	}
+	if len(x) < len(best.data) {
+		best = packed{BackendXZ, x}
 	}
 	return best, nil
 }

@@ -146,7 +146,15 @@
 // checksum. xz is internal/xz, a pure-Go encoder whose LZMA2 data is
 // liblzma's at the same preset (TestLiblzmaParity), with a CRC32 check;
 // levels 6..9 run the extreme variant (the default is 6e) and pick the
-// LZMA literal model (lc/lp/pb) per stream.
+// LZMA literal model (lc/lp/pb) per stream. A columnar values stream
+// (whole file or frame) of 512 KiB or more is written as two xz blocks
+// when a column boundary leaves each block at least a quarter of the
+// columns' zstd sizes (the boundary closest to half; both blocks with
+// the model the trial chose, compressed at once), so that the decoder
+// decodes the two at once: 0.02-0.07% larger on the vega files it
+// applies to (zipcodes.csv, flights-20k and flights-200k.jsonl), 0.40%
+// on oui.csv, whose text columns share words (a cut inside a column,
+// balanced exactly, cost 3.4% there).
 //
 // Bound, verification, concurrency: the structured encoding is kept only
 // when it is smaller than RAW (the smallest of xz, zstd and stored), so
@@ -286,7 +294,10 @@
 // narrowest width); qcolumnar and qjson are decoded a row group at a
 // time, a worker decoding up to two groups ahead from 8 groups on; a
 // framed file's next frame is decoded while the rows of the one before
-// are written. colfmt inspect, cat and validate set GOGC to 200.
+// are written; a columnar values stream decodes in the background while
+// the column decoders follow its prefix, and when the encoder wrote it
+// as two xz blocks both decode at once (internal/xz with the decoder's
+// concurrency). colfmt inspect, cat and validate set GOGC to 200.
 //
 // A framed file's frames reuse the stream buffers of the frames before
 // (Reader, File.Validate, Decode on one goroutine). On flights-200k.jsonl
@@ -340,6 +351,22 @@
 // 0.88x) holds for the qcolumnar files of 2 MB and more, whose row
 // groups are decoded ahead on the second core, not for token tables
 // (one values stream) nor files under 2 MB, where start-up weighs most.
+//
+// Since the values stream of 512 KiB or more is two xz blocks decoded
+// at once (2026-11-28, later), the token tables meet it too. The same
+// run (21 shuffled rounds, medians, load 0.0-0.2), the build before ->
+// after, each file packed by its own build, CPU and wall time over xz
+// -dc's:
+//
+//	file (tokens)        CPU x xz -dc   wall x xz -dc
+//	zipcodes.csv         1.11 -> 1.11   1.04 -> 0.81
+//	flights-200k.jsonl   1.07 -> 1.04   1.02 -> 0.86
+//	oui.csv (apt)        1.23 -> 1.23   1.20 -> 0.83
+//	flights-20k.jsonl    1.56 -> 1.55   1.44 -> 1.21
+//
+// In process (BenchmarkDecodeMem, 7 alternating rounds of 30 calls,
+// load under 1.5) the four took 0.96-1.04x the CPU per call (rounds
+// 0.84-1.33x either way: noise) and 0.63-0.83x the wall time.
 //
 // The issue puts the reference C decoder at about 0.88x xz -dc's CPU:
 // the large tables are at or near it, the files under a few MB are not.

@@ -444,33 +444,45 @@ const layoutMargin = 1.08
 // first; extra, when not nil, is one more job of extraSize bytes
 // (encodeUnit's plain xz or its estimate).
 func (c *encoder) packLayouts(layouts []layoutSet, extra func() error, extraSize int) ([][]byte, error) {
-	type job struct{ set, stream, size int }
+	type job struct{ set, stream, size, cut int }
 	type ref struct{ set, stream int }
+	type key struct {
+		sum [32]byte
+		cut int
+	}
 	var jobs []job
 	// Layouts share streams (a column laid out the same way in both, the
 	// meta stream), and a layout can hold one twice: each distinct
 	// stream is packed once, and its copies take its result.
-	first := make(map[[32]byte]ref)
+	first := make(map[key]ref)
 	var copies [][2]ref
 	out := make([][]packed, len(layouts))
 	for i, l := range layouts {
 		out[i] = make([]packed, len(l.streams))
+		vi, cut := -1, 0
+		if l.codec == CodecColumnar {
+			vi, cut = valuesCut(l.streams)
+		}
 		for k, s := range l.streams {
 			if s.stored || len(s.data) == 0 {
 				out[i][k] = packed{BackendStored, s.data}
 				continue
 			}
-			key := sha256.Sum256(s.data)
+			kc := 0
+			if k == vi {
+				kc = cut
+			}
+			key := key{sha256.Sum256(s.data), kc}
 			if r, ok := first[key]; ok {
 				copies = append(copies, [2]ref{{i, k}, r})
 				continue
 			}
 			first[key] = ref{i, k}
-			jobs = append(jobs, job{i, k, len(s.data)})
+			jobs = append(jobs, job{i, k, len(s.data), kc})
 		}
 	}
 	if extra != nil {
-		jobs = append(jobs, job{-1, 0, extraSize})
+		jobs = append(jobs, job{-1, 0, extraSize, 0})
 	}
 	slices.SortStableFunc(jobs, func(a, b job) int { return b.size - a.size })
 	err := parallel(c.concurrency, len(jobs), func(j int) error {
@@ -482,7 +494,7 @@ func (c *encoder) packLayouts(layouts []layoutSet, extra func() error, extraSize
 		if jb.set < 0 {
 			return extra()
 		}
-		p, err := smallest(layouts[jb.set].streams[jb.stream].data, c.enc.level, c.enc.xzExtreme())
+		p, err := smallestCut(layouts[jb.set].streams[jb.stream].data, c.enc.level, c.enc.xzExtreme(), jb.cut, c.concurrency)
 		out[jb.set][jb.stream] = p
 		return err
 	})

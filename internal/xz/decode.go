@@ -107,7 +107,7 @@ func AppendDecodeStream(dst, src []byte, opts ...Option) ([]byte, int, error) {
 }
 
 func newDecodeConfig(opts []Option) (*config, error) {
-	c := &config{maxDecoded: DefaultMaxDecodedSize}
+	c := &config{maxDecoded: DefaultMaxDecodedSize, concurrency: 1}
 	if len(opts) == 0 {
 		return c, nil
 	}
@@ -227,6 +227,20 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 	default:
 		return out, 0, errs.At(ErrUnsupported, base+7, "", "check type %d", check)
 	}
+	if c.concurrency > 1 {
+		o, n, tried, ok := appendStreamParallel(out, src, base, c, budget, check)
+		if ok {
+			return o, n, nil
+		}
+		out = o // the serial path reuses the reserved output
+		if tried && c.progress != nil {
+			// The serial path decodes again only to find the error: the
+			// prefix was reported already.
+			cc := *c
+			cc.progress = nil
+			c = &cc
+		}
+	}
 	// Reserve the whole output up front when the index says how large it
 	// is (and the claim is plausible for the input's size: a hostile
 	// index cannot make us allocate far more than the data delivers).
@@ -249,69 +263,15 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 		if src[p] == 0 {
 			break // the index
 		}
-		// Block header.
-		hsize := (int(src[p]) + 1) * 4
-		if hsize > len(src)-p {
-			return out, 0, corrupt(p, "truncated block header")
+		bh, err := parseBlockHeader(src, p, base)
+		if err != nil {
+			return out, 0, err
 		}
-		h := src[p : p+hsize]
-		if crc32.ChecksumIEEE(h[:hsize-4]) != binary.LittleEndian.Uint32(h[hsize-4:]) {
-			return out, 0, corrupt(p, "block header CRC32 mismatch")
-		}
-		h = h[:hsize-4]
-		bf := h[1]
-		if bf&0x3C != 0 {
-			return out, 0, errs.At(ErrUnsupported, base+int64(p+1), "", "reserved block flags %#02x", bf)
-		}
-		q := 2
-		declComp, declUncomp := int64(-1), int64(-1)
-		if bf&0x40 != 0 {
-			v, ok := readVarint(h, &q)
-			if !ok || v == 0 || v > 1<<62 {
-				return out, 0, corrupt(p+q, "bad compressed size in block header")
-			}
-			declComp = int64(v)
-		}
-		if bf&0x80 != 0 {
-			v, ok := readVarint(h, &q)
-			if !ok || v > 1<<62 {
-				return out, 0, corrupt(p+q, "bad uncompressed size in block header")
-			}
-			declUncomp = int64(v)
-		}
-		if bf&3 != 0 {
-			return out, 0, errs.At(ErrUnsupported, base+int64(p+1), "", "filter chain of %d filters (only a lone LZMA2 is supported; BCJ and delta are not)", bf&3+1)
-		}
-		id, ok1 := readVarint(h, &q)
-		psize, ok2 := readVarint(h, &q)
-		if !ok1 || !ok2 {
-			return out, 0, corrupt(p+q, "bad filter flags")
-		}
-		if id != filterLZMA2 {
-			return out, 0, errs.At(ErrUnsupported, base+int64(p+q), "", "filter %#x (only LZMA2 is supported)", id)
-		}
-		if psize != 1 || q >= len(h) {
-			return out, 0, corrupt(p+q, "bad LZMA2 filter properties")
-		}
-		dprops := h[q]
-		q++
-		if dprops > 40 {
-			return out, 0, corrupt(p+q-1, "bad LZMA2 dictionary size")
-		}
-		dict := uint32(0xFFFFFFFF)
-		if dprops < 40 {
-			dict = uint32(2|dprops&1) << (dprops/2 + 11)
-		}
-		for ; q < len(h); q++ {
-			if h[q] != 0 {
-				return out, 0, errs.At(ErrUnsupported, base+int64(p+q), "", "nonzero block header padding")
-			}
-		}
+		hsize, declComp, declUncomp, dict := bh.size, bh.comp, bh.uncomp, bh.dict
 		p += hsize
 		// LZMA2 data.
 		bstart := len(out)
 		var n int
-		var err error
 		out, n, err = d.decodeLZMA2(out, src[p:], dict, start, budget, base+int64(p), c)
 		if err != nil {
 			return out[:start], 0, err
@@ -382,6 +342,79 @@ func appendStream(out, src []byte, base int64, c *config, budget int64) ([]byte,
 		return out[:start], 0, corrupt(q+10, "missing stream footer magic")
 	}
 	return out, q + streamHeaderLen, nil
+}
+
+// blockHeader is a parsed block header.
+type blockHeader struct {
+	size         int   // the header's length in bytes
+	comp, uncomp int64 // the sizes it declares, -1 when absent
+	dict         uint32
+}
+
+// parseBlockHeader reads the block header at src[p] (src[p] != 0), the
+// stream starting at offset base in the input (for errors).
+func parseBlockHeader(src []byte, p int, base int64) (blockHeader, error) {
+	corrupt := func(at int, format string, args ...any) error {
+		return errs.At(ErrCorrupt, base+int64(at), "", format, args...)
+	}
+	hsize := (int(src[p]) + 1) * 4
+	if hsize > len(src)-p {
+		return blockHeader{}, corrupt(p, "truncated block header")
+	}
+	h := src[p : p+hsize]
+	if crc32.ChecksumIEEE(h[:hsize-4]) != binary.LittleEndian.Uint32(h[hsize-4:]) {
+		return blockHeader{}, corrupt(p, "block header CRC32 mismatch")
+	}
+	h = h[:hsize-4]
+	bf := h[1]
+	if bf&0x3C != 0 {
+		return blockHeader{}, errs.At(ErrUnsupported, base+int64(p+1), "", "reserved block flags %#02x", bf)
+	}
+	q := 2
+	declComp, declUncomp := int64(-1), int64(-1)
+	if bf&0x40 != 0 {
+		v, ok := readVarint(h, &q)
+		if !ok || v == 0 || v > 1<<62 {
+			return blockHeader{}, corrupt(p+q, "bad compressed size in block header")
+		}
+		declComp = int64(v)
+	}
+	if bf&0x80 != 0 {
+		v, ok := readVarint(h, &q)
+		if !ok || v > 1<<62 {
+			return blockHeader{}, corrupt(p+q, "bad uncompressed size in block header")
+		}
+		declUncomp = int64(v)
+	}
+	if bf&3 != 0 {
+		return blockHeader{}, errs.At(ErrUnsupported, base+int64(p+1), "", "filter chain of %d filters (only a lone LZMA2 is supported; BCJ and delta are not)", bf&3+1)
+	}
+	id, ok1 := readVarint(h, &q)
+	psize, ok2 := readVarint(h, &q)
+	if !ok1 || !ok2 {
+		return blockHeader{}, corrupt(p+q, "bad filter flags")
+	}
+	if id != filterLZMA2 {
+		return blockHeader{}, errs.At(ErrUnsupported, base+int64(p+q), "", "filter %#x (only LZMA2 is supported)", id)
+	}
+	if psize != 1 || q >= len(h) {
+		return blockHeader{}, corrupt(p+q, "bad LZMA2 filter properties")
+	}
+	dprops := h[q]
+	q++
+	if dprops > 40 {
+		return blockHeader{}, corrupt(p+q-1, "bad LZMA2 dictionary size")
+	}
+	dict := uint32(0xFFFFFFFF)
+	if dprops < 40 {
+		dict = uint32(2|dprops&1) << (dprops/2 + 11)
+	}
+	for ; q < len(h); q++ {
+		if h[q] != 0 {
+			return blockHeader{}, errs.At(ErrUnsupported, base+int64(p+q), "", "nonzero block header padding")
+		}
+	}
+	return blockHeader{hsize, declComp, declUncomp, dict}, nil
 }
 
 func checkName(c Check) string {

@@ -52,7 +52,7 @@
 //
 // AppendEncode (and Encode) compress a byte slice; NewWriter streams.
 // Options: WithPreset, WithExtreme, WithLiteralContext, WithCheck,
-// WithBlockSize, WithConcurrency. ParsePreset reads xz's "-9e" notation; Memory reports
+// WithBlockSize, WithBlockCuts, WithConcurrency. ParsePreset reads xz's "-9e" notation; Memory reports
 // the memory bound of a configuration.
 //
 // # Memory
@@ -107,6 +107,26 @@
 // range coder byte is not 0 is rejected. WithProgress shows the output
 // after every LZMA2 chunk, so a consumer can work on a prefix while the
 // rest decodes.
+//
+// Parallel decoding: with WithConcurrency(n), n > 1, a stream that ends
+// src (its footer last, as AppendDecodeStream of an exact stream or
+// AppendDecode of a lone stream) and whose intact index lists two or
+// more blocks is decoded up to n blocks at once, on at most n goroutines
+// (the caller's one of them). The index places every block (its offset
+// in the stream and in the output), the whole output is reserved once
+// under the same budget and plausibility bound, and each block decodes
+// into its own region: its capacity ends at the region's end, so a block
+// that decodes to more than its record fails (ErrTooLarge inside) and
+// never grows past it, and one that decodes to less, or whose header,
+// padding, check or sizes disagree with the index, fails too. Any such
+// failure drops the parallel result, and the serial path decodes the
+// stream again to report its own error: errors (the first failing block
+// in stream order, its offset and message) and outputs are the serial
+// path's whatever n (TestDecodeParallelErrors, FuzzDecodeParallel).
+// WithProgress keeps its meaning, a growing prefix: the first block
+// reports chunk by chunk, a later block's output once every block
+// before it is done. xz -T writes such streams, and so does the encoder
+// with WithBlockSize or WithBlockCuts (explicit block starts).
 //
 // The range decoder's range, code and input position are locals of the
 // chunk loop (rcBit is small enough to be inlined). The bits that are

@@ -60,7 +60,8 @@ type config struct {
 	preset      int
 	extreme     bool
 	check       Check
-	blockSize   int // 0: the preset's default (3 x dictionary, at least 1 MiB)
+	blockSize   int   // 0: the preset's default (3 x dictionary, at least 1 MiB)
+	cuts        []int // WithBlockCuts
 	concurrency int
 	maxDecoded  int64            // decoder: WithMaxDecodedSize
 	progress    func(out []byte) // decoder: WithProgress
@@ -165,8 +166,31 @@ func WithBlockSize(n int) Option {
 	}
 }
 
+// WithBlockCuts makes AppendEncode start a new block at each of the
+// offsets cuts (increasing, positive; offsets at or past the end of the
+// input are ignored), as well as every block size (WithBlockSize) bytes
+// after each of them: a caller that knows where its data changes can
+// place the blocks, which a decoder may then decode in parallel. The
+// Writer ignores it.
+func WithBlockCuts(cuts ...int) Option {
+	return func(c *config) error {
+		for i, v := range cuts {
+			if v <= 0 || i > 0 && v <= cuts[i-1] {
+				return opt.Invalid(ErrInvalidOption, "WithBlockCuts", v, "cuts must be positive and increasing")
+			}
+		}
+		c.cuts = append([]int(nil), cuts...)
+		return nil
+	}
+}
+
 // WithConcurrency compresses up to n blocks at once (default 1). Memory
 // grows with n (see the package documentation); the output does not change.
+//
+// The decoder takes it too: a stream whose index lists several blocks is
+// decoded up to n blocks at once, each into its own region of the output
+// (see the package documentation); the output, the errors and what
+// WithProgress sees first do not change.
 func WithConcurrency(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > MaxConcurrency {
@@ -270,6 +294,24 @@ func (c *config) effBlockSize() int {
 		n = 1 << 20
 	}
 	return n
+}
+
+// blockBounds is where the blocks of an input of n bytes end: every
+// block size bytes from the start and from each cut.
+func (c *config) blockBounds(n int) []int {
+	bs := c.effBlockSize()
+	var ends []int
+	from := 0
+	for _, cut := range append(c.cuts, n) {
+		if cut > n {
+			cut = n
+		}
+		for from < cut {
+			from += min(bs, cut-from)
+			ends = append(ends, from)
+		}
+	}
+	return ends
 }
 
 // ParsePreset reads a preset the way xz's command line writes it: a digit

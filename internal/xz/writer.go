@@ -21,7 +21,7 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 	}
 	dst = appendStreamHeader(dst, c.check)
 	var recs []blockRecord
-	ss := getScratches(min(c.concurrency, max(1, (len(src)+c.effBlockSize()-1)/c.effBlockSize())))
+	ss := getScratches(min(c.concurrency, max(1, len(c.blockBounds(len(src))))))
 	dst, recs = appendBlocks(dst, src, &c, recs, true, ss)
 	for _, s := range ss {
 		putScratch(s)
@@ -48,9 +48,14 @@ func appendBlocks(dst, src []byte, c *config, recs []blockRecord, whole bool, sc
 		return dst, recs
 	}
 	p := c.params()
-	bs := c.effBlockSize()
-	n := (len(src) + bs - 1) / bs
-	part := func(i int) []byte { return src[i*bs : min(len(src), (i+1)*bs)] }
+	ends := c.blockBounds(len(src))
+	n := len(ends)
+	part := func(i int) []byte {
+		if i == 0 {
+			return src[:ends[0]]
+		}
+		return src[ends[i-1]:ends[i]]
+	}
 	if n == 1 || c.concurrency == 1 {
 		sizes := !whole || n > 1
 		for i := 0; i < n; i++ {
@@ -118,6 +123,7 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.cuts = nil // AppendEncode's alone
 	return &Writer{w: w, c: c, scratch: newScratches(c.concurrency)}, nil
 }
 
