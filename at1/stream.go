@@ -113,6 +113,14 @@ func (dc *decoder) streamRows(cw *chunkWriter, rows *columnarRows, limit int64) 
 		return errs.At(ErrTooLarge, -1, "", "decoded output of %d bytes exceeds the limit of %d bytes", size, dc.maxDecoded)
 	}
 	start := cw.n + int64(len(cw.buf))
+	flush := cw.flush
+	var em *emitter
+	if dc.concurrency > 1 && size >= asyncMin {
+		// The hash and the writes overlap the next chunk's rows.
+		em = cw.async()
+		defer em.stop() // on an early return
+		flush = em.flush
+	}
 	if m.hasHeader {
 		cw.buf = append(cw.buf, rows.header...)
 	}
@@ -122,13 +130,18 @@ func (dc *decoder) streamRows(cw *chunkWriter, rows *columnarRows, limit int64) 
 		cw.buf = rows.write(cw.buf, r, r1, &at)
 		r = r1
 		if len(cw.buf) >= streamChunk {
-			if err := cw.flush(); err != nil {
+			if err := flush(); err != nil {
 				return err
 			}
 		}
 	}
 	if m.trailing {
 		cw.buf = append(cw.buf, '\n')
+	}
+	if em != nil {
+		if err := em.stop(); err != nil {
+			return err
+		}
 	}
 	if got := cw.n + int64(len(cw.buf)) - start; got != size {
 		// planRows and write disagree: a bug, never an input problem.
