@@ -373,9 +373,9 @@
 // works on one 256 KiB chunk while the next chunk's rows are assembled.
 // Against the build before it (25 alternating rounds, load under 1):
 // flights-200k.jsonl 0.90x the wall time and 1.06x the CPU, zipcodes.csv
-// (under the 4 MiB floor) 0.96x and 1.00x; over xz -dc in a run of 15-21
-// rounds: flights-200k.jsonl CPU 1.08, wall 0.79; zipcodes.csv 1.20 and
-// 0.84.
+// 0.96x and 1.00x (so the floor: below a few MiB it is not worth its
+// CPU); over xz -dc in a run of 15 rounds, flights-200k.jsonl took 1.08x
+// the CPU and 0.79x the wall time.
 //
 // The issue puts the reference C decoder at about 0.88x xz -dc's CPU:
 // the large tables are at or near it, the files under a few MB are not.
