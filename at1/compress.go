@@ -95,12 +95,7 @@ func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bo
 	}
 	trial := src
 	if len(src) > xzTrialMax {
-		trial = make([]byte, 0, xzTrialMax)
-		piece := xzTrialMax / xzTrialPieces
-		step := (len(src) - piece) / (xzTrialPieces - 1)
-		for i := 0; i < xzTrialPieces; i++ {
-			trial = append(trial, src[i*step:i*step+piece]...)
-		}
+		trial = spreadSample(src, xzTrialMax, xzTrialPieces)
 	}
 	models := xzModels
 	if len(trial) == len(src) {
@@ -142,6 +137,18 @@ func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bo
 		return append(dst, first...), nil
 	}
 	return xzModel(dst, src, level, extreme, xzModels[bestModel])
+}
+
+// spreadSample is pieces pieces of src spread evenly over it, size bytes
+// in all (len(src) > size, pieces >= 2).
+func spreadSample(src []byte, size, pieces int) []byte {
+	sample := make([]byte, 0, size)
+	piece := size / pieces
+	step := (len(src) - piece) / (pieces - 1)
+	for i := 0; i < pieces; i++ {
+		sample = append(sample, src[i*step:i*step+piece]...)
+	}
+	return sample
 }
 
 // xzModel is xzCompress with the literal model m (lc, pb).

@@ -326,13 +326,10 @@ func pickChunk(cands []candidate) candidate {
 // estCacheMax sizes.
 func estSize(chunk []byte) int {
 	key := sha256.Sum256(chunk)
-	estCache.Lock()
-	n, ok := estCache.m[key]
-	estCache.Unlock()
-	if ok {
+	if n, ok := cachedEstSize(key); ok {
 		return n
 	}
-	n = len(zstdCompress(nil, chunk, estLevel))
+	n := len(zstdCompress(nil, chunk, estLevel))
 	estCache.Lock()
 	if len(estCache.m) >= estCacheMax || estCache.m == nil {
 		estCache.m = make(map[[32]byte]int)
@@ -340,6 +337,14 @@ func estSize(chunk []byte) int {
 	estCache.m[key] = n
 	estCache.Unlock()
 	return n
+}
+
+// cachedEstSize is estSize of the chunk whose SHA-256 is key, if cached.
+func cachedEstSize(key [32]byte) (int, bool) {
+	estCache.Lock()
+	defer estCache.Unlock()
+	n, ok := estCache.m[key]
+	return n, ok
 }
 
 const estCacheMax = 1 << 14

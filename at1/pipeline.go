@@ -172,22 +172,13 @@ const valuesCutShare = 0.25
 // over it, scaled (estSize of oui.csv's text columns took 150 ms, 6% of
 // its encode).
 func cutWeight(chunk []byte) int {
-	key := sha256.Sum256(chunk)
-	estCache.Lock()
-	n, ok := estCache.m[key]
-	estCache.Unlock()
-	if ok {
+	if n, ok := cachedEstSize(sha256.Sum256(chunk)); ok {
 		return n
 	}
 	if len(chunk) <= cutSample {
 		return estSize(chunk)
 	}
-	piece := cutSample / cutSamplePieces
-	step := (len(chunk) - piece) / (cutSamplePieces - 1)
-	sample := make([]byte, 0, cutSample)
-	for i := 0; i < cutSamplePieces; i++ {
-		sample = append(sample, chunk[i*step:i*step+piece]...)
-	}
+	sample := spreadSample(chunk, cutSample, cutSamplePieces)
 	return int(float64(len(zstdCompress(nil, sample, estLevel))) * float64(len(chunk)) / float64(len(sample)))
 }
 
