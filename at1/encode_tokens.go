@@ -26,6 +26,26 @@ import (
 // codes in a few bytes. Which pieces a column is cut into is chosen per
 // column by the estimated size of the candidates, like column types.
 
+// cutColumns is cutColumn of each column, on up to concurrency
+// goroutines.
+func cutColumns(cols []column, concurrency int) [][]column {
+	cuts := make([][]column, len(cols))
+	parallel(concurrency, len(cols), func(k int) error {
+		cuts[k] = cutColumn(cols[k])
+		return nil
+	})
+	return cuts
+}
+
+// cellColumns is the columns of src whose cells are cells[k].
+func cellColumns(src []byte, cells [][]cell) []column {
+	cols := make([]column, len(cells))
+	for k, c := range cells {
+		cols[k] = column{src: src, cells: c}
+	}
+	return cols
+}
+
 // tokenTable is t (delimited text) with every field a column of its own
 // and the delimiters as constant columns between them; fields are cut
 // into digit runs where that is estimated smaller. nil when that would be
@@ -36,11 +56,7 @@ func tokenTable(t *table, concurrency int) *table {
 		return nil
 	}
 	sep := []byte{t.delim}
-	cuts := make([][]column, ncols)
-	parallel(concurrency, ncols, func(k int) error {
-		cuts[k] = cutColumn(t.cols[k])
-		return nil
-	})
+	cuts := cutColumns(t.cols, concurrency)
 	alignPrefixes(t.cols, cuts)
 	if ncols == 1 && len(cuts[0]) == 1 {
 		return nil // the same table as t: nothing to cut, no delimiter
@@ -109,11 +125,7 @@ func jsonTokenTable(src []byte, concurrency int) *table {
 	if n == 0 {
 		return nil
 	}
-	cuts := make([][]column, nv)
-	parallel(concurrency, nv, func(k int) error {
-		cuts[k] = cutColumn(column{src: src, cells: vcols[k]})
-		return nil
-	})
+	cuts := cutColumns(cellColumns(src, vcols), concurrency)
 	for k := 0; k < nv; k++ {
 		t.cols = append(t.cols, constColumnOf(best.segs[k], n))
 		t.cols = append(t.cols, cuts[k]...)
@@ -808,11 +820,7 @@ func jsonUnionTable(src []byte, concurrency int) *table {
 	if n == 0 || other == 0 {
 		return nil
 	}
-	cuts := make([][]column, nk)
-	parallel(concurrency, nk, func(k int) error {
-		cuts[k] = cutColumn(column{src: src, cells: vcols[k]})
-		return nil
-	})
+	cuts := cutColumns(cellColumns(src, vcols), concurrency)
 	for j := 0; j < nk; j++ {
 		t.cols = append(t.cols, column{src: src, cells: scols[j]})
 		t.cols = append(t.cols, cuts[j]...)
