@@ -86,10 +86,7 @@ func TestTableCells(t *testing.T) {
 			want = append(want, string(row))
 		}
 	}
-	got := rowTexts(tt, false)
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("token table rows differ from the lines' fields:\n%q\nwant\n%q", got[:4], want[:4])
-	}
+	requireRows(t, tt, false, want)
 	roundTrip(t, "cells", src, forceStructured())
 }
 
@@ -115,10 +112,7 @@ func TestJSONTokenCells(t *testing.T) {
 			want = append(want, string(l))
 		}
 	}
-	got := rowTexts(tt, true)
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("rows differ from the lines:\n%q\nwant\n%q", got[:3], want[:3])
-	}
+	requireRows(t, tt, true, want)
 	roundTrip(t, "json cells", src, forceStructured())
 }
 
@@ -166,15 +160,7 @@ func TestJSONUnionTable(t *testing.T) {
 			want = append(want, string(l))
 		}
 	}
-	got := rowTexts(tt, true)
-	if len(got) != len(want) {
-		t.Fatalf("%d rows, want %d", len(got), len(want))
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("row %d is %q, want %q", i, got[i], want[i])
-		}
-	}
+	requireRows(t, tt, true, want)
 	var verb []string
 	for _, v := range tt.verbatim {
 		verb = append(verb, string(v))
@@ -264,12 +250,11 @@ func TestJSONUnionNested(t *testing.T) {
 	if tt == nil || len(tt.verbatim) != 0 {
 		t.Fatal("no union table, or verbatim lines")
 	}
-	got := rowTexts(tt, true)
-	for i := range ls {
-		if got[i] != string(ls[i]) {
-			t.Fatalf("row %d is %q, want %q", i, got[i], ls[i])
-		}
+	want := make([]string, len(ls))
+	for i, l := range ls {
+		want[i] = string(l)
 	}
+	requireRows(t, tt, true, want)
 	union2 := roundTrip(t, "json nested", src, onlyLayout("jsonunion"))
 	common := roundTrip(t, "json nested common shape", src, onlyLayout("jsontokens"))
 	if len(union2) >= len(common) {

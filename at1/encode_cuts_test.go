@@ -41,6 +41,20 @@ func rowTexts(t *table, quote bool) []string {
 	return out
 }
 
+// requireRows fails t unless the token table's rows (rowTexts) are want.
+func requireRows(t *testing.T, tt *table, quote bool, want []string) {
+	t.Helper()
+	got := rowTexts(tt, quote)
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("row %d is %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
 func TestPairCut(t *testing.T) {
 	vals := fieldsOf("95376472", "5698933", "-12345", "12", "", "-7", "0000")
 	pieces := pairCut(vals)
