@@ -66,7 +66,7 @@ func TestColumnReport(t *testing.T) {
 		sumAlone := 0
 		for k, col := range tb.cols {
 			cands := colCandidates(col)
-			if d, ok := derivedChunk(tb.cols, k); ok {
+			if d, ok := derivedChunk(tb.cols, derivedIDs(tb.cols, 1), k); ok {
 				cands = append(cands, candidate{colDerived, d})
 			}
 			ch := pickChunk(cands)

@@ -371,9 +371,10 @@ func (c *encoder) columnarStreamsOf(t *table) []namedStream {
 		fieldcounts = varint.Append(fieldcounts, uint64(n))
 	}
 	chosen := make([]candidate, ncols)
+	ids := derivedIDs(t.cols, c.concurrency)
 	parallel(c.concurrency, ncols, func(k int) error {
 		cands := colCandidates(t.cols[k])
-		if d, ok := derivedChunk(t.cols, k); ok {
+		if d, ok := derivedChunk(t.cols, ids, k); ok {
 			cands = append(cands, candidate{colDerived, d})
 		}
 		chosen[k] = pickChunk(cands)
@@ -408,53 +409,6 @@ func b2u(b bool) byte {
 		return 1
 	}
 	return 0
-}
-
-// derivedChunk writes column k as DERIVED from an earlier column a when
-// k's value is a function of a's and exactly the same rows carry both
-// (columns are ragged: rows with more than k fields are a subset of those
-// with more than a, so equal counts mean the same rows). The map follows
-// the first appearance of a's distinct values; the smallest map wins.
-func derivedChunk(cols []column, k int) ([]byte, bool) {
-	n := cols[k].len()
-	var best []byte
-	bestMap := min(n/4+1, 1<<12) // a large map rarely pays for itself
-	for a := 0; a < k; a++ {
-		if cols[a].len() != n {
-			continue
-		}
-		ids := map[string]int{}
-		var mapped [][]byte
-		ok := true
-		for i := range cols[a].cells {
-			v := cols[a].val(i)
-			id, seen := ids[string(v)]
-			if !seen {
-				if len(mapped) >= bestMap {
-					ok = false
-					break
-				}
-				ids[string(v)] = len(mapped)
-				mapped = append(mapped, cols[k].val(i))
-				continue
-			}
-			if !bytes.Equal(mapped[id], cols[k].val(i)) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		out := varint.Append(nil, uint64(a))
-		out = varint.Append(out, uint64(len(mapped)))
-		for _, m := range mapped {
-			out = varint.Append(out, uint64(len(m)))
-			out = append(out, m...)
-		}
-		best, bestMap = out, len(mapped)
-	}
-	return best, best != nil
 }
 
 // estLevel is the zstd level that estimates a column candidate's size:
