@@ -137,7 +137,10 @@
 // tag each block with the smaller of xz and zstd and store the blocks
 // after the small streams, so a reader fetches the index first and the
 // blocks by range. qjson's template is the most common line shape
-// (qjson2 is not written).
+// (qjson2 is not written); a field that is a string on every line has
+// its quotes in the template, so a number written as a string
+// ("lat":"42.53176") is a decimal column with zone maps that
+// Query's ranges use (its values are returned without the quotes).
 //
 // Backends: each stream gets the smallest of xz, zstd and stored, and
 // empty streams are left out. zstd is internal/zstdenc (an optimal

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/colfmt/colfmt/internal/varint"
@@ -325,8 +326,9 @@ func (c *encoder) qjsonStreamsOf(src []byte) []namedStream {
 	if ncols == 0 {
 		return nil
 	}
-	template := varint.Append(nil, uint64(len(best.segs)))
-	for _, s := range best.segs {
+	segs := unquoteColumns(q.cols, best.segs)
+	template := varint.Append(nil, uint64(len(segs)))
+	for _, s := range segs {
 		template = varint.Append(template, uint64(len(s)))
 		template = append(template, s...)
 	}
@@ -338,6 +340,37 @@ func (c *encoder) qjsonStreamsOf(src []byte) []namedStream {
 	meta := varint.Append(nil, uint64(q.nlines))
 	meta = append(meta, b2u(q.trailing))
 	return c.qStreams(q, meta, template, paths)
+}
+
+// unquoteColumns moves the quotes of every column whose values are all
+// JSON strings into the template around it: segs (ncols+1 segments,
+// not modified) with those quotes added, and the columns' values
+// without them. A string of digits ("lat":"42.53176") is then an
+// integer or decimal column with zone maps, so a range query on its
+// path skips row groups, where with its quotes it was text and could
+// not be queried at all; text columns lose two bytes a value. The
+// output is the same bytes: a qjson line is its segments and values
+// joined, whichever side the quotes are on.
+func unquoteColumns(cols [][][]byte, segs [][]byte) [][]byte {
+	out := slices.Clone(segs)
+	for k, col := range cols {
+		if len(col) == 0 || slices.ContainsFunc(col, func(v []byte) bool { return !isJSONString(v) }) {
+			continue
+		}
+		for i, v := range col {
+			col[i] = v[1 : len(v)-1]
+		}
+		out[k] = append(slices.Clip(out[k]), '"')
+		out[k+1] = append([]byte{'"'}, out[k+1]...)
+	}
+	return out
+}
+
+// isJSONString reports whether v (a value jsonShape split off) is a
+// string: it starts with a quote, and jsonShape ended it at its closing
+// quote.
+func isJSONString(v []byte) bool {
+	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"'
 }
 
 func sameSegs(a, b [][]byte) bool {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -589,5 +590,51 @@ func TestEncodeCRLFQuotedLastField(t *testing.T) {
 	fs := splitFields(nil, []byte("a,\"b,\"c\"\r"), ',')
 	if len(fs) != 3 {
 		t.Errorf("malformed quoted last field: %d fields, want 3", len(fs))
+	}
+}
+
+// qjson moves the quotes of columns whose values are all strings into the
+// template: a string of digits becomes an integer or decimal column that
+// range queries can use, and its values come back without quotes. A
+// column with a non-string value somewhere keeps its quotes (and stays
+// text), and strings with escaped quotes and backslashes round-trip.
+func TestEncodeQJSONUnquotes(t *testing.T) {
+	var jl strings.Builder
+	for i := range 3000 {
+		note := []string{`"plain"`, `"say \"hi\""`, `"back\\"`, `""`}[i%4]
+		mixed := `"m"`
+		if i == 1234 {
+			mixed = "null"
+		}
+		fmt.Fprintf(&jl, `{"lat":"%d.%03d","id":"%d","note":%s,"mixed":%s,"n":%d}`+"\n", 40+i/100, i%1000, i, note, mixed, i)
+	}
+	enc := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), WithRowGroupSize(300), forceStructured())
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]byte{"lat": QDecimal, "id": QInt, "note": QText, "mixed": QText, "n": QInt}
+	for _, c := range f.Columns() {
+		if c.Type != want[c.Path] {
+			t.Errorf("column %q: type %d, want %d", c.Path, c.Type, want[c.Path])
+		}
+	}
+	rows, err := f.Query(Query{Paths: []string{"lat", "note", "mixed"}, Where: []Range{{Path: "lat", Min: "45.5", Max: "45.502"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for r, err := range rows.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%d %s|%s|%s", r.Index, r.Values[0], r.Values[1], r.Values[2]))
+	}
+	wantRows := []string{`500 45.500|plain|"m"`, `501 45.501|say \"hi\"|"m"`, `502 45.502|back\\|"m"`}
+	if !slices.Equal(got, wantRows) {
+		t.Fatalf("rows %q, want %q", got, wantRows)
+	}
+	if st := rows.Stats(); st.GroupsSkipped != st.Groups-1 {
+		t.Fatalf("zone maps skipped %d of %d groups, want all but one", st.GroupsSkipped, st.Groups)
 	}
 }
