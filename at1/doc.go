@@ -71,8 +71,10 @@
 //   - Open reads only the header, the stream directory (or the frame list)
 //     and, for qcolumnar/qjson, the small meta/template/paths/index
 //     streams from an io.ReaderAt. File.Query then selects columns (by
-//     index, or by qjson path) and inclusive range predicates on integer
-//     and decimal columns: zone maps skip row groups, predicate columns
+//     index, or by qjson path) and inclusive range predicates: numeric
+//     bounds on any column (a text column's values that are numbers match),
+//     text bounds, byte by byte, on text columns (see Range). Zone maps of
+//     integer and decimal columns skip row groups, predicate columns
 //     are read before the others, survivors are re-checked exactly
 //     (decimal text comparison, no float rounding), and only the needed
 //     blocks are read from the io.ReaderAt. Rows.Stats reports blocks read

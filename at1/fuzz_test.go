@@ -183,6 +183,9 @@ func FuzzDiffQuery(f *testing.F) {
 			if c.Type != QText {
 				qs = append(qs, Query{Columns: []int{c.Index}, Where: []Range{{Column: c.Index, Min: "-5", Max: "1000.5"}}},
 					Query{Where: []Range{{Column: c.Index, Min: "1001"}}})
+			} else {
+				qs = append(qs, Query{Columns: []int{c.Index}, Where: []Range{{Column: c.Index, Min: "B", Max: "m"}}},
+					Query{Where: []Range{{Column: c.Index, Min: "0", Max: "99"}}})
 			}
 		}
 		for _, q := range qs {

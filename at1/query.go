@@ -1,6 +1,7 @@
 package at1
 
 import (
+	"bytes"
 	"iter"
 	"math"
 	"strconv"
@@ -18,10 +19,20 @@ type Query struct {
 	Where []Range
 }
 
-// Range is an inclusive range predicate on an integer or decimal column,
-// chosen by Column, or by Path (qjson) when Path is set. Min and Max are
-// decimal text ("-3", "12.50"); an empty bound is open. Comparison is
-// exact; values that are not decimal numbers (null, text) never match.
+// Range is an inclusive range predicate on a column, chosen by Column, or
+// by Path (qjson) when Path is set; an empty bound is open.
+//
+// When its bounds are decimal text ("-3", "12.50") it compares numbers,
+// exactly: on an integer or decimal column the zone maps skip row groups,
+// and on a text column values that are not decimal numbers (null, names)
+// never match. A bound that is not a decimal number makes it a text range
+// (Min == Max: equality), compared byte by byte with the values of a text
+// column; such bounds on an integer or decimal column are an
+// ErrInvalidArgument. Text columns have no zone maps, so their predicates
+// skip no row group by themselves (a group none of whose rows match is
+// still not read further). A quoted value ("AD" in a qjson or CSV field
+// that keeps its quotes) is compared by what is inside its quotes,
+// escapes as written; a qjson null matches no predicate.
 type Range struct {
 	Column   int
 	Path     string
@@ -64,6 +75,9 @@ type pred struct {
 	hasLo    bool
 	hasHi    bool
 	loF, hiF float64
+	text     bool   // a text range: loT, hiT compared byte by byte
+	loT, hiT []byte // the bounds of a text range
+	json     bool   // a qjson column: null matches nothing
 }
 
 // Query plans a query. It fails for codecs other than qcolumnar/qjson,
@@ -111,25 +125,11 @@ func (f *File) Query(q Query) (*Rows, error) {
 		if c < 0 || c >= t.ncols {
 			return nil, invalidArg("query: predicate column %d out of range (%d columns)", c, t.ncols)
 		}
-		if t.coltypes[c] == QText {
-			return nil, errs.Wrap(ErrUnsupported, "range predicate on text column %d", c)
+		p, err := planRange(w, c, t.coltypes[c])
+		if err != nil {
+			return nil, err
 		}
-		p := pred{col: c, loF: math.Inf(-1), hiF: math.Inf(1)}
-		var ok bool
-		if w.Min != "" {
-			if p.lo, ok = parseDecimal([]byte(w.Min)); !ok {
-				return nil, invalidArg("query: bad lower bound %q", w.Min)
-			}
-			p.hasLo = true
-			p.loF, _ = strconv.ParseFloat(w.Min, 64)
-		}
-		if w.Max != "" {
-			if p.hi, ok = parseDecimal([]byte(w.Max)); !ok {
-				return nil, invalidArg("query: bad upper bound %q", w.Max)
-			}
-			p.hasHi = true
-			p.hiF, _ = strconv.ParseFloat(w.Max, 64)
-		}
+		p.json = t.segs != nil
 		rs.preds = append(rs.preds, p)
 	}
 	seen := map[int]bool{}
@@ -147,6 +147,44 @@ func (f *File) Query(q Query) (*Rows, error) {
 		}
 	}
 	return rs, nil
+}
+
+// planRange is the predicate of w on column c of type typ: numeric when
+// its bounds are decimal numbers, else a text range (text columns only).
+func planRange(w Range, c int, typ byte) (pred, error) {
+	p := pred{col: c, loF: math.Inf(-1), hiF: math.Inf(1), hasLo: w.Min != "", hasHi: w.Max != ""}
+	var loOK, hiOK bool
+	p.lo, loOK = parseDecimal([]byte(w.Min))
+	p.hi, hiOK = parseDecimal([]byte(w.Max))
+	if (!p.hasLo || loOK) && (!p.hasHi || hiOK) {
+		if p.hasLo {
+			p.loF, _ = strconv.ParseFloat(w.Min, 64)
+		}
+		if p.hasHi {
+			p.hiF, _ = strconv.ParseFloat(w.Max, 64)
+		}
+		return p, nil
+	}
+	if typ != QText {
+		bad := w.Min
+		if loOK || !p.hasLo {
+			bad = w.Max
+		}
+		return pred{}, invalidArg("query: bound %q on %s column %d is not a decimal number", bad, qTypeName(typ), c)
+	}
+	p.text, p.loT, p.hiT = true, []byte(w.Min), []byte(w.Max)
+	return p, nil
+}
+
+// qTypeName names a qcolumnar/qjson column type.
+func qTypeName(typ byte) string {
+	switch typ {
+	case QInt:
+		return "integer"
+	case QDecimal:
+		return "decimal"
+	}
+	return "text"
 }
 
 func (f *File) kind() string {
@@ -175,7 +213,7 @@ func (rs *Rows) Stats() QueryStats { return rs.stats }
 // can satisfy p. Decimal zones are f64: widened by one ulp, never trusted
 // when NaN.
 func (p *pred) zoneSkips(typ byte, b *Block) bool {
-	if !b.HasZone {
+	if !b.HasZone || p.text || typ == QText {
 		return false
 	}
 	if typ == QInt {
@@ -191,6 +229,15 @@ func (p *pred) zoneSkips(typ byte, b *Block) bool {
 }
 
 func (p *pred) match(v []byte) bool {
+	if p.json && string(v) == "null" {
+		return false
+	}
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	if p.text {
+		return (!p.hasLo || bytes.Compare(v, p.loT) >= 0) && (!p.hasHi || bytes.Compare(v, p.hiT) <= 0)
+	}
 	d, ok := parseDecimal(v)
 	if !ok {
 		return false

@@ -123,8 +123,29 @@ func TestQueryQJSONByPath(t *testing.T) {
 	if _, err := f.Query(Query{Paths: []string{"no.such.path"}}); err == nil {
 		t.Fatal("unknown path accepted")
 	}
-	if _, err := f.Query(Query{Where: []Range{{Column: 1, Min: "1"}}}); !errors.Is(err, ErrUnsupported) {
-		t.Fatalf("predicate on a text column: %v", err)
+	// A text column: decimal bounds match values that are numbers (none
+	// here), other bounds compare text, a quoted value without its quotes.
+	for _, tc := range []struct {
+		r    Range
+		want string
+	}{
+		{Range{Column: 1, Min: "1"}, ""},
+		{Range{Column: 1, Min: "c", Max: "c"}, `3|"c"`},
+		{Range{Column: 1, Min: "b"}, `3|"c"`},
+		{Range{Column: 1, Max: "b"}, `1|"a"`},
+		{Range{Column: 1, Min: "a", Max: "null"}, `1|"a";3|"c"`},
+		{Range{Column: 1, Min: "a", Max: "zz"}, `1|"a";3|"c"`}, // null matches nothing
+	} {
+		rs, err := f.Query(Query{Where: []Range{tc.r}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(collect(t, rs), ";"); got != tc.want {
+			t.Errorf("%+v: rows %q, want %q", tc.r, got, tc.want)
+		}
+	}
+	if _, err := f.Query(Query{Where: []Range{{Column: 0, Min: "c"}}}); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("text bound on an integer column: %v", err)
 	}
 }
 

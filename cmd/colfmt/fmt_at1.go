@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/colfmt/colfmt/at1"
@@ -151,7 +149,8 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func at1Query(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("query", stderr, "query FILE [--cols C,...] [--where C>=X] [--where C<=Y] [--where C=X] [--where C=X..Y] [--stats]\n"+
-		"  C is a column index or, for qjson, a field path; bounds are inclusive decimals.")
+		"  C is a column index or, for qjson, a field path. Bounds are inclusive: decimal numbers\n"+
+		"  compare as numbers, other bounds as text, byte by byte (text columns only; C=X is equality).")
 	cols := fs.String("cols", "", "columns to print, comma-separated (default all)")
 	stats := fs.Bool("stats", false, "print blocks read/skipped to stderr")
 	var where multiFlag
@@ -173,7 +172,7 @@ func at1Query(args []string, stdout, stderr io.Writer) error {
 	}
 	// Flag syntax is checked before the file is opened: a malformed
 	// flag is a usage error (exit 2) whatever the file holds; what does
-	// not fit the file (an unknown column or path, a text column) is a
+	// not fit the file (an unknown column or path, a text bound on a numeric column) is a
 	// file problem (exit 1).
 	var q at1.Query
 	if *cols != "" {
@@ -271,19 +270,8 @@ func parseWhere(s string) (at1.Range, error) {
 	if r.Min == "" && r.Max == "" {
 		return r, usagef("--where %q: no bound", s)
 	}
-	for _, b := range []string{r.Min, r.Max} {
-		if b != "" && !decimalBound().MatchString(b) {
-			return r, usagef("--where %q: bound %q is not a decimal number", s, b)
-		}
-	}
 	return r, nil
 }
-
-// decimalBound is the bound syntax at1.Query accepts; compiled on first
-// use, not at start-up.
-var decimalBound = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
-})
 
 // at1DemoRow decodes the embedded sample. There is no AT-1 encoder yet
 // (a later issue), so encode MB/s is reported as 0.
