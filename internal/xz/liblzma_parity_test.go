@@ -95,3 +95,45 @@ func TestLiblzmaParity(t *testing.T) {
 		})
 	}
 }
+
+// liblzmaSearchCases are LZMA2 data that xz 5.4.1 writes with
+// `xz --format=raw --lzma2=preset=P,nice=N,depth=D` for a prefix of a
+// dbtext file: WithMatchSearch(N, D) must give the same bytes.
+var liblzmaSearchCases = []struct {
+	input       string
+	n           int
+	preset      string
+	nice, depth int
+	size        int
+	sha         string
+}{
+	{"c_name", 49152, "6e", 64, 0, 7192, "89fae37beb4cd98b"},
+	{"l_comment", 65536, "9e", 32, 0, 14650, "52c108fa69cbb52c"},
+	{"urls2", 49152, "6e", 128, 100, 18121, "49a98d96c6325949"},
+	{"email", 65536, "6", 48, 0, 26758, "5b8e98e7f295a1fd"},
+	{"japanese", 65536, "3", 16, 0, 23169, "8ef33d53e41bc247"},
+}
+
+func TestLiblzmaParitySearch(t *testing.T) {
+	dir := shareddata.Path(t, "onpair", "dbtext")
+	for _, c := range liblzmaSearchCases {
+		t.Run(fmt.Sprintf("%s-%s-nice%d-depth%d", c.input, c.preset, c.nice, c.depth), func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, c.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cfg config
+			opts := []Option{WithPreset(int(c.preset[0] - '0')), WithExtreme(strings.HasSuffix(c.preset, "e")), WithMatchSearch(c.nice, c.depth)}
+			if cfg, err = newConfig(opts); err != nil {
+				t.Fatal(err)
+			}
+			p := cfg.params()
+			p.liblzmaTables = true
+			got := appendLZMA2(nil, b[:min(c.n, len(b))], p, nil)
+			sum := sha256.Sum256(got)
+			if h := hex.EncodeToString(sum[:8]); len(got) != c.size || h != c.sha {
+				t.Errorf("%d bytes (sha %s), liblzma %d (sha %s)", len(got), h, c.size, c.sha)
+			}
+		})
+	}
+}

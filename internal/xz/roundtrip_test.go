@@ -332,6 +332,12 @@ func TestInvalidOptions(t *testing.T) {
 			t.Errorf("NewWriter %s: error %v", name, err)
 		}
 	}
+	for _, o := range []Option{WithMatchSearch(MinNiceLen-1, 0), WithMatchSearch(MaxNiceLen+1, 0),
+		WithMatchSearch(64, -1), WithMatchSearch(64, MaxDepth+1)} {
+		if _, err := AppendEncode(nil, []byte("x"), o); !errors.Is(err, ErrInvalidOption) || !strings.Contains(err.Error(), "WithMatchSearch") {
+			t.Errorf("WithMatchSearch out of range: error %v", err)
+		}
+	}
 	if _, err := NewWriter(nil); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("NewWriter(nil): %v", err)
 	}
@@ -351,7 +357,11 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Add(small[:min(len(small), 6000)], byte(1))
 	f.Fuzz(func(t *testing.T, src []byte, sel byte) {
 		lvl := int(sel&0x0F) % 10
-		enc, err := AppendEncode(nil, src, WithPreset(lvl), WithExtreme(sel&0x80 != 0), WithBlockSize(MinBlockSize))
+		opts := []Option{WithPreset(lvl), WithExtreme(sel&0x80 != 0), WithBlockSize(MinBlockSize)}
+		if sel&0x40 != 0 { // a nice length and depth of their own
+			opts = append(opts, WithMatchSearch(MinNiceLen+int(sel&0x0F)*17, int(sel>>4&0x3)*40))
+		}
+		enc, err := AppendEncode(nil, src, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
