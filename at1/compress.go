@@ -74,24 +74,30 @@ const (
 // (xzFirst): it is used instead of compressing again. whole: src is the
 // whole input, compressed plain (xzModelsWhole).
 func xzTuned(dst, src []byte, level int, extreme bool, first []byte, whole bool) ([]byte, error) {
-	return xzTunedCut(dst, src, level, extreme, first, whole, 0, 1)
+	out, _, err := xzTunedCut(dst, src, level, extreme, first, whole, 0, 1)
+	return out, err
 }
 
 // xzTunedCut is xzTuned that, when cut > 0 and src is larger than
 // xzTrialMax, writes src as two xz blocks, the second starting at cut,
 // both with the model the trial chose, compressed at once when conc > 1
 // (a decoder can decode them at once: see valuesCut). The output does
-// not depend on conc.
-func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bool, cut, conc int) ([]byte, error) {
+// not depend on conc. It also returns src compressed with the first
+// model (xzFirst) when it was made or given, else nil.
+func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bool, cut, conc int) (out, firstOut []byte, err error) {
 	if level < 6 || len(src) < xzTrialMin {
 		if cut > 0 && len(src) > xzTrialMax {
-			return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithCheck(xzCheck),
+			out, err = xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithCheck(xzCheck),
 				xz.WithBlockCuts(cut), xz.WithConcurrency(min(max(conc, 1), 2)))
+			return out, first, err
 		}
 		if first != nil {
-			return append(dst, first...), nil
+			return append(dst, first...), first, nil
 		}
-		return xzCompress(dst, src, level, extreme)
+		if out, err = xzCompress(dst, src, level, extreme); err != nil {
+			return nil, nil, err
+		}
+		return out, out[len(dst):], nil
 	}
 	trial := src
 	if len(src) > xzTrialMax {
@@ -113,10 +119,13 @@ func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bo
 	}
 	xs, err := xz.EncodeModels(trial, run, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithCheck(xzCheck))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if reuse {
 		xs = append([][]byte{first}, xs...)
+	}
+	if len(trial) == len(src) {
+		first = xs[0]
 	}
 	var best []byte
 	bestModel := 0
@@ -126,17 +135,19 @@ func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bo
 		}
 	}
 	if len(trial) == len(src) {
-		return append(dst, best...), nil
+		return append(dst, best...), first, nil
 	}
 	if cut > 0 {
 		m := xzModels[bestModel]
-		return xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithLiteralModel(m.LC, m.LP, m.PB),
+		out, err = xz.AppendEncode(dst, src, xz.WithPreset(level), xz.WithExtreme(extreme), xz.WithLiteralModel(m.LC, m.LP, m.PB),
 			xz.WithCheck(xzCheck), xz.WithBlockCuts(cut), xz.WithConcurrency(min(max(conc, 1), 2)))
+		return out, first, err
 	}
 	if bestModel == 0 && first != nil {
-		return append(dst, first...), nil
+		return append(dst, first...), first, nil
 	}
-	return xzModel(dst, src, level, extreme, xzModels[bestModel])
+	out, err = xzModel(dst, src, level, extreme, xzModels[bestModel])
+	return out, first, err
 }
 
 // spreadSample is pieces pieces of src spread evenly over it, size bytes
@@ -354,7 +365,7 @@ func smallestCut(src []byte, level int, extreme bool, cut, conc int) (packed, er
 	if !xzCanWin(best, src) {
 		return best, nil
 	}
-	x, err := xzTunedCut(nil, src, level, extreme, nil, false, cut, conc)
+	x, _, err := xzTunedCut(nil, src, level, extreme, nil, false, cut, conc)
 	if err != nil {
 		return packed{}, err
 	}
@@ -431,15 +442,22 @@ func xzCanWin(best packed, src []byte) bool {
 // smallestXZ completes smallest: best (smallestNoXZ of src) or xz,
 // whichever is smaller; first and whole are as for xzTuned.
 func smallestXZ(best packed, src []byte, level int, extreme bool, first []byte, whole bool) (packed, error) {
+	p, _, err := smallestXZFirst(best, src, level, extreme, first, whole)
+	return p, err
+}
+
+// smallestXZFirst is smallestXZ that also returns src compressed with
+// xzTuned's first model, when it was made or given (else nil).
+func smallestXZFirst(best packed, src []byte, level int, extreme bool, first []byte, whole bool) (packed, []byte, error) {
 	if !xzCanWin(best, src) {
-		return best, nil
+		return best, first, nil
 	}
-	x, err := xzTuned(nil, src, level, extreme, first, whole)
+	x, first, err := xzTunedCut(nil, src, level, extreme, first, whole, 0, 1)
 	if err != nil {
-		return packed{}, err
+		return packed{}, nil, err
 	}
 	if len(x) < len(best.data) {
 		best = packed{BackendXZ, x}
 	}
-	return best, nil
+	return best, first, nil
 }

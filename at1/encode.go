@@ -95,9 +95,14 @@ func (c *encoder) verifier(n int64) *decoder {
 // encoding when it is smaller than RAW, else RAW.
 func (c *encoder) encodeWhole(dst, src []byte) ([]byte, error) {
 	codec := c.chooseCodec(src)
-	structured, codec, body, err := c.encodeUnit(src, codec)
+	structured, codec, body, first, err := c.encodeUnit(src, codec)
 	if err != nil {
 		return nil, err
+	}
+	if raw, err := c.underXZ9e(src, body, first); err != nil {
+		return nil, err
+	} else if raw != nil {
+		structured, body = false, raw
 	}
 	dst = append(dst, MagicWhole...)
 	if structured {
@@ -128,8 +133,9 @@ func (c *encoder) encodeWhole(dst, src []byte) ([]byte, error) {
 // concurrency.
 //
 // codec may be codecJSONAuto (whole files only): the codec of the
-// structured encoding is returned.
-func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body []byte, err error) {
+// structured encoding is returned. first is src compressed plain with
+// xzTuned's first model when that was made (xzFirst), else nil.
+func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec, body, first []byte, err error) {
 	defer zstdHold()()
 	always := codec == CodecRaw || c.enc.xzBaseline && c.enc.xzBaselineSet
 	estimate := !always && c.enc.xzBaseline
@@ -149,7 +155,7 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 		return err
 	})
 	if err != nil {
-		return false, codec, nil, err
+		return false, codec, nil, nil, err
 	}
 	// The plain xz joins the pool when it is needed whatever the
 	// structure gives, or, by default, when the structure is not
@@ -170,14 +176,13 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 		rawDone = !xzCan
 		est     = -1    // estimated plain xz size
 		ratio   float64 // the skip ratio for est
-		first   []byte  // plain xz with xzTuned's first model, when est is exact
 	)
 	var extra func() error
 	switch {
 	case xzNow:
 		extra = func() error {
 			var err error
-			rawXZ, err = smallestXZ(raw0, src, level, extreme, nil, true)
+			rawXZ, first, err = smallestXZFirst(raw0, src, level, extreme, nil, true)
 			rawDone = true
 			return err
 		}
@@ -190,7 +195,7 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 	}
 	sets, err := c.packLayouts(layouts, extra, len(src))
 	if err != nil {
-		return false, codec, nil, err
+		return false, codec, nil, nil, err
 	}
 	var s []byte
 	for i, b := range sets {
@@ -201,20 +206,20 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 	if s != nil && (len(s) < 1+len(raw0.data) || c.enc.force) {
 		switch {
 		case !always && !estimate: // WithXZBaseline(false)
-			return true, codec, s, nil
+			return true, codec, s, first, nil
 		case estNow && float64(len(s)) < ratio*float64(est):
-			return true, codec, s, nil
+			return true, codec, s, first, nil
 		}
 	}
 	if !rawDone {
-		if rawXZ, err = smallestXZ(raw0, src, level, extreme, first, true); err != nil {
-			return false, codec, nil, err
+		if rawXZ, first, err = smallestXZFirst(raw0, src, level, extreme, first, true); err != nil {
+			return false, codec, nil, nil, err
 		}
 	}
 	if s != nil && (len(s) < 1+len(rawXZ.data) || c.enc.force) {
-		return true, codec, s, nil
+		return true, codec, s, first, nil
 	}
-	return false, codec, append([]byte{rawXZ.backend}, rawXZ.data...), nil
+	return false, codec, append([]byte{rawXZ.backend}, rawXZ.data...), first, nil
 }
 
 // The plain-xz estimate: inputs up to xzExactMax bytes are compressed
@@ -745,7 +750,7 @@ func frameCodec(codec Codec, frames [][]byte) Codec {
 // frame encodes one chunk as a frame payload: method 0 and a stream set,
 // or method 1, a backend byte and data, whichever is smaller.
 func (c *encoder) frame(chunk []byte, codec Codec) ([]byte, error) {
-	structured, _, body, err := c.encodeUnit(chunk, codec)
+	structured, _, body, _, err := c.encodeUnit(chunk, codec)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -636,5 +637,41 @@ func TestEncodeQJSONUnquotes(t *testing.T) {
 	}
 	if st := rows.Stats(); st.GroupsSkipped != st.Groups-1 {
 		t.Fatalf("zone maps skipped %d of %d groups, want all but one", st.GroupsSkipped, st.Groups)
+	}
+}
+
+// A small text file that AT-1's 42 bytes of container put over xz -9e
+// with the literal-model trial alone is brought under it by the search
+// of nice lengths (underXZ9e); xz -9e's size is the encoder's own first
+// model plus CRC64's 4 bytes, and the real xz agrees when installed.
+func TestEncodeUnderXZ9e(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "small", "SpecialCasing.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := xzFirst(src, 6, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xz9e := len(first) + xzCRC64Extra
+	if path, err := exec.LookPath("xz"); err == nil {
+		out, err := exec.Command(path, "-9e", "-T1", "-c", filepath.Join("testdata", "small", "SpecialCasing.txt")).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != xz9e {
+			t.Fatalf("xz -9e gives %d bytes, the encoder's estimate of it %d", len(out), xz9e)
+		}
+	}
+	raw, err := smallestXZ(smallestNoXZ(src, 6), src, 6, true, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trialOnly := len(MagicWhole) + 2 + len(raw.data) + TrailerSize; trialOnly <= xz9e {
+		t.Fatalf("the model trial alone gives %d bytes, xz -9e %d: the test no longer needs the search", trialOnly, xz9e)
+	}
+	enc := roundTrip(t, "SpecialCasing.txt", src)
+	if len(enc) > xz9e {
+		t.Fatalf("%d bytes, xz -9e %d", len(enc), xz9e)
 	}
 }

@@ -1,0 +1,66 @@
+package at1
+
+import "github.com/colfmt/colfmt/internal/xz"
+
+// The bound against xz -9e. A small file's AT-1 container takes 42 bytes
+// (header, codec, backend byte, trailer) that a .xz file does not, while
+// a .xz file's own framing is only 34 bytes more than the xz stream inside
+// an AT-1 file needs (CRC32 instead of CRC64 saves 4 of them). So a small
+// text file that compresses only as well as xz -9e can end up a few bytes
+// larger than xz -9e's file (39 of 300 small files from /usr/share, by 1
+// to 38 bytes, before this search).
+//
+// For an input of at most xzTrialMax bytes, xz -9e's file size is known
+// without running xz: the encoder's plain xz with its first literal
+// model is liblzma's LZMA2 data byte for byte at the presets 6e to 9e
+// (whose only difference, the dictionary size, does not matter below 8
+// MiB; TestLiblzmaParity), so xz -9e's file is that stream plus the 4
+// bytes of CRC64. When the output would be larger than that, the RAW
+// payload is searched further: the literal models of the whole-input
+// trial again, each with shorter nice lengths and the default depth for
+// them (xzSearchNice), one match-finder pass per nice length. On those 39
+// files the search brought 7 under xz -9e and made 8 others smaller (148
+// bytes in all over the 15; the other 24 keep a zstd or xz payload the
+// search does not beat), for 1.78x their encode CPU (3 alternating
+// rounds); the other 261 files do not run it (a random 60 of the 300:
+// 1.15x, noisy). 32 of the 300 stay over xz -9e, by 1 to 38 bytes.
+
+// xzSearchNice are the nice lengths underXZ9e tries (the extreme presets
+// use 273 with a search depth of 512; on the 39 files each of these won
+// somewhere, the depth for the nice length always did).
+var xzSearchNice = []int{32, 48, 64, 96, 128}
+
+// xzCRC64Extra is how much larger xz's default CRC64 check is than the
+// CRC32 of the encoder's streams.
+const xzCRC64Extra = 4
+
+// underXZ9e returns a RAW payload (backend byte and data) smaller than
+// body when the whole-file container around body would be larger than
+// xz -9e's file of src and the search finds one; else nil. first is src
+// compressed plain with xzTuned's first model (nil when it was not made).
+func (c *encoder) underXZ9e(src, body, first []byte) ([]byte, error) {
+	if first == nil || len(src) > xzTrialMax || len(src) < xzTrialMin || c.enc.level < 6 || !c.enc.xzExtreme() {
+		return nil, nil
+	}
+	xz9e := len(first) + xzCRC64Extra
+	if len(MagicWhole)+1+len(body)+TrailerSize <= xz9e {
+		return nil, nil
+	}
+	var best []byte
+	for _, nice := range xzSearchNice {
+		xs, err := xz.EncodeModels(src, xzModelsWhole, xz.WithPreset(c.enc.level), xz.WithExtreme(true),
+			xz.WithCheck(xzCheck), xz.WithMatchSearch(nice, 0))
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range xs {
+			if 1+len(x) < len(body) && (best == nil || len(x) < len(best)) {
+				best = x
+			}
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	return append([]byte{BackendXZ}, best...), nil
+}
