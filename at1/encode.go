@@ -336,6 +336,11 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 		codec Codec
 		name  string // for tests: encConfig.layout keeps one
 		make  func() []namedStream
+		// plan, when set instead of make (qjson beside the columnar
+		// layouts), splits the input, estimates it and returns how to
+		// finish it: a layout whose streams cost a full compression to
+		// make is only made when the estimates keep it.
+		plan func() (est int, finish func() []namedStream)
 	}
 	var layouts []layout
 	columnar := func() {
@@ -346,7 +351,7 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 						return c.columnarStreamsOf(t)
 					}
 					return nil
-				}})
+				}, nil})
 			}
 			return
 		}
@@ -356,12 +361,12 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 					return c.columnarStreamsOf(t)
 				}
 				return nil
-			}}, layout{CodecColumnar, "jsonunion", func() []namedStream {
+			}, nil}, layout{CodecColumnar, "jsonunion", func() []namedStream {
 				if t := jsonUnionTable(src, c.concurrency); t != nil && len(t.cols) <= maxEncodeColumns {
 					return c.columnarStreamsOf(t)
 				}
 				return nil
-			}})
+			}, nil})
 		}
 		var t *table
 		tableOf := func() *table {
@@ -375,7 +380,7 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 				return c.columnarStreamsOf(t)
 			}
 			return nil // not a table: a line of many delimiters
-		}}, layout{CodecColumnar, "tokens", func() []namedStream {
+		}, nil}, layout{CodecColumnar, "tokens", func() []namedStream {
 			// The last layout of the table: the columns tt cuts are
 			// garbage once it is made (tt keeps those it takes whole).
 			tab := tableOf()
@@ -386,7 +391,7 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 				}
 			}
 			return nil
-		}})
+		}, nil})
 	}
 	switch codec {
 	case CodecColumnar:
@@ -397,12 +402,17 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 				return c.qcolStreamsOf(t)
 			}
 			return nil
+		}, nil})
+	case CodecQJSON:
+		layouts = append(layouts, layout{CodecQJSON, "qjson", func() []namedStream { return c.qjsonStreamsOf(src) }, nil})
+	case codecJSONAuto:
+		layouts = append(layouts, layout{codec: CodecQJSON, name: "qjson", plan: func() (int, func() []namedStream) {
+			if p := c.qjsonPlanOf(src); p != nil {
+				return p.estimate(), p.streams
+			}
+			return -1, nil
 		}})
-	case CodecQJSON, codecJSONAuto:
-		layouts = append(layouts, layout{CodecQJSON, "qjson", func() []namedStream { return c.qjsonStreamsOf(src) }})
-		if codec == codecJSONAuto {
-			columnar()
-		}
+		columnar()
 	default:
 		return nil, -1, nil
 	}
@@ -410,9 +420,14 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 		layouts = slices.DeleteFunc(layouts, func(l layout) bool { return l.name != c.enc.layout })
 	}
 	sets := make([][]namedStream, len(layouts))
-	est := make([]int, len(layouts)) // -1: not columnar (always packed)
+	finish := make([]func() []namedStream, len(layouts))
+	est := make([]int, len(layouts)) // -1: not estimated (always packed)
 	for i, l := range layouts {
 		est[i] = -1
+		if l.plan != nil {
+			est[i], finish[i] = l.plan()
+			continue
+		}
 		if sets[i] = l.make(); sets[i] != nil && l.codec == CodecColumnar {
 			est[i] = estimateStreams(sets[i], c.concurrency)
 		}
@@ -420,6 +435,9 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 	keep, bestEst := keptLayouts(est)
 	var out []layoutSet
 	for i := range layouts {
+		if keep[i] && finish[i] != nil {
+			sets[i] = finish[i]()
+		}
 		if sets[i] != nil && keep[i] {
 			out = append(out, layoutSet{layouts[i].codec, sets[i]})
 		}

@@ -308,6 +308,21 @@ func valueEnd(b []byte, p int) int {
 // qjsonStreamsOf lays out JSON Lines as qjson: the most common line shape
 // (keys, order and spacing) is the template; other lines are verbatim.
 func (c *encoder) qjsonStreamsOf(src []byte) []namedStream {
+	if p := c.qjsonPlanOf(src); p != nil {
+		return p.streams()
+	}
+	return nil
+}
+
+// qjsonPlan is JSON Lines split for qjson, its blocks not yet compressed.
+type qjsonPlan struct {
+	c                     *encoder
+	q                     *qLines
+	meta, template, paths []byte
+}
+
+// qjsonPlanOf splits src for qjson (nil when no line shape fits).
+func (c *encoder) qjsonPlanOf(src []byte) *qjsonPlan {
 	ls, trailing := lines(src)
 	best := commonShape(ls)
 	if best == nil {
@@ -339,7 +354,24 @@ func (c *encoder) qjsonStreamsOf(src []byte) []namedStream {
 	}
 	meta := varint.Append(nil, uint64(q.nlines))
 	meta = append(meta, b2u(q.trailing))
-	return c.qStreams(q, meta, template, paths)
+	return &qjsonPlan{c, q, meta, template, paths}
+}
+
+// streams compresses the plan's blocks and lays out its streams.
+func (p *qjsonPlan) streams() []namedStream {
+	return p.c.qStreams(p.q, p.meta, p.template, p.paths)
+}
+
+// estimate is the plan's size under fast zstd, as estimateStreams gives
+// the columnar layouts': its small streams and each column's values
+// (joined, as its blocks hold them), before the blocks are compressed.
+func (p *qjsonPlan) estimate() int {
+	streams := []namedStream{{data: p.meta}, {data: p.template}, {data: p.paths}, {data: p.q.rowModes},
+		{data: bytes.Join(p.q.verbatim, []byte{'\n'})}}
+	for _, col := range p.q.cols {
+		streams = append(streams, namedStream{data: bytes.Join(col, []byte{'\n'})})
+	}
+	return estimateStreams(streams, p.c.concurrency)
 }
 
 // unquoteColumns moves the quotes of every column whose values are all
