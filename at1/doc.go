@@ -79,9 +79,11 @@
 //     (decimal text comparison, no float rounding), and only the needed
 //     blocks are read from the io.ReaderAt. Rows.Stats reports blocks read
 //     and skipped. Queries run on qcolumnar/qjson files, whole-file or
-//     framed (frame by frame, row indexes counted across frames); a framed
-//     file with a raw frame (plain text no index covers) or with frames
-//     that disagree on their columns returns ErrUnsupported, as do qjson2
+//     framed (frame by frame, row indexes counted across frames, each
+//     frame with its own column types: a column of numbers in one frame
+//     may be text in another); a framed file with a raw frame (plain text
+//     no index covers) or with frames that disagree on their columns
+//     (count, qjson paths, delimiter) returns ErrUnsupported, as do qjson2
 //     and the other codecs. A query sizes row groups from the meta's
 //     n_struct and walks the index; a full decode follows row_modes and
 //     ignores both (as the reference does). So File.Query first reads

@@ -197,10 +197,11 @@ type Column struct {
 }
 
 // Columns returns the columns of a qcolumnar or qjson file (nil otherwise).
+// In a framed file a column whose type differs between frames is QText.
 func (f *File) Columns() []Column {
 	t := f.t
 	if t == nil && f.parts != nil {
-		t = f.parts[0].t // the frames agree on their columns
+		t = f.parts[0].t // the frames agree on their columns, not always on their types
 	}
 	if t == nil {
 		return nil
@@ -208,6 +209,11 @@ func (f *File) Columns() []Column {
 	cols := make([]Column, t.ncols)
 	for i := range cols {
 		cols[i] = Column{Index: i, Type: t.coltypes[i]}
+		for _, p := range f.parts {
+			if p.t.coltypes[i] != t.coltypes[i] {
+				cols[i].Type = QText
+			}
+		}
 		if i < len(t.paths) {
 			cols[i].Path = t.paths[i]
 		}
@@ -346,6 +352,10 @@ func (f *File) openParts() error {
 	return nil
 }
 
+// sameColumns reports whether two frames' tables have the same columns
+// (count, qjson paths, delimiter). Their types may differ: a column of
+// numbers in one frame is text in another that holds one "N/A", and a
+// query takes each frame's types (see Range).
 func sameColumns(a, b *qTable) bool {
-	return a.ncols == b.ncols && bytes.Equal(a.coltypes, b.coltypes) && slices.Equal(a.paths, b.paths) && bytes.Equal(a.delim, b.delim)
+	return a.ncols == b.ncols && slices.Equal(a.paths, b.paths) && bytes.Equal(a.delim, b.delim)
 }

@@ -81,13 +81,19 @@ type pred struct {
 }
 
 // Query plans a query. It fails for codecs other than qcolumnar/qjson,
-// unknown columns or paths, predicates on text columns and bad bounds,
+// unknown columns or paths, text bounds on integer or decimal columns,
 // and with ErrCorrupt when the meta's n_struct or nrg disagrees with
 // row_modes or the index (a full decode ignores both; a query could not).
 func (f *File) Query(q Query) (*Rows, error) {
 	if f.parts != nil {
 		return f.queryFrames(q)
 	}
+	return f.query(q, nil)
+}
+
+// query is Query on one table; mixed marks the columns that are text in
+// another frame of the file (a text bound compares their raw text here).
+func (f *File) query(q Query, mixed []bool) (*Rows, error) {
 	if f.t == nil {
 		return nil, errs.Wrap(ErrUnsupported, "query needs a qcolumnar or qjson file (framed: every frame structured), not %s; encode with WithCodec(CodecQColumnar) or WithCodec(CodecQJSON) (colfmt pack --codec qcolumnar|qjson) for a queryable file", f.kind())
 	}
@@ -125,7 +131,7 @@ func (f *File) Query(q Query) (*Rows, error) {
 		if c < 0 || c >= t.ncols {
 			return nil, invalidArg("query: predicate column %d out of range (%d columns)", c, t.ncols)
 		}
-		p, err := planRange(w, c, t.coltypes[c])
+		p, err := planRange(w, c, t.coltypes[c], c < len(mixed) && mixed[c])
 		if err != nil {
 			return nil, err
 		}
@@ -150,8 +156,9 @@ func (f *File) Query(q Query) (*Rows, error) {
 }
 
 // planRange is the predicate of w on column c of type typ: numeric when
-// its bounds are decimal numbers, else a text range (text columns only).
-func planRange(w Range, c int, typ byte) (pred, error) {
+// its bounds are decimal numbers, else a text range (text columns, and
+// numeric ones that are text in another frame: mixed).
+func planRange(w Range, c int, typ byte, mixed bool) (pred, error) {
 	p := pred{col: c, loF: math.Inf(-1), hiF: math.Inf(1), hasLo: w.Min != "", hasHi: w.Max != ""}
 	var loOK, hiOK bool
 	p.lo, loOK = parseDecimal([]byte(w.Min))
@@ -165,7 +172,7 @@ func planRange(w Range, c int, typ byte) (pred, error) {
 		}
 		return p, nil
 	}
-	if typ != QText {
+	if typ != QText && !mixed {
 		bad := w.Min
 		if loOK || !p.hasLo {
 			bad = w.Max

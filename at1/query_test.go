@@ -3,6 +3,8 @@ package at1
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -250,5 +252,59 @@ func TestQueryBlocksNotStored(t *testing.T) {
 	fr := openVector(t, "stream_columnar.at1")
 	if _, err := fr.Query(Query{}); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("framed query: %v", err)
+	}
+}
+
+// Frames of one file may type a column differently (a frame whose "lat"
+// strings are all numbers makes it a decimal column, a frame with "n/a"
+// among them keeps it text): the file stays queryable, Columns calls the
+// column text, numeric bounds use each frame's zone maps or values, and
+// text bounds compare the raw text wherever the column is text in some
+// frame.
+func TestQueryFramesMixedTypes(t *testing.T) {
+	var jl strings.Builder
+	for i := range 12000 {
+		lat := fmt.Sprintf("%d.%02d", i/100, i%100)
+		if i == 3500 {
+			lat = "n/a"
+		}
+		fmt.Fprintf(&jl, "{\"lat\":\"%s\",\"id\":%d}\n", lat, i)
+	}
+	enc, err := Encode([]byte(jl.String()), WithCodec(CodecQJSON), WithChunkSize(64<<10), WithRowGroupSize(200), forceStructured())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Framed || len(f.Frames) < 3 {
+		t.Fatalf("want a framed file of several frames, got framed %v, %d frames", f.Framed, len(f.Frames))
+	}
+	types := map[byte]bool{}
+	for _, p := range f.parts {
+		types[p.t.coltypes[0]] = true
+	}
+	if !types[QDecimal] || !types[QText] {
+		t.Fatalf("frame types of lat %v: want decimal and text frames", types)
+	}
+	if c := f.Columns(); len(c) != 2 || c[0].Type != QText || c[0].Path != "lat" || c[1].Type != QInt {
+		t.Fatalf("columns %+v", c)
+	}
+	for _, tc := range []struct {
+		r    Range
+		want []string
+	}{
+		{Range{Path: "lat", Min: "12.5", Max: "12.52"}, []string{"12.50|1250", "12.51|1251", "12.52|1252"}},
+		{Range{Path: "lat", Min: "34.98", Max: "35.01"}, []string{"34.98|3498", "34.99|3499", "35.01|3501"}},
+		{Range{Path: "lat", Min: "n/a", Max: "n/a"}, []string{"n/a|3500"}},
+	} {
+		rs, err := f.Query(Query{Paths: []string{"lat", "id"}, Where: []Range{tc.r}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := collect(t, rs); !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: rows %q, want %q", tc.r, got, tc.want)
+		}
 	}
 }
