@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Describe writes what Open found, as `colfmt inspect` prints it: the
@@ -56,14 +57,25 @@ func (f *File) Describe(out io.Writer) error {
 	if cols == nil {
 		return w.err
 	}
-	fmt.Fprintf(w, "%s: %d lines, %d structured rows, row groups of %d, %d groups\n",
-		f.Codec, f.Lines(), f.StructuredRows(), f.RowGroupSize(), len(f.RowGroups()))
+	groups, inFrames := len(f.RowGroups()), ""
+	if f.parts != nil {
+		groups = 0
+		for _, p := range f.parts {
+			groups += len(p.t.groups)
+		}
+		inFrames = fmt.Sprintf(" in %d frames", len(f.parts))
+	}
+	fmt.Fprintf(w, "%s: %d lines, %d structured rows, row groups of %d, %d groups%s\n",
+		f.Codec, f.Lines(), f.StructuredRows(), f.RowGroupSize(), groups, inFrames)
 	if d := f.Delimiter(); d != nil {
 		fmt.Fprintf(w, "delimiter: %q\n", d)
 	}
 	types := []string{"text", "int", "decimal"}
 	for _, c := range cols {
 		fmt.Fprintf(w, "  column %d: %s", c.Index, types[c.Type])
+		if c.Type == QText && slices.ContainsFunc(f.parts, func(p *File) bool { return p.t.coltypes[c.Index] != QText }) {
+			fmt.Fprint(w, " (numeric in some frames)")
+		}
 		if c.Path != "" {
 			fmt.Fprintf(w, " path %q", c.Path)
 		}

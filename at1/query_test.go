@@ -291,6 +291,14 @@ func TestQueryFramesMixedTypes(t *testing.T) {
 	if c := f.Columns(); len(c) != 2 || c[0].Type != QText || c[0].Path != "lat" || c[1].Type != QInt {
 		t.Fatalf("columns %+v", c)
 	}
+	var desc strings.Builder
+	if err := f.Describe(&desc); err != nil {
+		t.Fatal(err)
+	}
+	if d := desc.String(); !strings.Contains(d, `column 0: text (numeric in some frames) path "lat"`) ||
+		!strings.Contains(d, fmt.Sprintf("groups in %d frames", len(f.Frames))) {
+		t.Fatalf("Describe:\n%s", d)
+	}
 	for _, tc := range []struct {
 		r    Range
 		want []string
