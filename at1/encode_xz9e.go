@@ -16,19 +16,25 @@ import "github.com/colfmt/colfmt/internal/xz"
 // (whose only difference, the dictionary size, does not matter below 8
 // MiB; TestLiblzmaParity), so xz -9e's file is that stream plus the 4
 // bytes of CRC64. When the output would be larger than that, the RAW
-// payload is searched further: the literal models of the whole-input
-// trial again, each with shorter nice lengths and the default depth for
-// them (xzSearchNice), one match-finder pass per nice length. On those 39
-// files the search brought 7 under xz -9e and made 8 others smaller (148
-// bytes in all over the 15; the other 24 keep a zstd or xz payload the
-// search does not beat), for 1.78x their encode CPU (3 alternating
-// rounds); the other 261 files do not run it (a random 60 of the 300:
-// 1.15x, noisy). 32 of the 300 stay over xz -9e, by 1 to 38 bytes.
+// payload is searched further: three text literal models, each with
+// shorter nice lengths and the default depth for them (xzSearchNice), one
+// match-finder pass per nice length. On those 39 files the search brought
+// 7 under xz -9e and made 8 others smaller (148 bytes in all over the 15;
+// the other 24 keep a zstd or xz payload the search does not beat), for
+// 1.40x their encode CPU (fresh processes, 3 alternating rounds; with all
+// eight models of the whole-input trial, the same sizes for 1.78x); the
+// other 261 files do not run it. 32 of the 300 stay over xz -9e, by 1 to
+// 38 bytes.
 
 // xzSearchNice are the nice lengths underXZ9e tries (the extreme presets
 // use 273 with a search depth of 512; on the 39 files each of these won
 // somewhere, the depth for the nice length always did).
 var xzSearchNice = []int{32, 48, 64, 96, 128}
+
+// xzSearchModels are the literal models underXZ9e tries with each nice
+// length: the text models with pb=0 (every file the search brought under
+// xz -9e won with one of them).
+var xzSearchModels = []xz.LiteralModel{{LC: 1}, {LC: 2}, {LC: 3}}
 
 // xzCRC64Extra is how much larger xz's default CRC64 check is than the
 // CRC32 of the encoder's streams.
@@ -48,7 +54,7 @@ func (c *encoder) underXZ9e(src, body, first []byte) ([]byte, error) {
 	}
 	var best []byte
 	for _, nice := range xzSearchNice {
-		xs, err := xz.EncodeModels(src, xzModelsWhole, xz.WithPreset(c.enc.level), xz.WithExtreme(true),
+		xs, err := xz.EncodeModels(src, xzSearchModels, xz.WithPreset(c.enc.level), xz.WithExtreme(true),
 			xz.WithCheck(xzCheck), xz.WithMatchSearch(nice, 0))
 		if err != nil {
 			return nil, err
