@@ -220,7 +220,9 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 	rng := uint32(0xFFFFFFFF)
 	ip := 5
 	st := d.state
-	rep0, rep1, rep2, rep3 := d.rep[0], d.rep[1], d.rep[2], d.rep[3]
+	// rep1..rep3 stay in d.rep: they are only used by matches, and
+	// fewer live locals leave registers for the range decoder.
+	rep0 := d.rep[0]
 	lc := d.lc
 	lpMask := uint32(1)<<d.lp - 1
 	pbMask := uint32(1)<<d.pb - 1
@@ -311,7 +313,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 		rng, code, ip, bit = rcBit(&d.isRep[st], rng, code, in, ip)
 		if bit == 0 {
 			// Match with a new distance.
-			rep3, rep2, rep1 = rep2, rep1, rep0
+			d.rep[3], d.rep[2], d.rep[1] = d.rep[2], d.rep[1], rep0
 			l, rng, code, ip = d.matchLen.decode(posState, rng, code, in, ip)
 			if st < litStates {
 				st = 7
@@ -380,18 +382,18 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				var dist uint32
 				rng, code, ip, bit = rcBit(&d.isRepG1[st], rng, code, in, ip)
 				if bit == 0 {
-					dist = rep1
+					dist = d.rep[1]
 				} else {
 					rng, code, ip, bit = rcBit(&d.isRepG2[st], rng, code, in, ip)
 					if bit == 0 {
-						dist = rep2
+						dist = d.rep[2]
 					} else {
-						dist = rep3
-						rep3 = rep2
+						dist = d.rep[3]
+						d.rep[3] = d.rep[2]
 					}
-					rep2 = rep1
+					d.rep[2] = d.rep[1]
 				}
-				rep1 = rep0
+				d.rep[1] = rep0
 				rep0 = dist
 			}
 			l, rng, code, ip = d.repLen.decode(posState, rng, code, in, ip)
@@ -460,7 +462,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 		pos += ml
 	}
 	d.state = st
-	d.rep = [numReps]uint32{rep0, rep1, rep2, rep3}
+	d.rep[0] = rep0
 	if res == chunkOK {
 		// Leave the range decoder normalized, as liblzma and
 		// xz-embedded do: the chunk's last byte is read here.
