@@ -262,17 +262,13 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				sym, rng, code, ip = litLow(probs, sym, rng, code, in, ip)
 			} else {
 				// Matched literal: the byte at rep0 steers the model
-				// until the first bit that differs from it, then the
-				// plain tree decodes the rest (litLow). While the bits
-				// match, the next probability's index is known before
-				// the bit (a predicted branch, as liblzma 5.6 and the
-				// LZMA SDK do), so its load is off the range decoder's
-				// dependency chain.
+				// until the first bit that differs from it.
 				m := uint32(out[pos-int(rep0)-1])
-				for {
-					mb := m >> 7 & 1
+				offset := uint32(0x100)
+				for sym < 0x100 {
 					m <<= 1
-					p := &probs[0x100+mb<<8+sym]
+					mb := m & offset
+					p := &probs[offset+mb+sym]
 					if rng < topValue {
 						rng <<= 8
 						code = code<<8 | uint32(in[ip])
@@ -280,21 +276,12 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 					}
 					v := uint32(*p)
 					bound := (rng >> probBits) * v
-					r1, k1 := rng-bound, code-bound
-					nv, nv1 := v+(1<<probBits-v)>>moveBits, v-v>>moveBits
-					b := uint32(0)
-					rng = bound
-					if code >= bound {
-						rng, code, nv, b = r1, k1, nv1, 1
-					}
-					*p = prob(nv)
-					sym = sym<<1 | b
-					if b != mb || sym >= 0x100 {
-						break
-					}
-				}
-				if sym < 0x100 {
-					sym, rng, code, ip = litLow(probs, sym, rng, code, in, ip)
+					z := uint32((int64(code) - int64(bound)) >> 63) // all ones: bit 0
+					rng = bound&z | (rng-bound)&^z
+					code -= bound &^ z
+					*p = prob((v+(1<<probBits-v)>>moveBits)&z | (v-v>>moveBits)&^z)
+					sym = sym<<1 | (z + 1)
+					offset &= mb ^ z // bit 1: mb; bit 0: offset &^ mb
 				}
 			}
 			out[pos] = byte(sym)
