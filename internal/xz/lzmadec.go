@@ -220,9 +220,9 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 	rng := uint32(0xFFFFFFFF)
 	ip := 5
 	st := d.state
-	// rep1..rep3 stay in d.rep: they are only used by matches, and
-	// fewer live locals leave registers for the range decoder.
-	rep0 := d.rep[0]
+	// The reps stay in d.rep: they are only used by matches (rep0 also
+	// by matched literals), and fewer live locals leave registers for
+	// the range decoder.
 	lc := d.lc
 	lpMask := uint32(1)<<d.lp - 1
 	pbMask := uint32(1)<<d.pb - 1
@@ -263,7 +263,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			} else {
 				// Matched literal: the byte at rep0 steers the model
 				// until the first bit that differs from it.
-				m := uint32(out[pos-int(rep0)-1])
+				m := uint32(out[pos-int(d.rep[0])-1])
 				offset := uint32(0x100)
 				for sym < 0x100 {
 					m <<= 1
@@ -297,6 +297,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			continue
 		}
 		var l uint32
+		rep0 := d.rep[0]
 		rng, code, ip, bit = rcBit(&d.isRep[st], rng, code, in, ip)
 		if bit == 0 {
 			// Match with a new distance.
@@ -390,6 +391,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				st = 11
 			}
 		}
+		d.rep[0] = rep0
 		// Copy l+2 bytes from rep0+1 back.
 		full := uint32(pos - dictStart)
 		if rep0 >= full || rep0 >= dict {
@@ -449,7 +451,6 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 		pos += ml
 	}
 	d.state = st
-	d.rep[0] = rep0
 	if res == chunkOK {
 		// Leave the range decoder normalized, as liblzma and
 		// xz-embedded do: the chunk's last byte is read here.
