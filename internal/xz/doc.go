@@ -220,6 +220,50 @@
 // slicing-by-16 CRC64 (1.1x to 1.3x hash/crc64 alone, which is 3 to 5% of
 // a decode: under the noise; CLMUL needs assembly).
 //
+// Match-heavy streams (2026-11-28). On cities.jsonl (17 MB, xz -6) xz -dc
+// used 0.91 of our CPU, on oui.csv (3 MB) 1.06. The assembly of
+// decodeChunk showed its loop carrying rng, the state and the reps in
+// stack slots (about 20 values live in the loop for 14 registers), the
+// range decoder's code reloaded from the stack in every matched-literal
+// bit, and the first word load of a copy (a cache miss) 11% of its
+// samples. Kept: the reps live in the model (d.rep), not in locals: only
+// matches and matched literals use them, and the loop has four fewer
+// loop-carried values. Measured in one process per file alternating the
+// old and the new decoder every iteration (thread CPU time, 31
+// iterations, median of old/new; three runs on the loaded shared 2-core
+// machine): cities 1.03, 1.04, 1.06; oui.csv 1.02, 1.06, 1.02;
+// flights-200k.jsonl (xz -6) 1.05, 1.03, 1.03; dbtext l_comment 1.03,
+// 1.02, 1.03; c_name 1.05, 1.04, 1.05. Against xz -dc paired
+// (BenchmarkDecodeVsXZ, medians of 4 runs of 5 iterations, base and new
+// alternating; xz's CPU over ours): cities 0.91 -> 0.92, oui 1.06 ->
+// 1.08, flights 0.90 -> 0.92, and on the dbtext files c_name 0.87 ->
+// 0.89, l_comment 1.07 -> 1.11, urls2 0.99 -> 1.07, hex 0.85 -> 0.87,
+// japanese 1.55 -> 1.63 (this paired ratio moves by +-3% from run to
+// run under load). colfmt cat of at1 files (zipcodes, flights-200k;
+// perf stat task-clock, 6 alternating rounds of 5): 1.03 and 1.01,
+// within the noise.
+//
+// Tried for match-heavy streams and not kept (each alone against the
+// kept code, same in-process method, under +3% on cities or a loss
+// elsewhere): matched literals as liblzma 5.6 and the LZMA SDK decode
+// them (a branch per bit until the first bit that differs from the match
+// byte, then the plain tree with litLow; 0.99 to 1.03 by file, inline,
+// or in a function of its own with the input as a pointer); the state
+// update after a literal from a table (neutral); the state in d.state
+// (neutral); the literal coder's index as liblzma 5.6 computes it (one
+// mask and shift; neutral); lc, lp and pb read from the model in the
+// loop (1.00 to 1.04); long matches (33 to 273 bytes) copied in 16-byte
+// steps instead of memmove (neutral); all of a match (isRep on) in a
+// method of its own, so that the literal loop keeps fewer live values
+// (0.96 to 0.98: the regalloc still kept rng in a stack slot);
+// copies that call memmove moved to a function that passes rng, code
+// and ip through (neutral); litLow written into the loop (0.89 to
+// 0.99); the length's first choice bit in the loop, calling the 3-bit
+// tree directly (0.99 to 1.00); the output buffer in transparent huge pages (no change: they
+// were not given). What is left on cities: the literals, a third of the
+// CPU (1.8 M, a third of them matched), the match copies' cache misses,
+// and CRC64 (7%; the liblzma 5.4.1 here has a CLMUL CRC64).
+//
 // # Speed and size
 //
 // BenchmarkEncode measures, in the same run, size and speed against xz

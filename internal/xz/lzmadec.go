@@ -220,7 +220,9 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 	rng := uint32(0xFFFFFFFF)
 	ip := 5
 	st := d.state
-	rep0, rep1, rep2, rep3 := d.rep[0], d.rep[1], d.rep[2], d.rep[3]
+	// The reps stay in d.rep: they are only used by matches (rep0 also
+	// by matched literals), and fewer live locals leave registers for
+	// the range decoder.
 	lc := d.lc
 	lpMask := uint32(1)<<d.lp - 1
 	pbMask := uint32(1)<<d.pb - 1
@@ -261,7 +263,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			} else {
 				// Matched literal: the byte at rep0 steers the model
 				// until the first bit that differs from it.
-				m := uint32(out[pos-int(rep0)-1])
+				m := uint32(out[pos-int(d.rep[0])-1])
 				offset := uint32(0x100)
 				for sym < 0x100 {
 					m <<= 1
@@ -295,10 +297,11 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 			continue
 		}
 		var l uint32
+		rep0 := d.rep[0]
 		rng, code, ip, bit = rcBit(&d.isRep[st], rng, code, in, ip)
 		if bit == 0 {
 			// Match with a new distance.
-			rep3, rep2, rep1 = rep2, rep1, rep0
+			d.rep[3], d.rep[2], d.rep[1] = d.rep[2], d.rep[1], rep0
 			l, rng, code, ip = d.matchLen.decode(posState, rng, code, in, ip)
 			if st < litStates {
 				st = 7
@@ -367,18 +370,18 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				var dist uint32
 				rng, code, ip, bit = rcBit(&d.isRepG1[st], rng, code, in, ip)
 				if bit == 0 {
-					dist = rep1
+					dist = d.rep[1]
 				} else {
 					rng, code, ip, bit = rcBit(&d.isRepG2[st], rng, code, in, ip)
 					if bit == 0 {
-						dist = rep2
+						dist = d.rep[2]
 					} else {
-						dist = rep3
-						rep3 = rep2
+						dist = d.rep[3]
+						d.rep[3] = d.rep[2]
 					}
-					rep2 = rep1
+					d.rep[2] = d.rep[1]
 				}
-				rep1 = rep0
+				d.rep[1] = rep0
 				rep0 = dist
 			}
 			l, rng, code, ip = d.repLen.decode(posState, rng, code, in, ip)
@@ -388,6 +391,7 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 				st = 11
 			}
 		}
+		d.rep[0] = rep0
 		// Copy l+2 bytes from rep0+1 back.
 		full := uint32(pos - dictStart)
 		if rep0 >= full || rep0 >= dict {
@@ -447,7 +451,6 @@ func (d *lzmaDec) decodeChunk(out []byte, pos, end, dictStart int, in []byte, n 
 		pos += ml
 	}
 	d.state = st
-	d.rep = [numReps]uint32{rep0, rep1, rep2, rep3}
 	if res == chunkOK {
 		// Leave the range decoder normalized, as liblzma and
 		// xz-embedded do: the chunk's last byte is read here.
