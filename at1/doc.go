@@ -267,20 +267,25 @@
 // and the CSVs 0.95-1.13x).
 //
 // Encode speed, CPU time (user+sys) of colfmt pack as a multiple of xz
-// -9e -T1's on the same input, on a shared 2-core machine, the newest run
-// for each file (the first five on 2026-11-28 at load 0.4-1.4, the others
-// on 2026-11-26 at load 5.3-5.9, which stretches wall time):
+// -9e -T1's on the same input, on a shared 2-core machine: the first nine
+// rows on 2026-11-28 (evening; medians of 3 rounds alternating with xz,
+// load 1.3-1.5), the others earlier (2026-11-26 at load 5.3-5.9, which
+// stretches wall time, or earlier on 2026-11-28):
 //
 //	input                          CPU x xz  wall x xz
-//	flights-200k.jsonl (9.9 MB)    0.78      0.54
+//	flights-200k.jsonl (9.9 MB)    0.50      0.34
+//	airport-codes.csv (7.1 MB)     1.62      0.96
+//	mysql-zips.jsonl (3.2 MB)      1.89      1.42
+//	zipcodes.csv (2.0 MB)          2.15      1.57
+//	emoji-datasource.jsonl (1.3 MB) 2.30     1.82
+//	movies.jsonl (1.3 MB)          2.97      2.38
+//	world-countries.jsonl (615 KB) 2.62      1.67
+//	sp500-2000.csv (416 KB)        5.44      3.96
+//	airports.csv (210 KB)          4.77      3.30
 //	pypi8 (8 MB TSV)               3.15      1.92
-//	zipcodes.csv                   1.94      1.43
-//	airports.csv                   2.96      2.22
-//	sp500-2000.csv                 6.48      5.03
 //	npm.tsv (18 MB, 2 frames)      2.85      1.84
 //	species.csv                    2.13      2.36
 //	birdstrikes.csv                2.22      2.36
-//	movies.jsonl                   2.02      1.77
 //	nuget.tsv                      2.54      2.56
 //
 // In the runs of the size tables the generated trades CSV took 3.0x
@@ -301,7 +306,13 @@
 // input over 1 MiB is made beside the layouts only when their zstd
 // estimate is at least 0.9 of the plain zstd, else estimated first
 // (airport-codes.csv 0.68x the CPU and wall time, emoji-datasource.jsonl
-// 0.77x, 3 alternating rounds).
+// 0.77x, 3 alternating rounds); and JSON Lines estimate their qjson layout
+// before its blocks are compressed, so that it is only packed when the
+// estimates keep it (it had lost on all 15 JSON Lines files measured).
+// Together, against the build of the morning (3 alternating rounds):
+// emoji-datasource.jsonl 0.42x the CPU, airport-codes.csv 0.58x,
+// world-countries.jsonl 0.74x, flights-200k.jsonl 0.86x, movies.jsonl
+// 0.87x, mysql-zips.jsonl 0.90x, the CSVs 0.91-0.99x (7 rounds on two).
 //
 // # Decode speed
 //
