@@ -277,7 +277,7 @@
 //	airport-codes.csv (7.1 MB)     1.62      0.96
 //	mysql-zips.jsonl (3.2 MB)      1.89      1.42
 //	zipcodes.csv (2.0 MB)          2.15      1.57
-//	emoji-datasource.jsonl (1.3 MB) 2.30     1.82
+//	emoji-datasource.jsonl (1.3MB) 2.30      1.82
 //	movies.jsonl (1.3 MB)          2.97      2.38
 //	world-countries.jsonl (615 KB) 2.62      1.67
 //	sp500-2000.csv (416 KB)        5.44      3.96
