@@ -308,6 +308,13 @@ const xzMinSize = 56
 // several times its CPU) rather than by klauspost/compress.
 const zstdBestMax = 64 << 10
 
+// zstdencMinLevel is the lowest level that runs internal/zstdenc, as
+// the literal-model trials of xz (xzTuned): an optimal parser at about
+// 1 MB/s is no part of a fast level. Below it small streams get
+// klauspost's zstd at the level (and xz at the preset), about 4% larger
+// on small text.
+const zstdencMinLevel = 6
+
 // zstdSmall is zstdCompress by internal/zstdenc: the same frame layout
 // (single-segment, no checksum), smaller on small inputs.
 func zstdSmall(dst, src []byte) ([]byte, error) {
@@ -346,7 +353,7 @@ func smallest(src []byte, level int, extreme bool) (packed, error) {
 	if level != 6 {
 		k6 = zstdCompress(nil, src, 6)
 	}
-	if best.backend == BackendXZ && float64(len(best.data)) < zstdencSkip*float64(len(k6)) {
+	if level < zstdencMinLevel || best.backend == BackendXZ && float64(len(best.data)) < zstdencSkip*float64(len(k6)) {
 		return best, nil
 	}
 	if z, err := zstdSmall(nil, src); err == nil && (len(z) < len(best.data) || len(z) == len(best.data) && best.backend == BackendXZ) {
@@ -397,7 +404,8 @@ const zstdencSkip = 0.87
 
 // smallestNoXZ is smallest without xz: stored or zstd. The zstd of
 // inputs of 10 bytes (a zstd frame takes at least 9) to zstdBestMax is
-// internal/zstdenc's alone; larger inputs get klauspost's at level.
+// also internal/zstdenc's from zstdencMinLevel; larger inputs get
+// klauspost's at level.
 //
 // Until 2026-11-28 small inputs were also compressed by klauspost's
 // zstd at level and at its best level, and internal/zstdenc ran after
@@ -421,6 +429,9 @@ func smallestNoXZ(src []byte, level int) packed {
 		// was one byte larger with internal/zstdenc alone).
 		if z := zstdCompress(nil, src, level); len(z) < len(best.data) {
 			best = packed{BackendZstd, z}
+		}
+		if level < zstdencMinLevel {
+			break
 		}
 		if z, err := zstdSmall(nil, src); err == nil && len(z) < len(best.data) {
 			best = packed{BackendZstd, z}
