@@ -93,7 +93,9 @@ func WithChunkSize(n int64) Option {
 }
 
 // WithLevel sets the compression effort of the xz and zstd backends
-// (1 fastest .. 9 smallest; default DefaultLevel).
+// (1 fastest .. 9 smallest; default DefaultLevel). From level 6 each xz
+// stream also tries several LZMA literal models and streams of up to 64
+// KiB an optimal-parsing zstd encoder; levels 1-5 skip both.
 func WithLevel(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 9 {
