@@ -108,9 +108,11 @@ func TestScratchFrames(t *testing.T) {
 			if !bytes.Equal(cat, in) {
 				t.Fatal("frames do not make the input")
 			}
-			// (qjson frames here have only small streams, left to the
-			// allocator: that case checks the outputs alone.)
-			if tc.codec != CodecQJSON && len(sd.scratch.free) == 0 {
+			// (qjson and qcolumnar frames here have only small streams,
+			// left to the allocator, and at level 1 row_modes is an
+			// RLE zstd frame, filled directly: those cases check the
+			// outputs alone.)
+			if tc.codec != CodecQJSON && tc.codec != CodecQColumnar && len(sd.scratch.free) == 0 {
 				t.Fatal("scratch holds no buffer after many frames: nothing to reuse")
 			}
 			out, err := Decode(src, WithConcurrency(1))
