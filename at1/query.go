@@ -28,7 +28,9 @@ type Query struct {
 // never match. A bound that is not a decimal number makes it a text range
 // (Min == Max: equality), compared byte by byte with the values of a text
 // column; such bounds on an integer or decimal column are an
-// ErrInvalidArgument. Text columns have no zone maps, so their predicates
+// ErrInvalidArgument, unless the column is text in another frame of a
+// framed file (each frame has its own types: there the numeric frames'
+// raw text is compared). Text columns have no zone maps, so their predicates
 // skip no row group by themselves (a group none of whose rows match is
 // still not read further). A quoted value ("AD" in a qjson or CSV field
 // that keeps its quotes) is compared by what is inside its quotes,
