@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"slices"
 )
 
 // Describe writes what Open found, as `colfmt inspect` prints it: the
@@ -70,10 +69,11 @@ func (f *File) Describe(out io.Writer) error {
 	if d := f.Delimiter(); d != nil {
 		fmt.Fprintf(w, "delimiter: %q\n", d)
 	}
+	mixed := f.mixedColumns()
 	types := []string{"text", "int", "decimal"}
 	for _, c := range cols {
 		fmt.Fprintf(w, "  column %d: %s", c.Index, types[c.Type])
-		if c.Type == QText && slices.ContainsFunc(f.parts, func(p *File) bool { return p.t.coltypes[c.Index] != QText }) {
+		if mixed != nil && mixed[c.Index] {
 			fmt.Fprint(w, " (numeric in some frames)")
 		}
 		if c.Path != "" {

@@ -386,7 +386,7 @@ func (p *qjsonPlan) estimate() int {
 func unquoteColumns(cols [][][]byte, segs [][]byte) [][]byte {
 	out := slices.Clone(segs)
 	for k, col := range cols {
-		if len(col) == 0 || slices.ContainsFunc(col, func(v []byte) bool { return !isJSONString(v) }) {
+		if len(col) == 0 || slices.ContainsFunc(col, func(v []byte) bool { return !isQuoted(v) }) {
 			continue
 		}
 		for i, v := range col {
@@ -398,10 +398,10 @@ func unquoteColumns(cols [][][]byte, segs [][]byte) [][]byte {
 	return out
 }
 
-// isJSONString reports whether v (a value jsonShape split off) is a
-// string: it starts with a quote, and jsonShape ended it at its closing
-// quote.
-func isJSONString(v []byte) bool {
+// isQuoted reports whether v starts and ends with a double quote: a JSON
+// string as jsonShape splits it off (ended at its closing quote), or a
+// quoted CSV field as qcolumnar keeps it.
+func isQuoted(v []byte) bool {
 	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"'
 }
 

@@ -206,19 +206,34 @@ func (f *File) Columns() []Column {
 	if t == nil {
 		return nil
 	}
+	mixed := f.mixedColumns()
 	cols := make([]Column, t.ncols)
 	for i := range cols {
 		cols[i] = Column{Index: i, Type: t.coltypes[i]}
-		for _, p := range f.parts {
-			if p.t.coltypes[i] != t.coltypes[i] {
-				cols[i].Type = QText
-			}
+		if mixed != nil && mixed[i] {
+			cols[i].Type = QText
 		}
 		if i < len(t.paths) {
 			cols[i].Path = t.paths[i]
 		}
 	}
 	return cols
+}
+
+// mixedColumns marks the columns of a framed qcolumnar/qjson file whose
+// type differs between frames (nil for a whole file).
+func (f *File) mixedColumns() []bool {
+	if f.parts == nil {
+		return nil
+	}
+	first := f.parts[0].t.coltypes
+	mixed := make([]bool, len(first))
+	for _, p := range f.parts {
+		for c, typ := range p.t.coltypes {
+			mixed[c] = mixed[c] || typ != first[c]
+		}
+	}
+	return mixed
 }
 
 // RowGroups returns the blocks of a qcolumnar/qjson file, [group][column],

@@ -241,7 +241,7 @@ func (p *pred) match(v []byte) bool {
 	if p.json && string(v) == "null" {
 		return false
 	}
-	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+	if isQuoted(v) { // compared by what is inside the quotes
 		v = v[1 : len(v)-1]
 	}
 	if p.text {

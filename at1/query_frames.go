@@ -6,12 +6,7 @@ import "iter"
 // in order; row indexes count structured lines across the frames.
 func (f *File) queryFrames(q Query) (*Rows, error) {
 	rs := &Rows{f: f}
-	mixed := make([]bool, f.parts[0].t.ncols)
-	for _, p := range f.parts {
-		for c, typ := range p.t.coltypes {
-			mixed[c] = mixed[c] || typ != f.parts[0].t.coltypes[c]
-		}
-	}
+	mixed := f.mixedColumns()
 	for _, p := range f.parts {
 		sub, err := p.query(q, mixed)
 		if err != nil {
