@@ -94,15 +94,15 @@ func (c *encoder) verifier(n int64) *decoder {
 // encodeWhole writes a whole-file (AT1\x02) container: the structured
 // encoding when it is smaller than RAW, else RAW.
 func (c *encoder) encodeWhole(dst, src []byte) ([]byte, error) {
-	codec := c.chooseCodec(src)
-	structured, codec, body, first, err := c.encodeUnit(src, codec)
+	chosen := c.chooseCodec(src)
+	structured, codec, body, first, err := c.encodeUnit(src, chosen)
 	if err != nil {
 		return nil, err
 	}
-	if raw, err := c.underXZ9e(src, body, first); err != nil {
+	if s, cd, b, err := c.underXZ9e(src, chosen, body, first); err != nil {
 		return nil, err
-	} else if raw != nil {
-		structured, body = false, raw
+	} else if b != nil {
+		structured, codec, body = s, cd, b
 	}
 	dst = append(dst, MagicWhole...)
 	if structured {
@@ -150,7 +150,7 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 		if i == 0 {
 			raw0 = smallestNoXZ(src, level)
 		} else if codec != CodecRaw {
-			layouts, zest, err = c.layoutsOf(src, codec)
+			layouts, zest, err = c.layoutsOf(src, codec, false)
 		}
 		return err
 	})
@@ -304,7 +304,7 @@ type layoutSet struct {
 // the codec does not apply to src) and the codec it is in: the smallest
 // of the candidate layouts (layoutsOf).
 func (c *encoder) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
-	layouts, _, err := c.layoutsOf(src, codec)
+	layouts, _, err := c.layoutsOf(src, codec, false)
 	if err != nil {
 		return nil, codec, err
 	}
@@ -324,14 +324,15 @@ func (c *encoder) structuredBody(src []byte, codec Codec) ([]byte, Codec, error)
 
 // layoutsOf lays src out as each candidate layout of codec (none when
 // the codec does not apply to src) and keeps those worth packing in
-// full, with the best zstd estimate of the columnar ones (-1: none).
+// full, with the best zstd estimate of the columnar ones (-1: none);
+// with all, every layout is kept.
 // Columnar tries the table as split and its token table (see
 // tokenTable), or for JSON Lines the token table of the line shape;
 // codecJSONAuto tries qjson and the columnar ones. The columnar layouts'
 // streams are estimated with fast zstd, and those within layoutMargin of
 // the best are kept. qjson's blocks are compressed already: it is always
 // packed.
-func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
+func (c *encoder) layoutsOf(src []byte, codec Codec, all bool) ([]layoutSet, int, error) {
 	type layout struct {
 		codec Codec
 		name  string // for tests: encConfig.layout keeps one
@@ -433,6 +434,11 @@ func (c *encoder) layoutsOf(src []byte, codec Codec) ([]layoutSet, int, error) {
 		}
 	}
 	keep, bestEst := keptLayouts(est)
+	if all {
+		for i := range keep {
+			keep[i] = true
+		}
+	}
 	var out []layoutSet
 	for i := range layouts {
 		if keep[i] && finish[i] != nil {

@@ -640,38 +640,62 @@ func TestEncodeQJSONUnquotes(t *testing.T) {
 	}
 }
 
-// A small text file that AT-1's 42 bytes of container put over xz -9e
-// with the literal-model trial alone is brought under it by the search
-// of nice lengths (underXZ9e); xz -9e's size is the encoder's own first
-// model plus CRC64's 4 bytes, and the real xz agrees when installed.
+// Small files that AT-1's 42 bytes of container put over xz -9e with
+// the encoder's first choice are brought under it by underXZ9e's search:
+// of the RAW payload's nice lengths, or of every layout in full; xz
+// -9e's size is the encoder's own first model plus CRC64's 4 bytes, and
+// the real xz agrees when installed.
 func TestEncodeUnderXZ9e(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "small", "SpecialCasing.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := xzFirst(src, 6, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	xz9e := len(first) + xzCRC64Extra
-	if path, err := exec.LookPath("xz"); err == nil {
-		out, err := exec.Command(path, "-9e", "-T1", "-c", filepath.Join("testdata", "small", "SpecialCasing.txt")).Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(out) != xz9e {
-			t.Fatalf("xz -9e gives %d bytes, the encoder's estimate of it %d", len(out), xz9e)
-		}
-	}
-	raw, err := smallestXZ(smallestNoXZ(src, 6), src, 6, true, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if trialOnly := len(MagicWhole) + 2 + len(raw.data) + TrailerSize; trialOnly <= xz9e {
-		t.Fatalf("the model trial alone gives %d bytes, xz -9e %d: the test no longer needs the search", trialOnly, xz9e)
-	}
-	enc := roundTrip(t, "SpecialCasing.txt", src)
-	if len(enc) > xz9e {
-		t.Fatalf("%d bytes, xz -9e %d", len(enc), xz9e)
+	for _, tc := range []struct {
+		name       string
+		structured bool // the encoding under xz -9e is a structured one
+	}{
+		// Free text: the RAW payload's search (smallestXZSearch).
+		{"SpecialCasing.txt", false},
+		// JSON Lines whose zstd estimates prune the columnar layout that
+		// xz makes smallest (smallestLayout keeps every layout).
+		{"flights-10k-8k.jsonl", true},
+		// A CSV that only qcolumnar, with fewer streams, brings under.
+		{"flights-airport-2k.csv", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "small", tc.name)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := xzFirst(src, 6, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			xz9e := len(first) + xzCRC64Extra
+			if xzPath, err := exec.LookPath("xz"); err == nil {
+				out, err := exec.Command(xzPath, "-9e", "-T1", "-c", path).Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(out) != xz9e {
+					t.Fatalf("xz -9e gives %d bytes, the encoder's estimate of it %d", len(out), xz9e)
+				}
+			}
+			c, err := testEncoder()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, body, _, err := c.encodeUnit(src, c.chooseCodec(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if unsearched := len(MagicWhole) + 1 + len(body) + TrailerSize; unsearched <= xz9e {
+				t.Fatalf("without the search %d bytes, xz -9e %d: the test no longer needs it", unsearched, xz9e)
+			}
+			enc := roundTrip(t, tc.name, src)
+			if len(enc) > xz9e {
+				t.Fatalf("%d bytes, xz -9e %d", len(enc), xz9e)
+			}
+			if got := Codec(enc[len(MagicWhole)]) != CodecRaw; got != tc.structured {
+				t.Fatalf("structured %v, want %v (codec %d)", got, tc.structured, enc[len(MagicWhole)])
+			}
+		})
 	}
 }
