@@ -150,7 +150,7 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 		if i == 0 {
 			raw0 = smallestNoXZ(src, level)
 		} else if codec != CodecRaw {
-			layouts, zest, err = c.layoutsOf(src, codec, false)
+			layouts, zest, err = c.layoutsOf(src, codec, pickKept)
 		}
 		return err
 	})
@@ -304,7 +304,7 @@ type layoutSet struct {
 // the codec does not apply to src) and the codec it is in: the smallest
 // of the candidate layouts (layoutsOf).
 func (c *encoder) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
-	layouts, _, err := c.layoutsOf(src, codec, false)
+	layouts, _, err := c.layoutsOf(src, codec, pickKept)
 	if err != nil {
 		return nil, codec, err
 	}
@@ -325,14 +325,14 @@ func (c *encoder) structuredBody(src []byte, codec Codec) ([]byte, Codec, error)
 // layoutsOf lays src out as each candidate layout of codec (none when
 // the codec does not apply to src) and keeps those worth packing in
 // full, with the best zstd estimate of the columnar ones (-1: none);
-// with all, every layout is kept.
+// pick may ask for the others instead, or for all.
 // Columnar tries the table as split and its token table (see
 // tokenTable), or for JSON Lines the token table of the line shape;
 // codecJSONAuto tries qjson and the columnar ones. The columnar layouts'
 // streams are estimated with fast zstd, and those within layoutMargin of
 // the best are kept. qjson's blocks are compressed already: it is always
 // packed.
-func (c *encoder) layoutsOf(src []byte, codec Codec, all bool) ([]layoutSet, int, error) {
+func (c *encoder) layoutsOf(src []byte, codec Codec, pick layoutPick) ([]layoutSet, int, error) {
 	type layout struct {
 		codec Codec
 		name  string // for tests: encConfig.layout keeps one
@@ -434,8 +434,11 @@ func (c *encoder) layoutsOf(src []byte, codec Codec, all bool) ([]layoutSet, int
 		}
 	}
 	keep, bestEst := keptLayouts(est)
-	if all {
-		for i := range keep {
+	for i := range keep {
+		switch pick {
+		case pickPruned:
+			keep[i] = !keep[i]
+		case pickAll:
 			keep[i] = true
 		}
 	}
@@ -450,6 +453,15 @@ func (c *encoder) layoutsOf(src []byte, codec Codec, all bool) ([]layoutSet, int
 	}
 	return out, bestEst, nil
 }
+
+// layoutPick is which layouts layoutsOf returns.
+type layoutPick int
+
+const (
+	pickKept   layoutPick = iota // those keptLayouts keeps
+	pickPruned                   // the others
+	pickAll
+)
 
 // keptLayouts is which layouts of zstd estimates est are packed in full
 // (an estimate of -1 is a layout packed whatever the estimates) and the
