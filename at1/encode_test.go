@@ -699,3 +699,51 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 		})
 	}
 }
+
+// layoutsOf's picks split the layouts: the kept and the pruned are
+// disjoint and together all of them, so underXZ9e, packing the pruned
+// after encodeUnit packed the kept, tries every layout once.
+func TestLayoutPicks(t *testing.T) {
+	var jsonl bytes.Buffer
+	for i := range 300 {
+		fmt.Fprintf(&jsonl, "{\"id\":%d,\"name\":\"n%d\",\"x\":%d.%02d}\n", i, i%7, i*37%1000, i%100)
+	}
+	for _, name := range []string{"flights-10k-8k.jsonl", "flights-airport-2k.csv", "generated.jsonl"} {
+		src := jsonl.Bytes()
+		if name != "generated.jsonl" {
+			var err error
+			if src, err = os.ReadFile(filepath.Join("testdata", "small", name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := testEncoder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		codec := c.chooseCodec(src)
+		pick := func(p layoutPick) []layoutSet {
+			ls, _, err := c.layoutsOf(src, codec, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ls
+		}
+		all, kept, pruned := pick(pickAll), pick(pickKept), pick(pickPruned)
+		if len(kept) == 0 || len(kept)+len(pruned) != len(all) {
+			t.Fatalf("%s: %d kept + %d pruned, %d in all", name, len(kept), len(pruned), len(all))
+		}
+		used := make([]bool, len(all))
+		for _, l := range append(kept, pruned...) {
+			i := slices.IndexFunc(all, func(a layoutSet) bool {
+				return a.codec == l.codec && slices.EqualFunc(a.streams, l.streams, func(x, y namedStream) bool {
+					return x.name == y.name && bytes.Equal(x.data, y.data)
+				})
+			})
+			if i < 0 || used[i] {
+				t.Fatalf("%s: a picked layout (codec %d) is not one of all's, or is picked twice", name, l.codec)
+			}
+			used[i] = true
+		}
+		t.Logf("%s: %d kept, %d pruned", name, len(kept), len(pruned))
+	}
+}
