@@ -23,6 +23,7 @@ func fuzzRoundTrip(t *testing.T, src []byte, codec Codec, rg int) {
 	if !bytes.Equal(got, src) {
 		t.Fatalf("codec %v: round trip gives %q, want %q", codec, got, src)
 	}
+	checkReference(t, codec.String(), enc, src)
 }
 
 // FuzzEncodeRoundTrip: Encode then Decode gives the input back, for any

@@ -44,7 +44,47 @@ func roundTrip(t *testing.T, name string, src []byte, opts ...Option) []byte {
 	if err := f.Validate(); err != nil {
 		t.Fatalf("%s: Validate: %v", name, err)
 	}
+	checkReference(t, name, enc, src)
 	return enc
+}
+
+// referenceDecoder is the AT-1 reference decoder's binary (at1_decode,
+// built from its public C source outside this module: cc -O2 -o
+// at1_decode at1_decode.c -llzma -lzstd), named by AT1_REFERENCE_DECODER.
+// When it is set, every encoding roundTrip checks is also decoded by the
+// reference and compared with the input; unset, the check is not made
+// (the source is not part of this module, so CI cannot build it).
+var referenceDecoder = os.Getenv("AT1_REFERENCE_DECODER")
+
+func checkReference(t *testing.T, name string, enc, want []byte) {
+	t.Helper()
+	if referenceDecoder == "" {
+		return
+	}
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.at1"), filepath.Join(dir, "out")
+	if err := os.WriteFile(in, enc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := exec.Command(referenceDecoder, in, out).CombinedOutput(); err != nil {
+		t.Fatalf("%s: the reference decoder rejects the encoding: %v: %s", name, err, msg)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s: the reference decoder gives %d bytes, want %d (first difference at %d)", name, len(got), len(want), firstDiff(got, want))
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
 
 func codecOf(enc []byte) Codec { return Codec(enc[4]) }
