@@ -13,14 +13,19 @@ import (
 // The encoder's backends. Each stream (and block, and raw payload) is
 // written with the smallest of xz, zstd and stored.
 
-// xzCheck is the integrity check of the xz streams the encoder writes.
-// CRC32 rather than xz's default CRC64: 4 bytes smaller per stream, and
-// Go computes it with carry-less multiplication (CRC64 was 2% of a large
-// file's decode CPU). Every xz decoder checks CRC32, and the container's
-// SHA-256 trailer covers the whole output anyway.
-const xzCheck = xz.CheckCRC32
+// xzCheck is the integrity check of the xz streams the encoder writes:
+// none, as zstd frames carry no checksum either. The container's SHA-256
+// trailer, which the encoder always writes and both decoders verify,
+// covers the whole output. The reference decoder opens each xz stream
+// with liblzma's lzma_stream_decoder and flags 0, which accepts check
+// type None (with LZMA_TELL_NO_CHECK it would not), and so do Python's
+// lzma and internal/xz; the tests' AT1_REFERENCE_DECODER cross-check
+// runs the reference on every encoding they make. Against CRC32 (used until
+// 2026-11-28, itself 4 bytes less than xz's default CRC64) it saves 4
+// bytes per xz stream and the CRC's share of the decode.
+const xzCheck = xz.CheckNone
 
-// xzCompress appends one .xz stream (CRC32 check) holding src to dst at
+// xzCompress appends one .xz stream (no check: xzCheck) holding src to dst at
 // level 1..9, the xz preset of that number (its extreme variant, as
 // xz -9e, when extreme). It is the pure-Go encoder of
 // internal/xz (whose output is within 0.2% of liblzma's at the same
@@ -297,10 +302,10 @@ func zstdCompress(dst, src []byte, level int) []byte {
 }
 
 // xzMinSize is the smallest .xz stream holding any data (stream header
-// and footer 24 bytes, block header 12, CRC32 check 4, index 8, LZMA2
-// chunk of one stored byte 5, padded to 8): when another backend already
-// fits in it, xz cannot win.
-const xzMinSize = 56
+// and footer 24 bytes, block header 12, no check (xzCheck), index 8,
+// LZMA2 chunk of one stored byte 5, padded to 8): when another backend
+// already fits in it, xz cannot win.
+const xzMinSize = 52
 
 // zstdBestMax is the largest input whose zstd is made by
 // internal/zstdenc (an optimal-parsing encoder as good as libzstd -19,

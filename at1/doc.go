@@ -151,7 +151,8 @@
 // parser, 0.995x the size of zstd -19) for streams of 10 bytes to 64 KiB
 // and klauspost/compress above, in single-segment frames without a
 // checksum. xz is internal/xz, a pure-Go encoder whose LZMA2 data is
-// liblzma's at the same preset (TestLiblzmaParity), with a CRC32 check;
+// liblzma's at the same preset (TestLiblzmaParity), with no check (the
+// trailer's SHA-256 covers the output, as for zstd; see xzCheck);
 // levels 6..9 run the extreme variant (the default is 6e) and pick the
 // LZMA literal model (lc/lp/pb) per stream. A columnar values stream
 // (whole file or frame) of 512 KiB or more is written as two xz blocks

@@ -691,7 +691,7 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 		structured bool // the encoding under xz -9e is a structured one
 	}{
 		// Free text: the RAW payload's search (smallestXZSearch).
-		{"SpecialCasing.txt", false},
+		{"ml_IN", false},
 		// JSON Lines whose zstd estimates prune the columnar layout that
 		// xz makes smallest (smallestLayout keeps every layout).
 		{"flights-10k-8k.jsonl", true},
@@ -785,5 +785,32 @@ func TestLayoutPicks(t *testing.T) {
 			used[i] = true
 		}
 		t.Logf("%s: %d kept, %d pruned", name, len(kept), len(pruned))
+	}
+}
+
+// The xz streams the encoder writes carry no check (xzCheck), and
+// xzMinSize is the smallest of them: one byte's stream. The reference
+// decoder accepts check type None (its lzma_stream_decoder has flags 0);
+// with AT1_REFERENCE_DECODER set, roundTrip runs it on such a stream here.
+func TestXZStreamsCheckNone(t *testing.T) {
+	x, err := xzCompress(nil, []byte("a"), 6, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x) != xzMinSize {
+		t.Fatalf("one byte's xz stream is %d bytes, xzMinSize %d", len(x), xzMinSize)
+	}
+	// Stream flags (bytes 6-7 of the header): the check type is the low
+	// nibble of the second byte.
+	if check := x[7] & 0x0F; check != 0 {
+		t.Fatalf("xz stream check type %d, want 0 (none)", check)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "small", "ml_IN"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := roundTrip(t, "ml_IN", src) // RAW with an xz payload
+	if codecOf(enc) != CodecRaw || enc[5] != BackendXZ || enc[6+7]&0x0F != 0 {
+		t.Fatalf("codec %d, RAW payload backend %d, check type %d; want RAW xz with none", enc[4], enc[5], enc[6+7]&0x0F)
 	}
 }

@@ -4,11 +4,11 @@ import "github.com/colfmt/colfmt/internal/xz"
 
 // The bound against xz -9e. A small file's AT-1 container takes 42 bytes
 // (header, codec, backend byte, trailer) that a .xz file does not, while
-// a .xz file's own framing is only 34 bytes more than the xz stream inside
-// an AT-1 file needs (CRC32 instead of CRC64 saves 4 of them). So a small
-// text file that compresses only as well as xz -9e can end up a few bytes
-// larger than xz -9e's file (39 of 300 small files from /usr/share, by 1
-// to 38 bytes, before this search).
+// the xz stream inside it is smaller than xz's file only by its check
+// (none against CRC64: 8 bytes; 4 with the CRC32 used until 2026-11-28).
+// So a small text file that compresses only as well as xz -9e can end up
+// a few bytes larger than xz -9e's file (39 of 300 small files from
+// /usr/share, by 1 to 38 bytes, before this search, with CRC32).
 //
 // For an input of at most xzTrialMax bytes, xz -9e's file size is known
 // without running xz: the encoder's plain xz with its first literal
@@ -46,15 +46,24 @@ var xzSearchNice = []int{32, 48, 64, 96, 128}
 var xzSearchModels = []xz.LiteralModel{{LC: 1}, {LC: 2}, {LC: 3}}
 
 // xzCRC64Extra is how much larger xz's default CRC64 check is than the
-// CRC32 of the encoder's streams.
-const xzCRC64Extra = 4
+// check of the encoder's streams (none: xzCheck).
+const xzCRC64Extra = 8
+
+// xzSearchMargin: underXZ9e also searches when the output would be
+// within this many bytes under xz -9e's file. These are the files it
+// searched while the xz streams carried a CRC32 check (4 bytes): without
+// the margin, dropping the check would have left 3 of the 300 small files
+// 4 to 40 bytes larger than before (still under xz -9e), where the
+// search used to go well below it.
+const xzSearchMargin = 4
 
 // underXZ9e returns a smaller body (structured, under codec, or a RAW
 // payload: backend byte and data) when the whole-file container around
 // body would be larger than xz -9e's file of src and the search finds
-// one; else a nil body. codec is chooseCodec's answer for src and first
-// is src compressed plain with xzTuned's first model (nil when it was
-// not made).
+// one; else a nil body. It also searches when the output would be
+// within xzSearchMargin of xz -9e's file. codec is chooseCodec's answer
+// for src and first is src compressed plain with xzTuned's first model
+// (nil when it was not made).
 //
 // The search has two parts. The structured one packs the layouts the
 // encoder pruned by their zstd estimates (which at a few KiB can rank
@@ -66,7 +75,7 @@ func (c *encoder) underXZ9e(src []byte, codec Codec, body, first []byte) (bool, 
 		return false, codec, nil, nil
 	}
 	xz9e := len(first) + xzCRC64Extra
-	if len(MagicWhole)+1+len(body)+TrailerSize <= xz9e {
+	if len(MagicWhole)+1+len(body)+TrailerSize <= xz9e-xzSearchMargin {
 		return false, codec, nil, nil
 	}
 	s, sc, err := c.smallestLayout(src, codec)
