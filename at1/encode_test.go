@@ -682,9 +682,9 @@ func TestEncodeQJSONUnquotes(t *testing.T) {
 
 // Small files that AT-1's 42 bytes of container put over xz -9e with
 // the encoder's first choice are brought under it by underXZ9e's search:
-// of the RAW payload's nice lengths, or of every layout in full; xz
-// -9e's size is the encoder's own first model plus CRC64's 4 bytes, and
-// the real xz agrees when installed.
+// of the RAW payload's nice lengths, or of the layouts the encoder pruned
+// and qcolumnar; xz -9e's size is the encoder's own first model plus
+// CRC64's 8 bytes, and the real xz agrees when installed.
 func TestEncodeUnderXZ9e(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -693,7 +693,7 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 		// Free text: the RAW payload's search (smallestXZSearch).
 		{"ml_IN", false},
 		// JSON Lines whose zstd estimates prune the columnar layout that
-		// xz makes smallest (smallestLayout keeps every layout).
+		// xz makes smallest (smallestLayout packs the pruned layouts).
 		{"flights-10k-8k.jsonl", true},
 		// A CSV that only qcolumnar, with fewer streams, brings under.
 		{"flights-airport-2k.csv", true},
