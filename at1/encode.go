@@ -197,12 +197,7 @@ func (c *encoder) encodeUnit(src []byte, codec Codec) (structured bool, _ Codec,
 	if err != nil {
 		return false, codec, nil, nil, err
 	}
-	var s []byte
-	for i, b := range sets {
-		if b != nil && (s == nil || len(b) < len(s)) {
-			s, codec = b, layouts[i].codec
-		}
-	}
+	s, codec := smallestSet(sets, layouts, codec)
 	if s != nil && (len(s) < 1+len(raw0.data) || c.enc.force) {
 		switch {
 		case !always && !estimate: // WithXZBaseline(false)
@@ -302,9 +297,9 @@ type layoutSet struct {
 
 // structuredBody is the packed stream set of src under codec (nil when
 // the codec does not apply to src) and the codec it is in: the smallest
-// of the candidate layouts (layoutsOf).
-func (c *encoder) structuredBody(src []byte, codec Codec) ([]byte, Codec, error) {
-	layouts, _, err := c.layoutsOf(src, codec, pickKept)
+// of the candidate layouts pick selects (layoutsOf).
+func (c *encoder) structuredBody(src []byte, codec Codec, pick layoutPick) ([]byte, Codec, error) {
+	layouts, _, err := c.layoutsOf(src, codec, pick)
 	if err != nil {
 		return nil, codec, err
 	}
@@ -312,14 +307,21 @@ func (c *encoder) structuredBody(src []byte, codec Codec) ([]byte, Codec, error)
 	if err != nil {
 		return nil, codec, err
 	}
+	best, bestCodec := smallestSet(sets, layouts, codec)
+	return best, bestCodec, nil
+}
+
+// smallestSet is the smallest of the packed stream sets (the first of
+// equals; nil when none was packed) and its layout's codec (codec when
+// none).
+func smallestSet(sets [][]byte, layouts []layoutSet, codec Codec) ([]byte, Codec) {
 	var best []byte
-	bestCodec := codec
 	for i, b := range sets {
 		if b != nil && (best == nil || len(b) < len(best)) {
-			best, bestCodec = b, layouts[i].codec
+			best, codec = b, layouts[i].codec
 		}
 	}
-	return best, bestCodec, nil
+	return best, codec
 }
 
 // layoutsOf lays src out as each candidate layout of codec (none when
@@ -603,7 +605,7 @@ func (c *encoder) resolveCodec(codec Codec, first []byte) (Codec, error) {
 			sample = sample[:i+1]
 		}
 	}
-	b, got, err := c.structuredBody(sample, codec)
+	b, got, err := c.structuredBody(sample, codec, pickKept)
 	if err != nil || b == nil {
 		return CodecQJSON, err
 	}

@@ -115,18 +115,12 @@ func (c *encoder) smallestLayout(src []byte, codec Codec) ([]byte, Codec, error)
 	var best []byte
 	bestCodec := codec
 	for _, t := range tries {
-		layouts, _, err := c.layoutsOf(src, t.codec, t.pick)
+		b, cd, err := c.structuredBody(src, t.codec, t.pick)
 		if err != nil {
 			return nil, codec, err
 		}
-		sets, err := c.packLayouts(layouts, nil, 0)
-		if err != nil {
-			return nil, codec, err
-		}
-		for i, b := range sets {
-			if b != nil && (best == nil || len(b) < len(best)) {
-				best, bestCodec = b, layouts[i].codec
-			}
+		if b != nil && (best == nil || len(b) < len(best)) {
+			best, bestCodec = b, cd
 		}
 	}
 	return best, bestCodec, nil
