@@ -157,12 +157,14 @@
 // LZMA literal model (lc/lp/pb) per stream. A columnar values stream
 // (whole file or frame) of 512 KiB or more is written as two xz blocks
 // when a column boundary leaves each block at least a quarter of the
-// columns' zstd sizes (the boundary closest to half; both blocks with
-// the model the trial chose, compressed at once), so that the decoder
-// decodes the two at once: 0.02-0.07% larger on the vega files it
-// applies to (zipcodes.csv, flights-20k and flights-200k.jsonl), 0.40%
-// on oui.csv, whose text columns share words (a cut inside a column,
-// balanced exactly, cost 3.4% there).
+// columns' zstd sizes and splits few repeated strings (the boundary
+// closest to half; both blocks with the model the trial chose,
+// compressed at once), so that the decoder decodes the two at once:
+// -0.01% to +0.07% in size on the vega and corpus files it applies to,
+// 0.40% on oui.csv, whose text columns share words (a cut inside a
+// column, balanced exactly, cost 3.4% there). airport-codes.csv, whose
+// ident column repeats in two later ones, is not cut (5.2% larger if it
+// were: the second block cannot refer to the first).
 //
 // Bound, verification, concurrency: the structured encoding is kept only
 // when it is smaller than RAW (the smallest of xz, zstd and stored), so

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -155,8 +157,9 @@ func TestValuesSplitCorrupt(t *testing.T) {
 }
 
 // TestValuesCut: the cut is the column boundary that balances the
-// columns' compressed sizes, or none when no boundary leaves either
-// block a quarter of them, or the stream is under valuesSplitMin.
+// columns' compressed sizes, among those that leave each block a quarter
+// of them and split few repeated strings; none when there is no such
+// boundary or the stream is under valuesSplitMin.
 func TestValuesCut(t *testing.T) {
 	rnd := func(n int, seed uint64) []byte {
 		r := rand.New(rand.NewPCG(seed, 9))
@@ -184,9 +187,47 @@ func TestValuesCut(t *testing.T) {
 	if _, cut := valuesCut(set(a, rnd(20_000, 3), c)); cut != 0 {
 		t.Fatalf("dominant column cut at %d", cut)
 	}
+	// A column and its copy on either side of the balancing boundary:
+	// the second block would code a's strings again. The boundary after
+	// the copy, admissible but less balanced, is taken instead; with the
+	// copy last, no boundary is both admissible and cheap: no cut.
+	d := rnd(300_000, 4)
+	if _, cut := valuesCut(set(b, a, bytes.Clone(a), d)); cut != len(b)+2*len(a) {
+		t.Fatalf("b a a c: cut %d, want %d", cut, len(b)+2*len(a))
+	}
+	if _, cut := valuesCut(set(a, b, bytes.Clone(a), c)); cut != 0 {
+		t.Fatalf("a b a: cut at %d", cut)
+	}
 	// Under the threshold: no cut.
 	withSplitMin(t, 2<<20)
 	if _, cut := valuesCut(set(a, b, c)); cut != 0 {
 		t.Fatalf("small stream cut at %d", cut)
+	}
+}
+
+// TestCutCrossings: strings repeated across a boundary cross it; random
+// columns share none.
+func TestCutCrossings(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	col := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	a, b, c := col(200_000), col(100_000), col(150_000)
+	values := slices.Concat(a, b, a, c)
+	ends := []int{len(a), len(a) + len(b), 2*len(a) + len(b), len(values)}
+	cross, distinct := cutCrossings(values, ends)
+	// a's sampled strings (4/9 of the distinct ones: a once, b, c)
+	// cross the boundaries between its two copies, and nothing else.
+	for k, want := range []float64{0.44, 0.44, 0, 0} {
+		if got := float64(cross[k]) / float64(distinct); math.Abs(got-want) > 0.03 {
+			t.Errorf("boundary %d: %.3f of the strings cross it, want %.2f", k, got, want)
+		}
+	}
+	if distinct < len(values)/2/64 || distinct > cutSamples*2 {
+		t.Errorf("%d distinct samples of %d bytes", distinct, len(values))
 	}
 }
