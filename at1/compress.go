@@ -152,6 +152,9 @@ func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bo
 		return append(dst, first...), first, nil
 	}
 	out, err = xzModel(dst, src, level, extreme, xzModels[bestModel])
+	if err == nil && bestModel == 0 {
+		first = out[len(dst):len(out):len(out)]
+	}
 	return out, first, err
 }
 

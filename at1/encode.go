@@ -99,7 +99,7 @@ func (c *encoder) encodeWhole(dst, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s, cd, b, err := c.underXZ9e(src, chosen, body, first); err != nil {
+	if s, cd, b, err := c.underXZ9e(src, structured, chosen, body, first); err != nil {
 		return nil, err
 	} else if b != nil {
 		structured, codec, body = s, cd, b

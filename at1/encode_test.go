@@ -689,17 +689,29 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		structured bool // the encoding under xz -9e is a structured one
+		gen        func() []byte
 	}{
 		// Free text: the RAW payload's search (smallestXZSearch).
-		{"ml_IN", false},
+		{"ml_IN", false, nil},
 		// JSON Lines whose zstd estimates prune the columnar layout that
 		// xz makes smallest (smallestLayout packs the pruned layouts).
-		{"flights-10k-8k.jsonl", true},
+		{"flights-10k-8k.jsonl", true, nil},
 		// A CSV that only qcolumnar, with fewer streams, brings under.
-		{"flights-airport-2k.csv", true},
+		{"flights-airport-2k.csv", true, nil},
+		// Over xzTrialMax (underXZ9eLarge): fixed-width records whose
+		// literal model, chosen on pieces, is worse on the whole input
+		// than xz's own; with that one the container is still over, and
+		// the nice lengths bring it under.
+		{"fixed-width (generated)", false, fixedWidthRecords},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "small", tc.name)
+			if tc.gen != nil {
+				path = filepath.Join(t.TempDir(), "input")
+				if err := os.WriteFile(path, tc.gen(), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -722,22 +734,53 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, _, body, _, err := c.encodeUnit(src, c.chooseCodec(src))
+			_, _, body, made, err := c.encodeUnit(src, c.chooseCodec(src))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if unsearched := len(MagicWhole) + 1 + len(body) + TrailerSize; unsearched <= xz9e {
 				t.Fatalf("without the search %d bytes, xz -9e %d: the test no longer needs it", unsearched, xz9e)
 			}
+			if len(src) > xzTrialMax {
+				// Both steps of underXZ9eLarge are needed: the model chosen
+				// on pieces was not xz's, and xz's is still over.
+				if made != nil {
+					t.Fatal("the encoder made the first-model stream itself")
+				}
+				if n := len(MagicWhole) + 2 + len(first) + TrailerSize; n <= xz9e {
+					t.Fatalf("with xz's model %d bytes, xz -9e %d: the nice lengths are not needed", n, xz9e)
+				}
+			}
 			enc := roundTrip(t, tc.name, src)
 			if len(enc) > xz9e {
 				t.Fatalf("%d bytes, xz -9e %d", len(enc), xz9e)
 			}
+			t.Logf("%d bytes: %d unsearched, xz -9e %d", len(enc), len(MagicWhole)+1+len(body)+TrailerSize, xz9e)
 			if got := Codec(enc[len(MagicWhole)]) != CodecRaw; got != tc.structured {
 				t.Fatalf("structured %v, want %v (codec %d)", got, tc.structured, enc[len(MagicWhole)])
 			}
 		})
 	}
+}
+
+// fixedWidthRecords is 3,000 fixed-width records of 82 bytes (names
+// padded with spaces, dates and amounts as digits, CRLF), shaped like
+// mysql's emp.txt test table.
+func fixedWidthRecords() []byte {
+	r := rand.New(rand.NewPCG(7, 82))
+	last := []string{"MARTIN", "BERNARD", "DUBOIS", "THOMAS", "ROBERT", "RICHARD", "PETIT", "DURAND", "LEROY", "MOREAU",
+		"SIMON", "LAURENT", "LEFEBVRE", "MICHEL", "GARCIA", "DAVID", "BERTRAND", "ROUX", "VINCENT", "FOURNIER"}
+	first := []string{"JEAN", "MARIE", "PIERRE", "ANNE", "MICHEL", "ALAIN", "SYLVIE", "ROGER", "LAURENCE", "BENEDICTE",
+		"MARIE HELENE", "PHILIPPE"}
+	codes := []string{"TECHN", "ANGL ", "SANS ", "CADRE", "EMPL "}
+	var b bytes.Buffer
+	for range 3000 {
+		fmt.Fprintf(&b, "%04d%-16s%-20s%d%04d %d%04d%02d%04d%02d%02d%08d.%02d %d%c%s\r\n",
+			r.IntN(10000), last[r.IntN(len(last))], first[r.IntN(len(first))], 1+r.IntN(2), 1930+r.IntN(40),
+			r.IntN(10), 1950+r.IntN(20), 1+r.IntN(12), 1980+r.IntN(16), 1+r.IntN(12), 1+r.IntN(28),
+			r.IntN(100000000), r.IntN(100), r.IntN(2), "MCV"[r.IntN(3)], codes[r.IntN(len(codes))])
+	}
+	return b.Bytes()
 }
 
 // layoutsOf's picks split the layouts: the kept and the pruned are

@@ -10,12 +10,13 @@ import "github.com/colfmt/colfmt/internal/xz"
 // a few bytes larger than xz -9e's file (39 of 300 small files from
 // /usr/share, by 1 to 38 bytes, before this search, with CRC32).
 //
-// For an input of at most xzTrialMax bytes, xz -9e's file size is known
-// without running xz: the encoder's plain xz with its first literal
-// model is liblzma's LZMA2 data byte for byte at the presets 6e to 9e
-// (whose only difference, the dictionary size, does not matter below 8
-// MiB; TestLiblzmaParity), so xz -9e's file is that stream plus the 8
-// bytes of CRC64 (xzCRC64Extra). When the output would be larger than
+// xz -9e's file size is known without running xz: the encoder's plain
+// xz with its first literal model is liblzma's LZMA2 data byte for byte
+// at the presets 6e to 9e (whose only difference, the dictionary size,
+// does not matter below 8 MiB; TestLiblzmaParity), so xz -9e's file is
+// that stream plus the 8 bytes of CRC64 (xzCRC64Extra). Up to
+// xzTrialMax bytes the encoder makes that stream anyway; above, up to
+// xzSearchMax, underXZ9eLarge makes it when the output is RAW. When the output would be larger than
 // that, the RAW payload is searched further: three text literal models,
 // each with shorter nice lengths and the default depth for them
 // (xzSearchNice), one match-finder pass per nice length. On those 39
@@ -46,6 +47,20 @@ var xzSearchNice = []int{32, 48, 64, 96, 128}
 // xz -9e won with one of them).
 var xzSearchModels = []xz.LiteralModel{{LC: 1}, {LC: 2}, {LC: 3}}
 
+// xzSearchMax is the largest input underXZ9e searches (underXZ9eLarge
+// above xzTrialMax). A file that large is over xz -9e only when it stays
+// RAW, and then by about the container's 42 bytes or by a literal model
+// chosen on pieces: a small gain is enough, and the layouts' estimates
+// are reliable at that size, so only the RAW payload is searched. Of the
+// 74 files of the vega, JSON Lines and corpus sets one was over (mysql's
+// fixed-width emp.txt, 372,690 bytes: 82,530 against 82,496); nice 128
+// with xz's own model (lc3 lp0 pb2) brings it under.
+const xzSearchMax = 1 << 20
+
+// xzSearchNiceLarge are the nice lengths underXZ9e tries above
+// xzTrialMax.
+var xzSearchNiceLarge = []int{64, 128}
+
 // xzCRC64Extra is how much larger xz's default CRC64 check is than the
 // check of the encoder's streams (none: xzCheck).
 const xzCRC64Extra = 8
@@ -63,27 +78,32 @@ const xzSearchMargin = 4
 // body would be larger than xz -9e's file of src and the search finds
 // one; else a nil body. It also searches when the output would be
 // within xzSearchMargin of xz -9e's file. codec is chooseCodec's answer
-// for src and first is src compressed plain with xzTuned's first model
-// (nil when it was not made).
+// for src, structured says whether body is a stream set, and first is
+// src compressed plain with xzTuned's first model (nil when it was not
+// made).
 //
-// The search has two parts. The structured one packs the layouts the
-// encoder pruned by their zstd estimates (which at a few KiB can rank
-// them wrongly) and under CodecAuto the qcolumnar layout too, whose
-// fewer streams can win at these sizes; it is smallestLayout. The RAW
-// one is smallestXZSearch.
-func (c *encoder) underXZ9e(src []byte, codec Codec, body, first []byte) (bool, Codec, []byte, error) {
-	if first == nil || len(src) > xzTrialMax || len(src) < xzTrialMin || c.enc.level < 6 || !c.enc.xzExtreme() {
+// Up to xzTrialMax bytes the search has two parts. The structured one
+// packs the layouts the encoder pruned by their zstd estimates (which at
+// a few KiB can rank them wrongly) and under CodecAuto the qcolumnar
+// layout too, whose fewer streams can win at these sizes; it is
+// smallestLayout. The RAW one is smallestXZSearch. Above it, see
+// underXZ9eLarge.
+func (c *encoder) underXZ9e(src []byte, structured bool, codec Codec, body, first []byte) (bool, Codec, []byte, error) {
+	if len(src) > xzSearchMax || len(src) < xzTrialMin || c.enc.level < 6 || !c.enc.xzExtreme() {
 		return false, codec, nil, nil
 	}
-	xz9e := len(first) + xzCRC64Extra
-	if len(MagicWhole)+1+len(body)+TrailerSize <= xz9e-xzSearchMargin {
+	if len(src) > xzTrialMax {
+		raw, err := c.underXZ9eLarge(src, structured, body, first)
+		return false, codec, raw, err
+	}
+	if first == nil || !c.overXZ9e(body, first) {
 		return false, codec, nil, nil
 	}
 	s, sc, err := c.smallestLayout(src, codec)
 	if err != nil {
 		return false, codec, nil, err
 	}
-	raw, err := c.smallestXZSearch(src)
+	raw, err := c.smallestXZSearch(src, xzSearchNice, xzSearchModels)
 	if err != nil {
 		return false, codec, nil, err
 	}
@@ -94,6 +114,48 @@ func (c *encoder) underXZ9e(src []byte, codec Codec, body, first []byte) (bool, 
 		return false, codec, raw, nil
 	}
 	return false, codec, nil, nil
+}
+
+// overXZ9e reports whether the whole-file container around body would
+// be larger than xz -9e's file, or within xzSearchMargin under it; first
+// is the input compressed with xzTuned's first model.
+func (c *encoder) overXZ9e(body, first []byte) bool {
+	xz9e := len(first) + xzCRC64Extra
+	return len(MagicWhole)+1+len(body)+TrailerSize > xz9e-xzSearchMargin
+}
+
+// underXZ9eLarge is underXZ9e's search for a RAW body of more than
+// xzTrialMax bytes: a smaller RAW payload, or nil. xzTuned chose its
+// literal model on pieces of the input, and when that was not xz's own
+// (xzModels[0]) the first-model stream, which gives xz -9e's size, was
+// not made: it is made here. When the output is still over, the nice
+// lengths xzSearchNiceLarge are tried with xzModels. TestEncodeUnderXZ9e's
+// fixed-width records (246 KB) need both: 52,166 bytes unsearched (the
+// pieces chose lc3 pb0, 0.4% larger on the whole input than xz's model),
+// 51,954 with xz's model, 51,722 after the search; xz -9e 51,920.
+func (c *encoder) underXZ9eLarge(src []byte, structured bool, body, first []byte) ([]byte, error) {
+	if structured {
+		return nil, nil
+	}
+	var best []byte
+	if first == nil {
+		var err error
+		if first, err = xzFirst(src, c.enc.level, c.enc.xzExtreme()); err != nil {
+			return nil, err
+		}
+		if 1+len(first) < len(body) {
+			best = append([]byte{BackendXZ}, first...)
+			body = best
+		}
+	}
+	if !c.overXZ9e(body, first) {
+		return best, nil
+	}
+	raw, err := c.smallestXZSearch(src, xzSearchNiceLarge, xzModels)
+	if err != nil || raw == nil || len(raw) >= len(body) {
+		return best, err
+	}
+	return raw, nil
 }
 
 // smallestLayout is the smallest packed stream set of src that the
@@ -127,11 +189,11 @@ func (c *encoder) smallestLayout(src []byte, codec Codec) ([]byte, Codec, error)
 }
 
 // smallestXZSearch is the smallest RAW payload (backend byte and data)
-// of src over xzSearchNice and xzSearchModels.
-func (c *encoder) smallestXZSearch(src []byte) ([]byte, error) {
+// of src over the nice lengths nices and the literal models.
+func (c *encoder) smallestXZSearch(src []byte, nices []int, models []xz.LiteralModel) ([]byte, error) {
 	var best []byte
-	for _, nice := range xzSearchNice {
-		xs, err := xz.EncodeModels(src, xzSearchModels, xz.WithPreset(c.enc.level), xz.WithExtreme(true),
+	for _, nice := range nices {
+		xs, err := xz.EncodeModels(src, models, xz.WithPreset(c.enc.level), xz.WithExtreme(true),
 			xz.WithCheck(xzCheck), xz.WithMatchSearch(nice, 0))
 		if err != nil {
 			return nil, err
