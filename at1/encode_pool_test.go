@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -222,5 +223,41 @@ func TestEstSizeCache(t *testing.T) {
 	estCache.Unlock()
 	if n > estCacheMax {
 		t.Errorf("cache holds %d sizes, more than %d", n, estCacheMax)
+	}
+}
+
+// A stream of up to xzExactTrialMax bytes gets the smallest of the
+// models of xzModelsExact on the whole of it. The stream here is one-byte
+// dictionary indexes, which lc1 suits; judged on pieces, lc3 pb0 wins.
+func TestXZTunedExactTrial(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("compresses the input with xz once per model")
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	src := make([]byte, 150<<10)
+	for i := range src {
+		src[i] = byte(r.IntN(40) * r.IntN(3))
+	}
+	sizes := make([]int, len(xzModelsExact))
+	for i, m := range xzModelsExact {
+		x, err := xzModel(nil, src, DefaultLevel, true, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes[i] = len(x)
+	}
+	got, err := xzTuned(nil, src, DefaultLevel, true, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := slices.Min(sizes); len(got) != want {
+		t.Fatalf("%d bytes, the models give %v", len(got), sizes)
+	}
+	sampled, err := xzTuned(nil, src, DefaultLevel, true, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sampled) == len(got) {
+		t.Fatalf("judged on pieces too, the smallest model (%v): the test no longer needs the whole trial", sizes)
 	}
 }

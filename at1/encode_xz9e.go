@@ -92,7 +92,13 @@ func (c *encoder) underXZ9e(src []byte, structured bool, codec Codec, body, firs
 	if len(src) > xzSearchMax || len(src) < xzTrialMin || c.enc.level < 6 || !c.enc.xzExtreme() {
 		return false, codec, nil, nil
 	}
+	// A structured codec the caller named stays structured: the search
+	// does not trade it for RAW.
+	keep := structured && c.enc.codec != CodecAuto
 	if len(src) > xzTrialMax {
+		if keep {
+			return false, codec, nil, nil
+		}
 		raw, err := c.underXZ9eLarge(src, structured, body, first)
 		return false, codec, raw, err
 	}
@@ -103,9 +109,11 @@ func (c *encoder) underXZ9e(src []byte, structured bool, codec Codec, body, firs
 	if err != nil {
 		return false, codec, nil, err
 	}
-	raw, err := c.smallestXZSearch(src, xzSearchNice, xzSearchModels)
-	if err != nil {
-		return false, codec, nil, err
+	var raw []byte
+	if !keep {
+		if raw, err = c.smallestXZSearch(src, xzSearchNice, xzSearchModels); err != nil {
+			return false, codec, nil, err
+		}
 	}
 	switch {
 	case s != nil && len(s) < len(body) && (raw == nil || len(s) < len(raw)):
@@ -124,17 +132,19 @@ func (c *encoder) overXZ9e(body, first []byte) bool {
 	return len(MagicWhole)+1+len(body)+TrailerSize > xz9e-xzSearchMargin
 }
 
-// underXZ9eLarge is underXZ9e's search for a RAW body of more than
-// xzTrialMax bytes: a smaller RAW payload, or nil. xzTuned chose its
-// literal model on pieces of the input, and when that was not xz's own
+// underXZ9eLarge is underXZ9e's search for an input of more than
+// xzTrialMax bytes: a smaller RAW payload, or nil. Its xz model was
+// chosen on pieces of the input, and when that was not xz's own
 // (xzModels[0]) the first-model stream, which gives xz -9e's size, was
-// not made: it is made here. When the output is still over, the nice
-// lengths xzSearchNiceLarge are tried with xzModels. TestEncodeUnderXZ9e's
+// not made: for a RAW body it is made here (encodeUnit makes it for a
+// structured one close to the plain xz: xzNearPlain), and kept when
+// smaller. When the output is still over, the nice lengths
+// xzSearchNiceLarge are tried with xzModels. TestEncodeUnderXZ9e's
 // fixed-width records (246 KB) need both: 52,166 bytes unsearched (the
 // pieces chose lc3 pb0, 0.4% larger on the whole input than xz's model),
 // 51,954 with xz's model, 51,722 after the search; xz -9e 51,920.
 func (c *encoder) underXZ9eLarge(src []byte, structured bool, body, first []byte) ([]byte, error) {
-	if structured {
+	if first == nil && structured {
 		return nil, nil
 	}
 	var best []byte
@@ -143,13 +153,16 @@ func (c *encoder) underXZ9eLarge(src []byte, structured bool, body, first []byte
 		if first, err = xzFirst(src, c.enc.level, c.enc.xzExtreme()); err != nil {
 			return nil, err
 		}
-		if 1+len(first) < len(body) {
-			best = append([]byte{BackendXZ}, first...)
-			body = best
-		}
 	}
 	if !c.overXZ9e(body, first) {
-		return best, nil
+		return nil, nil
+	}
+	if 1+len(first) < len(body) {
+		best = append([]byte{BackendXZ}, first...)
+		body = best
+		if !c.overXZ9e(body, first) {
+			return best, nil
+		}
 	}
 	raw, err := c.smallestXZSearch(src, xzSearchNiceLarge, xzModels)
 	if err != nil || raw == nil || len(raw) >= len(body) {

@@ -63,7 +63,7 @@ func (m LiteralModel) option() Option { return WithLiteralModel(m.LC, m.LP, m.PB
 // models, each the same as AppendEncode(nil, src, opts...) with
 // WithLiteralModel(m.LC, m.LP, m.PB) added (so that a caller can keep the
 // smallest): when src is one block, the match finder runs once for all
-// of them. It is meant for small inputs (at1 passes at most 64 KiB): the
+// of them. It is meant for small inputs (at1 passes at most 256 KiB): the
 // recorded matches take 4 bytes per input byte plus 8 per match found,
 // several per byte on repetitive text at the extreme presets.
 func EncodeModels(src []byte, models []LiteralModel, opts ...Option) ([][]byte, error) {
