@@ -59,26 +59,26 @@ var xzModelsExact = []xz.LiteralModel{{LC: 3, LP: 0, PB: 2}, {LC: 3, LP: 0, PB: 
 var xzModelsWhole = append(xzModelsExact[:len(xzModelsExact):len(xzModelsExact)],
 	xz.LiteralModel{LC: 0, LP: 1, PB: 2}, xz.LiteralModel{LC: 0, LP: 0, PB: 1}, xz.LiteralModel{LC: 0, LP: 2, PB: 0})
 
-// xzExactTrialMax is the largest stream xzTuned compresses whole with
+// xzExactTrialMax is the largest input xzTuned compresses whole with
 // each model of xzModelsExact to keep the smallest (one match-finder
-// pass); larger ones, and whole inputs (the RAW candidate) over
-// xzTrialMax, are judged by xzTrialPieces pieces spread evenly over
-// them, xzTrialMax bytes in all (a values stream holds its columns one
-// after another), with xzModels. Inputs under xzTrialMin bytes take xz's
-// model untried (until 2026-11-28 the floor was 1 KiB: a 752-byte keymap
-// was 25 bytes smaller with lc=1).
+// pass); larger ones are judged by xzTrialPieces pieces spread evenly
+// over them, xzTrialMax bytes in all (a values stream holds its columns
+// one after another), with xzModels. Inputs under xzTrialMin bytes take
+// xz's model untried (until 2026-11-28 the floor was 1 KiB: a 752-byte
+// keymap was 25 bytes smaller with lc=1).
 //
 // Until 2026-12-01 the whole trial stopped at xzTrialMax. On 91 streams
 // of 64 KiB to 5 MB (the vega, JSON Lines and corpus sets), the pieces
 // chose a model larger on the whole stream than the best of
 // xzModelsExact by 0.20% in all, by 0.3-2% on values streams of digits
-// that lc1 or lc2 suits. Trying streams up to 256 KiB whole made 15 of
+// that lc1 or lc2 suits. Trying inputs up to 256 KiB whole made 15 of
 // 74 files 0.1-2.0% smaller (quoted-birdstrikes.csv 2.0%, randhie.csv
 // 1.3%, species.csv 1.1%, sp500-2000.csv 0.8%) and none larger, for
-// 0.98-1.21x their encode CPU (1.48x on 259 KB of random words, whose
-// matches are many). Trying the RAW candidate whole as well changed no
-// size and cost up to 1.95x; streams up to 512 KiB made 20 files
-// smaller, for up to 2.35x (mam.csv).
+// 0.98-1.21x their encode CPU; 1.95x on 259 KB of random words, whose
+// matches are many and which stays RAW (1.48x if the RAW candidate kept
+// its pieces, but then a column could be compressed better than the
+// same bytes as the plain xz the output is bounded by). Up to 512 KiB,
+// 20 files smaller, for up to 2.35x (mam.csv).
 const (
 	xzTrialMin      = 128
 	xzTrialMax      = 64 << 10
@@ -120,13 +120,13 @@ func xzTunedCut(dst, src []byte, level int, extreme bool, first []byte, whole bo
 		return out, out[len(dst):], nil
 	}
 	trial := src
-	if len(src) > xzTrialMax && (whole || cut > 0 || len(src) > xzExactTrialMax) {
+	if len(src) > xzExactTrialMax || (cut > 0 && len(src) > xzTrialMax) {
 		trial = spreadSample(src, xzTrialMax, xzTrialPieces)
 	}
 	models := xzModels
 	if len(trial) == len(src) {
 		models = xzModelsExact
-		if whole {
+		if whole && len(src) <= xzTrialMax {
 			models = xzModelsWhole
 		}
 	}

@@ -699,12 +699,11 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 		{"flights-10k-8k.jsonl", true, nil, nil},
 		// A CSV that only qcolumnar, with fewer streams, brings under.
 		{"flights-airport-2k.csv", true, nil, nil},
-		// Over xzTrialMax (underXZ9eLarge): fixed-width records whose
-		// literal model, chosen on pieces, is worse on the whole input
-		// than xz's own; with that one the container is still over, and
-		// the nice lengths bring it under. As a table, the columns come
-		// close to the plain xz (xzNearPlain); written RAW, the encoder
-		// does not make xz's model's stream, underXZ9eLarge does.
+		// Over xzExactTrialMax (underXZ9eLarge): fixed-width records
+		// whose literal model, chosen on pieces, is worse on the whole
+		// input than xz's own, whose stream the encoder did not make;
+		// with that one the container is still over, and the nice
+		// lengths bring it under.
 		{"fixed-width (generated)", false, fixedWidthRecords, nil},
 		{"fixed-width (generated, RAW)", false, fixedWidthRecords, []Option{WithCodec(CodecRaw)}},
 	} {
@@ -745,7 +744,7 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 			if unsearched := len(MagicWhole) + 1 + len(body) + TrailerSize; unsearched <= xz9e {
 				t.Fatalf("without the search %d bytes, xz -9e %d: the test no longer needs it", unsearched, xz9e)
 			}
-			if len(src) > xzTrialMax {
+			if len(src) > xzExactTrialMax {
 				// The model chosen on pieces was not xz's, whose stream
 				// only a structured body close to it has; with xz's model
 				// the file is still over.
@@ -768,7 +767,25 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 	}
 }
 
-// fixedWidthRecords is 3,000 fixed-width records of 82 bytes (names
+// A structured encoding within xzNearPlain of the plain xz, whose model
+// was chosen on pieces, has xz's own model's stream made, so that
+// underXZ9e knows xz -9e's size.
+func TestXZNearPlain(t *testing.T) {
+	src := fixedWidthRecords()
+	c, err := testEncoder(WithCodec(CodecColumnar), forceStructured())
+	if err != nil {
+		t.Fatal(err)
+	}
+	structured, _, _, first, err := c.encodeUnit(src, c.chooseCodec(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !structured || first == nil {
+		t.Fatalf("fixed-width records as a table: structured %v, first-model stream made %v", structured, first != nil)
+	}
+}
+
+// fixedWidthRecords is 4,000 fixed-width records of 82 bytes (names
 // padded with spaces, dates and amounts as digits, CRLF), shaped like
 // mysql's emp.txt test table.
 func fixedWidthRecords() []byte {
@@ -779,7 +796,7 @@ func fixedWidthRecords() []byte {
 		"MARIE HELENE", "PHILIPPE"}
 	codes := []string{"TECHN", "ANGL ", "SANS ", "CADRE", "EMPL "}
 	var b bytes.Buffer
-	for range 3000 {
+	for range 4000 {
 		fmt.Fprintf(&b, "%04d%-16s%-20s%d%04d %d%04d%02d%04d%02d%02d%08d.%02d %d%c%s\r\n",
 			r.IntN(10000), last[r.IntN(len(last))], first[r.IntN(len(first))], 1+r.IntN(2), 1930+r.IntN(40),
 			r.IntN(10), 1950+r.IntN(20), 1+r.IntN(12), 1980+r.IntN(16), 1+r.IntN(12), 1+r.IntN(28),
