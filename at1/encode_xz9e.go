@@ -15,11 +15,13 @@ import "github.com/colfmt/colfmt/internal/xz"
 // at the presets 6e to 9e (whose only difference, the dictionary size,
 // does not matter below 8 MiB; TestLiblzmaParity), so xz -9e's file is
 // that stream plus the 8 bytes of CRC64 (xzCRC64Extra). Up to
-// xzTrialMax bytes the encoder makes that stream anyway; above, up to
-// xzSearchMax, underXZ9eLarge makes it when the output is RAW. When the output would be larger than
-// that, the RAW payload is searched further: three text literal models,
-// each with shorter nice lengths and the default depth for them
-// (xzSearchNice), one match-finder pass per nice length. On those 39
+// xzExactTrialMax bytes the encoder makes that stream anyway (its model
+// trial runs on the whole input); above, up to xzSearchMax,
+// underXZ9eLarge makes it when the output is RAW. When the output would
+// be larger than that, the RAW payload is searched further: three text
+// literal models, each with shorter nice lengths and the default depth
+// for them (xzSearchNice), one match-finder pass per nice length. On
+// those 39
 // files the search brought 7 under xz -9e and made 8 others smaller
 // (148 bytes in all over the 15; the other 24 keep a zstd or xz payload
 // the search does not beat), for 1.40x their encode CPU (fresh
@@ -133,16 +135,17 @@ func (c *encoder) overXZ9e(body, first []byte) bool {
 }
 
 // underXZ9eLarge is underXZ9e's search for an input of more than
-// xzTrialMax bytes: a smaller RAW payload, or nil. Its xz model was
-// chosen on pieces of the input, and when that was not xz's own
-// (xzModels[0]) the first-model stream, which gives xz -9e's size, was
-// not made: for a RAW body it is made here (encodeUnit makes it for a
-// structured one close to the plain xz: xzNearPlain), and kept when
-// smaller. When the output is still over, the nice lengths
+// xzTrialMax bytes: a smaller RAW payload, or nil. Above xzExactTrialMax
+// the xz model was chosen on pieces of the input, and when that was not
+// xz's own (xzModels[0]) the first-model stream, which gives xz -9e's
+// size, was not made: for a RAW body it is made here (encodeUnit makes
+// it for a structured one close to the plain xz: xzNearPlain), and kept
+// when smaller. When the output is still over, the nice lengths
 // xzSearchNiceLarge are tried with xzModels. TestEncodeUnderXZ9e's
-// fixed-width records (246 KB) need both: 52,166 bytes unsearched (the
-// pieces chose lc3 pb0, 0.4% larger on the whole input than xz's model),
-// 51,954 with xz's model, 51,722 after the search; xz -9e 51,920.
+// fixed-width records (328 KB) need both: the pieces chose lc3 pb0,
+// larger on the whole input than xz's model, and with xz's model the
+// file is still over xz -9e (68,902 bytes unsearched, 68,274 after the
+// search; xz -9e 68,460).
 func (c *encoder) underXZ9eLarge(src []byte, structured bool, body, first []byte) ([]byte, error) {
 	if first == nil && structured {
 		return nil, nil
