@@ -107,7 +107,8 @@
 // has no number while a column below it is mostly numeric) and goes to
 // columnar; text with none of those is split on '#', '@', ':' or '=' when
 // nine lines in ten have the same count of it, else it is a one-column
-// table. WithCodec forces columnar, qcolumnar, qjson or RAW. Lines are
+// table. WithCodec asks for columnar, qcolumnar, qjson or RAW (a
+// structured codec that does not pay gives RAW unless WithKeepCodec). Lines are
 // physical '\n' lines (a CRLF's '\r' stays in the last field). A
 // well-formed RFC-4180 quoted field is unquoted (its column's quote bit
 // set), any other field is kept as its raw text, and rows with more

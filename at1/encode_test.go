@@ -90,12 +90,7 @@ func firstDiff(a, b []byte) int {
 func codecOf(enc []byte) Codec { return Codec(enc[4]) }
 
 // forceStructured keeps the structured encoding even when RAW is smaller.
-func forceStructured() Option {
-	return func(c *config) error {
-		c.enc.force = true
-		return nil
-	}
-}
+func forceStructured() Option { return WithKeepCodec(true) }
 
 // allCodecs round-trips src under every codec, structured ones forced,
 // and returns the encodings.
@@ -877,5 +872,32 @@ func TestXZStreamsCheckNone(t *testing.T) {
 	enc := roundTrip(t, "ml_IN", src) // RAW with an xz payload
 	if codecOf(enc) != CodecRaw || enc[5] != BackendXZ || enc[6+7]&0x0F != 0 {
 		t.Fatalf("codec %d, RAW payload backend %d, check type %d; want RAW xz with none", enc[4], enc[5], enc[6+7]&0x0F)
+	}
+}
+
+// WithKeepCodec keeps the codec asked for where RAW is smaller; without
+// it the encoder writes RAW there. Under CodecAuto it keeps the detected
+// structure.
+func TestWithKeepCodec(t *testing.T) {
+	var b bytes.Buffer
+	r := rand.New(rand.NewPCG(4, 4))
+	for range 60 {
+		fmt.Fprintf(&b, "%d,%x\n", r.IntN(1000), r.Uint64())
+	}
+	src := b.Bytes()
+	for _, tc := range []struct {
+		codec Codec
+		keep  bool
+		want  Codec
+	}{
+		{CodecQColumnar, false, CodecRaw},
+		{CodecQColumnar, true, CodecQColumnar},
+		{CodecAuto, false, CodecRaw},
+		{CodecAuto, true, CodecColumnar},
+	} {
+		enc := roundTrip(t, "keep", src, WithCodec(tc.codec), WithKeepCodec(tc.keep))
+		if got := codecOf(enc); got != tc.want {
+			t.Errorf("WithCodec(%v), WithKeepCodec(%v): codec %v, want %v", tc.codec, tc.keep, got, tc.want)
+		}
 	}
 }

@@ -94,9 +94,9 @@ func (c *encoder) underXZ9e(src []byte, structured bool, codec Codec, body, firs
 	if len(src) > xzSearchMax || len(src) < xzTrialMin || c.enc.level < 6 || !c.enc.xzExtreme() {
 		return false, codec, nil, nil
 	}
-	// A structured codec the caller named stays structured: the search
-	// does not trade it for RAW.
-	keep := structured && c.enc.codec != CodecAuto
+	// A structured codec the caller named (or kept: WithKeepCodec) stays
+	// structured: the search does not trade it for RAW.
+	keep := structured && (c.enc.codec != CodecAuto || c.enc.force)
 	if len(src) > xzTrialMax {
 		if keep {
 			return false, codec, nil, nil

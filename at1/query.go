@@ -97,7 +97,7 @@ func (f *File) Query(q Query) (*Rows, error) {
 // another frame of the file (a text bound compares their raw text here).
 func (f *File) query(q Query, mixed []bool) (*Rows, error) {
 	if f.t == nil {
-		return nil, errs.Wrap(ErrUnsupported, "query needs a qcolumnar or qjson file (framed: every frame structured), not %s; encode with WithCodec(CodecQColumnar) or WithCodec(CodecQJSON) (colfmt pack --codec qcolumnar|qjson) for a queryable file", f.kind())
+		return nil, errs.Wrap(ErrUnsupported, "query needs a qcolumnar or qjson file (framed: every frame structured), not %s; encode with WithCodec(CodecQColumnar) or WithCodec(CodecQJSON) and WithKeepCodec(true) (colfmt pack --codec qcolumnar|qjson --keep-codec) for a queryable file", f.kind())
 	}
 	t := f.t
 	if err := f.checkCounts(); err != nil {

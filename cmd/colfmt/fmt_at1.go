@@ -54,6 +54,7 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed")
 	noVerify := fs.Bool("no-verify", false, "skip decoding the output to check it")
 	tokens := fs.Bool("token-tables", true, "let columnar cut lines into fields, delimiters and digit runs with an empty delimiter (smaller; false: split at the detected delimiter only, JSON Lines go to qjson)")
+	keep := fs.Bool("keep-codec", false, "keep the --codec asked for even where RAW would be smaller (a queryable qcolumnar/qjson file whatever its size)")
 	noXZBase := fs.Bool("no-xz-baseline", false, "skip compressing the input plain with xz unless the structure does not pay (faster; output then bounded by plain zstd, not plain xz; by default a sampled estimate decides for inputs over 1 MiB)")
 	return func(w io.Writer, data []byte) error {
 		lv, extreme, err := parseAT1Level(*level)
@@ -84,6 +85,9 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 		if *noXZBase {
 			opts = append(opts, at1.WithXZBaseline(false))
 		}
+		if *keep {
+			opts = append(opts, at1.WithKeepCodec(true))
+		}
 		if len(data) >= 16<<20 {
 			// Progress on stderr for large inputs (see progress).
 			pr := newProgress(os.Stderr)
@@ -102,8 +106,40 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			}
 			return err
 		}
+		if cd != at1.CodecAuto && cd != at1.CodecRaw && !*keep {
+			noteRawFallback(cmdStderr, out, *codec)
+		}
 		_, err = w.Write(out)
 		return err
+	}
+}
+
+// noteRawFallback tells on w when the encoder wrote RAW (whole file or
+// some frames) where --codec asked for a structured codec, which it does
+// when the structure does not pay: a user asking for qcolumnar may want
+// a queryable file, which --keep-codec gives.
+func noteRawFallback(w io.Writer, out []byte, codec string) {
+	f, err := at1.Open(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		return
+	}
+	raw, total := 0, 1
+	if f.Framed {
+		total = len(f.Frames)
+		for _, fr := range f.Frames {
+			if fr.Method != 0 {
+				raw++
+			}
+		}
+	} else if f.Codec == at1.CodecRaw {
+		raw = 1
+	}
+	switch {
+	case raw == 0:
+	case f.Framed:
+		fmt.Fprintf(w, "colfmt: at1: %d of %d frames written RAW, smaller than --codec %s there; --keep-codec keeps %s\n", raw, total, codec, codec)
+	default:
+		fmt.Fprintf(w, "colfmt: at1: written RAW, smaller than --codec %s on this input; --keep-codec keeps %s\n", codec, codec)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,4 +247,35 @@ func TestAT1PackTokenTables(t *testing.T) {
 			require.Contains(t, stderr, "--codec qcolumnar|qjson")
 		}
 	}
+}
+
+// --codec qcolumnar on an input where qcolumnar does not pay writes RAW
+// and says so on stderr; --keep-codec writes a queryable qcolumnar file.
+func TestAT1PackKeepCodec(t *testing.T) {
+	var b strings.Builder
+	r := rand.New(rand.NewPCG(4, 4))
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%x\n", r.IntN(1000), r.Uint64())
+	}
+	src := b.String()
+	in := writeTemp(t, "in.csv", []byte(src))
+	out := filepath.Join(t.TempDir(), "x.at1")
+	code, _, stderr := runCLI(t, "pack", "--format", "at1", "--codec", "qcolumnar", "--out", out, in)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "written RAW, smaller than --codec qcolumnar")
+	code, stdout, _ := runCLI(t, "inspect", out)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "codec 255 (raw)")
+
+	code, _, stderr = runCLI(t, "pack", "--format", "at1", "--codec", "qcolumnar", "--keep-codec", "--out", out, in)
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stderr)
+	code, stdout, _ = runCLI(t, "inspect", out)
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "codec 7 (qcolumnar)")
+	code, stdout, stderr = runCLI(t, "cat", out)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, src, stdout)
+	code, _, stderr = runCLI(t, "query", out)
+	require.Equal(t, 0, code, stderr)
 }

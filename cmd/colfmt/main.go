@@ -113,8 +113,12 @@ func usage(w io.Writer) {
 }
 
 // cmdStdin is standard input for format subcommands (command.Run has no
-// stdin parameter); runStdin sets it.
-var cmdStdin io.Reader = os.Stdin
+// stdin parameter); runStdin sets it. cmdStderr is standard error for
+// notes from a format's pack (its flags' function has no stderr).
+var (
+	cmdStdin  io.Reader = os.Stdin
+	cmdStderr io.Writer = os.Stderr
+)
 
 // runStdin executes the command line and returns the exit status. A panic
 // anywhere below is reported as an internal error with exit status 1
@@ -136,7 +140,7 @@ func runStdin(args []string, stdin io.Reader, stdout, stderr io.Writer) (status 
 			status = 1
 		}
 	}()
-	cmdStdin = stdin
+	cmdStdin, cmdStderr = stdin, stderr
 	status = dispatch(args, stdin, bw, stderr)
 	if err := bw.Flush(); err != nil && status == 0 {
 		fmt.Fprintf(stderr, "colfmt: %v\n", err)
