@@ -106,8 +106,8 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			}
 			return err
 		}
-		if cd != at1.CodecAuto && cd != at1.CodecRaw && !*keep {
-			noteRawFallback(cmdStderr, out, *codec)
+		if cd != at1.CodecAuto && cd != at1.CodecRaw {
+			noteRawFallback(cmdStderr, out, *codec, *keep)
 		}
 		_, err = w.Write(out)
 		return err
@@ -116,9 +116,10 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 
 // noteRawFallback tells on w when the encoder wrote RAW (whole file or
 // some frames) where --codec asked for a structured codec, which it does
-// when the structure does not pay: a user asking for qcolumnar may want
-// a queryable file, which --keep-codec gives.
-func noteRawFallback(w io.Writer, out []byte, codec string) {
+// when the structure does not pay (a user asking for qcolumnar may want
+// a queryable file, which --keep-codec gives) or, kept, when the codec
+// finds no structure it applies to.
+func noteRawFallback(w io.Writer, out []byte, codec string, keep bool) {
 	f, err := at1.Open(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		return
@@ -136,6 +137,10 @@ func noteRawFallback(w io.Writer, out []byte, codec string) {
 	}
 	switch {
 	case raw == 0:
+	case keep && f.Framed:
+		fmt.Fprintf(w, "colfmt: at1: %d of %d frames written RAW: --codec %s does not apply to their lines\n", raw, total, codec)
+	case keep:
+		fmt.Fprintf(w, "colfmt: at1: written RAW: --codec %s does not apply to this input\n", codec)
 	case f.Framed:
 		fmt.Fprintf(w, "colfmt: at1: %d of %d frames written RAW, smaller than --codec %s there; --keep-codec keeps %s\n", raw, total, codec, codec)
 	default:

@@ -278,4 +278,9 @@ func TestAT1PackKeepCodec(t *testing.T) {
 	require.Equal(t, src, stdout)
 	code, _, stderr = runCLI(t, "query", out)
 	require.Equal(t, 0, code, stderr)
+
+	// Kept, qjson finds no JSON Lines in a CSV: RAW, and a note.
+	code, _, stderr = runCLI(t, "pack", "--format", "at1", "--codec", "qjson", "--keep-codec", "--out", out, in)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "written RAW: --codec qjson does not apply to this input")
 }
