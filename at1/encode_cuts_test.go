@@ -90,13 +90,13 @@ func TestPairCutCoordinates(t *testing.T) {
 		fmt.Fprintf(&b, "%d,%d.%08d,-%d.%07d\n", i, 25+r.IntN(25), r.IntN(1e8), 70+r.IntN(50), r.IntN(1e7))
 	}
 	src := []byte(b.String())
-	enc := roundTrip(t, "coords", src, onlyLayout("tokens"), forceStructured())
+	enc := roundTrip(t, "coords", src, onlyLayout("tokens"), WithKeepCodec(true))
 	_, types := tokenMeta(t, enc)
 	dicts := bytes.Count(types, []byte{colDict})
 	if dicts < 6 {
 		t.Errorf("column types %v: %d DICT columns, want the fractions cut into two-digit DICT pieces", types, dicts)
 	}
-	split, err := Encode(src, onlyLayout("split"), forceStructured())
+	split, err := Encode(src, onlyLayout("split"), WithKeepCodec(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestAlignPrefixes(t *testing.T) {
 			t.Fatalf("row %d: first piece %q, want the city %q", i, p.val(i), city)
 		}
 	}
-	roundTrip(t, "airports-like", src, onlyLayout("tokens"), forceStructured())
+	roundTrip(t, "airports-like", src, onlyLayout("tokens"), WithKeepCodec(true))
 }
 
 // Columns of few values that go together are joined into one DICT, and
@@ -195,7 +195,7 @@ func TestMergeAdjacent(t *testing.T) {
 			t.Fatalf("row %d: token table gives %q, want %q", i, got, lines[i])
 		}
 	}
-	roundTrip(t, "merge", src, onlyLayout("tokens"), forceStructured())
+	roundTrip(t, "merge", src, onlyLayout("tokens"), WithKeepCodec(true))
 }
 
 // A CSV whose every field is quoted (and JSON strings): a column of

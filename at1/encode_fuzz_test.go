@@ -11,7 +11,7 @@ var encodeCodecs = []Codec{CodecAuto, CodecColumnar, CodecQColumnar, CodecQJSON,
 // fuzzRoundTrip encodes src under codec (forced when structured), decodes
 // it and fails unless the bytes come back.
 func fuzzRoundTrip(t *testing.T, src []byte, codec Codec, rg int) {
-	opts := []Option{WithCodec(codec), WithLevel(1), WithRowGroupSize(rg), forceStructured()}
+	opts := []Option{WithCodec(codec), WithLevel(1), WithRowGroupSize(rg), WithKeepCodec(true)}
 	enc, err := Encode(src, opts...)
 	if err != nil {
 		t.Fatalf("Encode(%v): %v", codec, err)
@@ -128,7 +128,7 @@ func checkFastBaseline(t *testing.T, src []byte) {
 }
 
 // onlyLayout keeps only the structured layout of that name (and forces
-// it, as forceStructured does).
+// it, as WithKeepCodec(true) does).
 func onlyLayout(name string) Option {
 	return func(c *config) error {
 		c.enc.layout, c.enc.force = name, true

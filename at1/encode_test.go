@@ -89,9 +89,6 @@ func firstDiff(a, b []byte) int {
 
 func codecOf(enc []byte) Codec { return Codec(enc[4]) }
 
-// forceStructured keeps the structured encoding even when RAW is smaller.
-func forceStructured() Option { return WithKeepCodec(true) }
-
 // allCodecs round-trips src under every codec, structured ones forced,
 // and returns the encodings.
 // testEncoder is an encoding call with opts, for tests of its parts.
@@ -107,7 +104,7 @@ func allCodecs(t *testing.T, name string, src []byte, opts ...Option) map[Codec]
 	t.Helper()
 	out := map[Codec][]byte{}
 	for _, codec := range []Codec{CodecAuto, CodecColumnar, CodecQColumnar, CodecQJSON, CodecRaw} {
-		o := append([]Option{WithCodec(codec), forceStructured()}, opts...)
+		o := append([]Option{WithCodec(codec), WithKeepCodec(true)}, opts...)
 		if codec == CodecAuto {
 			o = opts
 		}
@@ -213,7 +210,7 @@ func TestEncodeSharedCorpora(t *testing.T) {
 		enc := roundTrip(t, filepath.Base(f), src)
 		// Each file as a table (dbtext: one column), forced even where
 		// RAW would be smaller.
-		col := roundTrip(t, filepath.Base(f)+"/columnar", src, WithCodec(CodecColumnar), WithLevel(1), forceStructured())
+		col := roundTrip(t, filepath.Base(f)+"/columnar", src, WithCodec(CodecColumnar), WithLevel(1), WithKeepCodec(true))
 		if len(src) > 0 && codecOf(col) != CodecColumnar {
 			t.Errorf("%s: forced columnar wrote codec %v", filepath.Base(f), codecOf(col))
 		}
@@ -299,7 +296,7 @@ func TestEncodeQueryCodecs(t *testing.T) {
 		col   int
 		path  string
 	}{{CodecQColumnar, csv.String(), 0, ""}, {CodecQJSON, jl.String(), 0, "id"}} {
-		enc := roundTrip(t, tc.codec.String(), []byte(tc.src), WithCodec(tc.codec), WithRowGroupSize(500), forceStructured())
+		enc := roundTrip(t, tc.codec.String(), []byte(tc.src), WithCodec(tc.codec), WithRowGroupSize(500), WithKeepCodec(true))
 		if codecOf(enc) != tc.codec {
 			t.Fatalf("codec %v, want %v", codecOf(enc), tc.codec)
 		}
@@ -330,8 +327,8 @@ func TestEncodeQueryCodecs(t *testing.T) {
 	// the smallest of them and RAW.
 	auto := roundTrip(t, "auto json", []byte(jl.String()))
 	raw := roundTrip(t, "raw json", []byte(jl.String()), WithCodec(CodecRaw))
-	q := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), forceStructured())
-	col := roundTrip(t, "columnar json", []byte(jl.String()), WithCodec(CodecColumnar), forceStructured())
+	q := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), WithKeepCodec(true))
+	col := roundTrip(t, "columnar json", []byte(jl.String()), WithCodec(CodecColumnar), WithKeepCodec(true))
 	if len(auto) != min(len(raw), len(q), len(col)) {
 		t.Errorf("auto on JSON Lines: %d bytes (%v); RAW %d, qjson %d, columnar %d", len(auto), codecOf(auto), len(raw), len(q), len(col))
 	}
@@ -367,7 +364,7 @@ func TestQueryFramed(t *testing.T) {
 		fmt.Fprintf(&csv, "%d,%d.5,s%d\n", i, i%100, i%10)
 	}
 	for _, codec := range []Codec{CodecQColumnar} {
-		enc := roundTrip(t, "framed "+codec.String(), []byte(csv.String()), WithCodec(codec), WithChunkSize(128<<10), WithRowGroupSize(1000), forceStructured())
+		enc := roundTrip(t, "framed "+codec.String(), []byte(csv.String()), WithCodec(codec), WithChunkSize(128<<10), WithRowGroupSize(1000), WithKeepCodec(true))
 		f, err := Open(bytes.NewReader(enc), int64(len(enc)))
 		if err != nil {
 			t.Fatal(err)
@@ -503,7 +500,7 @@ func TestEncodedFilesFollowReferenceRules(t *testing.T) {
 	for name, src := range inputs {
 		for _, codec := range encodeCodecs {
 			for _, chunk := range []int64{DefaultChunkSize, 64 << 10} {
-				enc, err := Encode(src, WithCodec(codec), WithChunkSize(chunk), WithLevel(1), forceStructured())
+				enc, err := Encode(src, WithCodec(codec), WithChunkSize(chunk), WithLevel(1), WithKeepCodec(true))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -644,7 +641,7 @@ func TestEncodeQJSONUnquotes(t *testing.T) {
 		}
 		fmt.Fprintf(&jl, `{"lat":"%d.%03d","id":"%d","note":%s,"mixed":%s,"n":%d}`+"\n", 40+i/100, i%1000, i, note, mixed, i)
 	}
-	enc := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), WithRowGroupSize(300), forceStructured())
+	enc := roundTrip(t, "qjson", []byte(jl.String()), WithCodec(CodecQJSON), WithRowGroupSize(300), WithKeepCodec(true))
 	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
 	if err != nil {
 		t.Fatal(err)
@@ -767,7 +764,7 @@ func TestEncodeUnderXZ9e(t *testing.T) {
 // underXZ9e knows xz -9e's size.
 func TestXZNearPlain(t *testing.T) {
 	src := fixedWidthRecords()
-	c, err := testEncoder(WithCodec(CodecColumnar), forceStructured())
+	c, err := testEncoder(WithCodec(CodecColumnar), WithKeepCodec(true))
 	if err != nil {
 		t.Fatal(err)
 	}

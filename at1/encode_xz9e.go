@@ -104,7 +104,7 @@ func (c *encoder) underXZ9e(src []byte, structured bool, codec Codec, body, firs
 		raw, err := c.underXZ9eLarge(src, structured, body, first)
 		return false, codec, raw, err
 	}
-	if first == nil || !c.overXZ9e(body, first) {
+	if first == nil || !overXZ9e(body, first) {
 		return false, codec, nil, nil
 	}
 	s, sc, err := c.smallestLayout(src, codec)
@@ -129,7 +129,7 @@ func (c *encoder) underXZ9e(src []byte, structured bool, codec Codec, body, firs
 // overXZ9e reports whether the whole-file container around body would
 // be larger than xz -9e's file, or within xzSearchMargin under it; first
 // is the input compressed with xzTuned's first model.
-func (c *encoder) overXZ9e(body, first []byte) bool {
+func overXZ9e(body, first []byte) bool {
 	xz9e := len(first) + xzCRC64Extra
 	return len(MagicWhole)+1+len(body)+TrailerSize > xz9e-xzSearchMargin
 }
@@ -157,13 +157,13 @@ func (c *encoder) underXZ9eLarge(src []byte, structured bool, body, first []byte
 			return nil, err
 		}
 	}
-	if !c.overXZ9e(body, first) {
+	if !overXZ9e(body, first) {
 		return nil, nil
 	}
 	if 1+len(first) < len(body) {
 		best = append([]byte{BackendXZ}, first...)
 		body = best
-		if !c.overXZ9e(body, first) {
+		if !overXZ9e(body, first) {
 			return best, nil
 		}
 	}

@@ -270,7 +270,7 @@ func TestQueryFramesMixedTypes(t *testing.T) {
 		}
 		fmt.Fprintf(&jl, "{\"lat\":\"%s\",\"id\":%d}\n", lat, i)
 	}
-	enc, err := Encode([]byte(jl.String()), WithCodec(CodecQJSON), WithChunkSize(64<<10), WithRowGroupSize(200), forceStructured())
+	enc, err := Encode([]byte(jl.String()), WithCodec(CodecQJSON), WithChunkSize(64<<10), WithRowGroupSize(200), WithKeepCodec(true))
 	if err != nil {
 		t.Fatal(err)
 	}
