@@ -69,7 +69,7 @@ func TestColumnReport(t *testing.T) {
 			if d, ok := derivedChunk(tb.cols, derivedIDs(tb.cols, 1), k); ok {
 				cands = append(cands, candidate{colDerived, d})
 			}
-			ch := pickChunk(cands)
+			ch := pickChunk(cands, col.small)
 			alone := xz9(ch.chunk)
 			sumAlone += alone
 			text := cands[0].chunk

@@ -135,8 +135,10 @@
 // zstd are packed in full; WithTokenTables(false) writes the split table
 // only (the reference decoder was not run on an empty delimiter). Each
 // column takes the type whose chunk compresses smallest under zstd's
-// best level: INT, DEC, NUMEXC, SHUF, DICT, DERIVED (a function of an
-// earlier column carried by the same rows) or TEXT. File.Query reads
+// best level (level 6 on tables of up to 64 KiB, whose best-level
+// tables cost more than their encoding): INT, DEC, NUMEXC, SHUF, DICT,
+// DERIVED (a function of an earlier column carried by the same rows) or
+// TEXT. File.Query reads
 // qcolumnar and qjson, not columnar: they cut lines into row groups
 // (narrowest column block about 64 KB, WithRowGroupSize) with zone maps,
 // tag each block with the smaller of xz and zstd and store the blocks

@@ -204,19 +204,27 @@ func TestPlainXZEstimateRepeatedHalves(t *testing.T) {
 	}
 }
 
-// estSize gives what zstd at estLevel gives, from the cache or not.
+// estSize gives what zstd at its level gives, from the cache or not, and
+// a size cached at one level is not taken for another.
 func TestEstSizeCache(t *testing.T) {
 	chunks := [][]byte{tradesCSV(20 << 10), eventsJSONL(10 << 10), bytes.Repeat([]byte("ab"), 500)}
 	for round := 0; round < 2; round++ {
 		for i, ch := range chunks {
-			if got, want := estSize(ch), len(zstdCompress(nil, ch, estLevel)); got != want {
-				t.Errorf("round %d chunk %d: estSize %d, zstd %d", round, i, got, want)
+			for _, level := range []int{estLevel, estLevelSmall} {
+				if got, want := estSize(ch, level), len(zstdCompress(nil, ch, level)); got != want {
+					t.Errorf("round %d chunk %d level %d: estSize %d, zstd %d", round, i, level, got, want)
+				}
 			}
 		}
 	}
+	// The two levels differ on these chunks, so the check above fails if
+	// the cache ignored the level.
+	if a, b := len(zstdCompress(nil, chunks[0], estLevel)), len(zstdCompress(nil, chunks[0], estLevelSmall)); a == b {
+		t.Fatalf("zstd levels %d and %d give the same size %d: the test cannot tell them apart", estLevel, estLevelSmall, a)
+	}
 	// Filling the cache empties it rather than letting it grow.
 	for i := 0; i <= estCacheMax; i++ {
-		estSize(fmt.Appendf(nil, "chunk %d of the cache, long enough to be worth compressing", i))
+		estSize(fmt.Appendf(nil, "chunk %d of the cache, long enough to be worth compressing", i), estLevel)
 	}
 	estCache.Lock()
 	n := len(estCache.m)
@@ -256,5 +264,39 @@ func TestXZTunedExactTrial(t *testing.T) {
 	}
 	if slices.Index(sizes, len(got)) < len(xzModels) {
 		t.Fatalf("one of the sampled trial's models is the smallest (%v): the test no longer needs the whole trial", sizes)
+	}
+}
+
+// A table of up to estSmallMax bytes ranks its candidates at
+// estLevelSmall only (so an Encode of it never builds the best level's
+// 34 MB encoder), a larger one at estLevel only.
+func TestEstLevelBySize(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want int
+	}{
+		{"trades 16 KiB", tradesCSV(16 << 10), estLevelSmall},
+		{"events 60 KiB", eventsJSONL(60 << 10), estLevelSmall},
+		{"trades 256 KiB", tradesCSV(256 << 10), estLevel},
+	} {
+		if got := estSmall(len(tc.src)); got != (tc.want == estLevelSmall) {
+			t.Fatalf("%s: estSmall(%d) = %v", tc.name, len(tc.src), got)
+		}
+		estCache.Lock()
+		estCache.m = nil
+		estCache.Unlock()
+		if _, err := Encode(tc.src, WithCodec(CodecColumnar), WithKeepCodec(true)); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		estCache.Lock()
+		levels := map[int]int{}
+		for k := range estCache.m {
+			levels[k.level]++
+		}
+		estCache.Unlock()
+		if len(levels) != 1 || levels[tc.want] == 0 {
+			t.Errorf("%s (%d bytes): estimates by level %v, want level %d only", tc.name, len(tc.src), levels, tc.want)
+		}
 	}
 }

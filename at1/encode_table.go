@@ -41,10 +41,14 @@ type cell struct{ off, n uint32 }
 // input, or bytes a layout made) or, at offsets from len(src) on, in
 // arena (the table's unquoted values that had doubled quotes). Encoding
 // units are at most 1 GiB (WithChunkSize), and an arena holds less than
-// the input, so offsets fit in 32 bits and lengths in 31.
+// the input, so offsets fit in 32 bits and lengths in 31. small is
+// whether the table's input is small (estSmall): its columns' candidates
+// are ranked at estLevelSmall, and every column made from one of them
+// inherits it, so that a table's estimates all come from one level.
 type column struct {
 	src, arena []byte
 	cells      []cell
+	small      bool
 }
 
 // len is the number of values.
@@ -69,7 +73,7 @@ func (c column) field(i int) field { return field{val: c.val(i), quoted: c.quote
 
 // slice is the column of values lo..hi-1.
 func (c column) slice(lo, hi int) column {
-	return column{c.src, c.arena, c.cells[lo:hi:hi]}
+	return column{c.src, c.arena, c.cells[lo:hi:hi], c.small}
 }
 
 // piece is the cell of value i's bytes lo..hi-1, unquoted.
@@ -86,13 +90,14 @@ func mkCell(off, n int, quoted bool) cell {
 	return x
 }
 
-// constColumnOf is a column of n values v.
-func constColumnOf(v []byte, n int) column {
+// constColumnOf is a column of n values v, of a table whose input is
+// small or not (see column).
+func constColumnOf(v []byte, n int, small bool) column {
 	cs := make([]cell, n)
 	for i := range cs {
 		cs[i] = cell{0, uint32(len(v)) << 1}
 	}
-	return column{src: v, cells: cs}
+	return column{src: v, cells: cs, small: small}
 }
 
 // splitFields appends the fields of line to fs. A field that starts with
@@ -248,7 +253,7 @@ func buildTable(src []byte, delim byte, header bool) *table {
 	}
 	t.cols = make([]column, ncols)
 	for k := range t.cols {
-		t.cols[k] = column{src: src, arena: arena, cells: cells[k]}
+		t.cols[k] = column{src: src, arena: arena, cells: cells[k], small: estSmall(len(src))}
 	}
 	return t
 }

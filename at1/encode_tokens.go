@@ -41,7 +41,7 @@ func cutColumns(cols []column, concurrency int) [][]column {
 func cellColumns(src []byte, cells [][]cell) []column {
 	cols := make([]column, len(cells))
 	for k, c := range cells {
-		cols[k] = column{src: src, cells: c}
+		cols[k] = column{src: src, cells: c, small: estSmall(len(src))}
 	}
 	return cols
 }
@@ -73,7 +73,7 @@ func tokenTable(t *table, concurrency int) *table {
 	for _, col := range t.cols[1:] {
 		longest = max(longest, col.len())
 	}
-	seps := constColumnOf(sep, longest)
+	seps := constColumnOf(sep, longest, estSmall(len(t.src)))
 	for k := range cuts {
 		if k > 0 {
 			nt.cols = append(nt.cols, seps.slice(0, t.cols[k].len()))
@@ -127,10 +127,10 @@ func jsonTokenTable(src []byte, concurrency int) *table {
 	}
 	cuts := cutColumns(cellColumns(src, vcols), concurrency)
 	for k := 0; k < nv; k++ {
-		t.cols = append(t.cols, constColumnOf(best.segs[k], n))
+		t.cols = append(t.cols, constColumnOf(best.segs[k], n, estSmall(len(src))))
 		t.cols = append(t.cols, cuts[k]...)
 	}
-	t.cols = append(t.cols, constColumnOf(best.segs[nv], n))
+	t.cols = append(t.cols, constColumnOf(best.segs[nv], n, estSmall(len(src))))
 	t.counts = make([]int, n)
 	for i := range t.counts {
 		t.counts[i] = len(t.cols)
@@ -264,7 +264,7 @@ func cutColumn(vals column) []column {
 	}
 	runParts := make([]column, len(pat))
 	for r := range runParts {
-		runParts[r] = column{vals.src, vals.arena, make([]cell, vals.len())}
+		runParts[r] = column{vals.src, vals.arena, make([]cell, vals.len()), vals.small}
 	}
 	for i := range vals.cells {
 		if exc[i] {
@@ -321,7 +321,7 @@ func cutColumn(vals column) []column {
 // included, unquoted; ok is false when a quoted value's text is not the
 // value in quotes in src (it had doubled quotes).
 func fieldText(vals column) (column, bool) {
-	out := column{vals.src, vals.arena, make([]cell, vals.len())}
+	out := column{vals.src, vals.arena, make([]cell, vals.len()), vals.small}
 	for i, x := range vals.cells {
 		if x.n&1 == 0 {
 			out.cells[i] = x
@@ -352,7 +352,7 @@ func pairCut(vals column) []column {
 	}
 	pieces := make([]column, np)
 	for j := range pieces {
-		pieces[j] = column{vals.src, vals.arena, make([]cell, vals.len())}
+		pieces[j] = column{vals.src, vals.arena, make([]cell, vals.len()), vals.small}
 	}
 	for i := range vals.cells {
 		v := vals.val(i)
@@ -434,10 +434,10 @@ func valueRuns(v []byte, runs *[maxRuns][2]int) (int, bool) {
 // bestCandidate is the column encoding pickChunk keeps and its estimated
 // size.
 func bestCandidate(vals column) (candidate, int) {
-	c := pickChunk(colCandidates(vals))
+	c := pickChunk(colCandidates(vals), vals.small)
 	size := len(c.chunk)
 	if size >= 48 {
-		size = estSize(c.chunk) // pickChunk's size, cached
+		size = estSize(c.chunk, estLevelOf(vals.small)) // pickChunk's size, cached
 	}
 	return c, size
 }
@@ -501,8 +501,8 @@ func prefixOf(a, b field) bool {
 // prefixCut cuts column a into P and R (see alignPrefixes). A quoted value
 // stays whole in P (its quotes enclose the whole field).
 func prefixCut(a, b column) (p, r column) {
-	p = column{a.src, a.arena, make([]cell, a.len())}
-	r = column{a.src, a.arena, make([]cell, a.len())}
+	p = column{a.src, a.arena, make([]cell, a.len()), a.small}
+	r = column{a.src, a.arena, make([]cell, a.len()), a.small}
 	for i := range a.cells {
 		f := a.field(i)
 		cut := len(f.val)
@@ -660,7 +660,7 @@ func joinColumns(a column, bs ...column) (column, bool) {
 		}
 	}
 	// The joined values are one buffer.
-	out := column{src: make([]byte, 0, size), cells: make([]cell, a.len())}
+	out := column{src: make([]byte, 0, size), cells: make([]cell, a.len()), small: a.small}
 	for i := range a.cells {
 		o := len(out.src)
 		out.src = append(out.src, a.val(i)...)
@@ -709,13 +709,13 @@ func xzEstimateColsMemo(memo chunkMemo, cols ...column) int {
 	for _, col := range cols {
 		col = col.slice(0, min(col.len(), rows))
 		if col.len() == 0 || memo == nil {
-			buf = append(buf, pickChunk(colCandidates(col)).chunk...)
+			buf = append(buf, pickChunk(colCandidates(col), col.small).chunk...)
 			continue
 		}
 		k := chunkKey{&col.cells[0], col.len()}
 		ch, ok := memo[k]
 		if !ok {
-			ch = pickChunk(colCandidates(col)).chunk
+			ch = pickChunk(colCandidates(col), col.small).chunk
 			memo[k] = ch
 		}
 		buf = append(buf, ch...)
@@ -822,10 +822,10 @@ func jsonUnionTable(src []byte, concurrency int) *table {
 	}
 	cuts := cutColumns(cellColumns(src, vcols), concurrency)
 	for j := 0; j < nk; j++ {
-		t.cols = append(t.cols, column{src: src, cells: scols[j]})
+		t.cols = append(t.cols, column{src: src, cells: scols[j], small: estSmall(len(src))})
 		t.cols = append(t.cols, cuts[j]...)
 	}
-	t.cols = append(t.cols, column{src: src, cells: scols[nk]})
+	t.cols = append(t.cols, column{src: src, cells: scols[nk], small: estSmall(len(src))})
 	t.counts = make([]int, n)
 	for i := range t.counts {
 		t.counts[i] = len(t.cols)

@@ -252,11 +252,11 @@ const cutSamples = 1 << 17
 // over it, scaled (estSize of oui.csv's text columns took 150 ms, 6% of
 // its encode).
 func cutWeight(chunk []byte) int {
-	if n, ok := cachedEstSize(sha256.Sum256(chunk)); ok {
+	if n, ok := cachedEstSize(estKey{sha256.Sum256(chunk), estLevel}); ok {
 		return n
 	}
 	if len(chunk) <= cutSample {
-		return estSize(chunk)
+		return estSize(chunk, estLevel)
 	}
 	sample := spreadSample(chunk, cutSample, cutSamplePieces)
 	return int(float64(len(zstdCompress(nil, sample, estLevel))) * float64(len(chunk)) / float64(len(sample)))
