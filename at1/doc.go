@@ -138,16 +138,16 @@
 // best level (level 6 on tables of up to 64 KiB, whose best-level
 // tables cost more than their encoding): INT, DEC, NUMEXC, SHUF, DICT,
 // DERIVED (a function of an earlier column carried by the same rows) or
-// TEXT. File.Query reads
-// qcolumnar and qjson, not columnar: they cut lines into row groups
-// (narrowest column block about 64 KB, WithRowGroupSize) with zone maps,
-// tag each block with the smaller of xz and zstd and store the blocks
-// after the small streams, so a reader fetches the index first and the
-// blocks by range. qjson's template is the most common line shape
-// (qjson2 is not written); a field that is a string on every line has
-// its quotes in the template, so a number written as a string
-// ("lat":"42.53176") is a decimal column with zone maps that
-// Query's ranges use (its values are returned without the quotes).
+// TEXT. File.Query reads qcolumnar and qjson, not columnar: they cut
+// lines into row groups (narrowest column block about 64 KB,
+// WithRowGroupSize) with zone maps, tag each block with the smaller of
+// xz and zstd and store the blocks after the small streams, so a reader
+// fetches the index first and the blocks by range. qjson's template is
+// the most common line shape (qjson2 is not written); a field that is a
+// string on every line has its quotes in the template, so a number
+// written as a string ("lat":"42.53176") is a decimal column with zone
+// maps that Query's ranges use (its values are returned without the
+// quotes).
 //
 // Backends: each stream gets the smallest of xz, zstd and stored, and
 // empty streams are left out. zstd is internal/zstdenc (an optimal

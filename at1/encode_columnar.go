@@ -432,7 +432,7 @@ func b2u(b bool) byte {
 // table's encode CPU, 70 ms of page faults here. Level 6's tables are
 // 4 MB, and the RAW baseline at the default level builds that encoder
 // anyway. On the first 1 to 64 KiB of 56 real tables (391 files) the
-// output was 0.15% smaller in all at 0.59x the CPU (each size class
+// output was 0.15% smaller in all at 0.60x the CPU (each size class
 // within 0.2%; per file -14% to +6.5%); above 64 KiB level 6 ranked
 // worse (flights-20k.jsonl +17%, zipcodes.csv +1.6%).
 const (
@@ -445,8 +445,8 @@ const (
 // estLevelSmall.
 func estSmall(n int) bool { return n <= estSmallMax }
 
-// estLevelOf is the zstd level that ranks the candidates of a column
-// whose small is small.
+// estLevelOf is the zstd level that ranks a column's candidates, by its
+// small field.
 func estLevelOf(small bool) int {
 	if small {
 		return estLevelSmall
