@@ -10,8 +10,8 @@ import (
 
 // poolInputs are inputs that take each of encodeUnit's paths at the
 // default level: a table the structure wins by far (the plain xz
-// estimated exactly, then skipped; and one over xzExactMax, estimated by
-// samples), random hex (the plain xz made in the pool, RAW wins), and
+// estimated exactly, then skipped; one over xzSampledMin, decided by
+// samples; and one over xzExactMax, estimated by samples), random hex (the plain xz made in the pool, RAW wins), and
 // prose a little larger than xzTrialMax and below it (the exact
 // first-model estimate, reused by xzTuned).
 func poolInputs() map[string][]byte {
@@ -29,7 +29,7 @@ func poolInputs() map[string][]byte {
 		prose = append(prose, '\n')
 	}
 	return map[string][]byte{
-		"trades": tradesCSV(150 << 10), "trades-large": tradesCSV(xzExactMax + 100<<10), "events": eventsJSONL(60 << 10), "hex": hex,
+		"trades": tradesCSV(150 << 10), "trades-mid": tradesCSV(400 << 10), "trades-large": tradesCSV(xzExactMax + 100<<10), "events": eventsJSONL(60 << 10), "hex": hex,
 		"prose": prose, "prose-small": prose[:bytes.LastIndexByte(prose[:40<<10], '\n')+1],
 	}
 }
@@ -185,11 +185,11 @@ func TestPlainXZEstimateRepeatedHalves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sampled, _, _, err := c.xzEstimate(src)
+	sampled, _, _, err := c.xzEstimate(src, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	est, ratio, _, err := c.plainXZEstimate(src, raw0)
+	est, ratio, _, err := c.plainXZEstimate(src, raw0, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,6 +297,64 @@ func TestEstLevelBySize(t *testing.T) {
 		estCache.Unlock()
 		if len(levels) != 1 || levels[tc.want] == 0 {
 			t.Errorf("%s (%d bytes): estimates by level %v, want level %d only", tc.name, len(tc.src), levels, tc.want)
+		}
+	}
+}
+
+// An input between xzSampledMin and xzExactMax bytes is estimated by
+// samples first: a structure far under them is kept without an exact
+// plain xz (first is nil), and the output is the one the exact estimate
+// gave before (no larger than the plain bound, TestEncodePlainBoundDefault
+// on the same input).
+func TestPlainXZSampledMid(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("encodes 400 KB at 6e")
+	}
+	src := tradesCSV(400 << 10)
+	if len(src) <= xzSampledMin || len(src) > xzExactMax {
+		t.Fatalf("input of %d bytes is not between %d and %d", len(src), xzSampledMin, xzExactMax)
+	}
+	c, err := testEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	structured, _, body, first, err := c.encodeUnit(src, c.chooseCodec(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !structured {
+		t.Fatalf("trades table written RAW (%d bytes)", len(body))
+	}
+	if first != nil {
+		t.Errorf("the exact plain xz was made (%d bytes) for a structure of %d bytes the samples decide", len(first), len(body))
+	}
+	est, ratio, _, err := c.xzEstimate(src, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ratio != xzSkipRatio || float64(len(body)) >= ratio*float64(est) {
+		t.Errorf("sampled estimate %d (ratio %.2f) does not decide a structure of %d bytes", est, ratio, len(body))
+	}
+}
+
+// xzSampled: exact up to xzSampledMin, sampled over xzExactMax, and in
+// between sampled only when the layouts' zstd estimate is well under the
+// plain zstd.
+func TestXZSampled(t *testing.T) {
+	for _, tc := range []struct {
+		n, zest, plain int
+		want           bool
+	}{
+		{xzSampledMin, 10, 100, false},
+		{xzSampledMin + 1, 10, 100, true},
+		{xzSampledMin + 1, 74, 100, true},
+		{xzSampledMin + 1, 75, 100, false},
+		{xzExactMax, 90, 100, false},
+		{xzExactMax + 1, 90, 100, true},
+		{xzExactMax + 1, 200, 100, true},
+	} {
+		if got := xzSampled(tc.n, tc.zest, tc.plain); got != tc.want {
+			t.Errorf("xzSampled(%d, %d, %d) = %v, want %v", tc.n, tc.zest, tc.plain, got, tc.want)
 		}
 	}
 }

@@ -531,7 +531,7 @@ func TestEncodeSampledXZBaseline(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var cfg encoder
 			cfg.enc = defaultEncConfig()
-			est, _, _, err := cfg.xzEstimate(c.src)
+			est, _, _, err := cfg.xzEstimate(c.src, len(c.src) > xzExactMax)
 			if err != nil {
 				t.Fatal(err)
 			}
