@@ -26,6 +26,9 @@ func TestEncodeReleasesMemory(t *testing.T) {
 		zstdShared.Unlock()
 	})
 	src := tradesCSV(4000)
+	zstdShared.Lock()
+	zstdShared.enc = [len(zstdShared.enc)]*zstd.Encoder{} // none left by other tests
+	zstdShared.Unlock()
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
@@ -39,12 +42,18 @@ func TestEncodeReleasesMemory(t *testing.T) {
 	}
 	out = nil
 	// Calls closer together than zstdIdle share the encoders (building
-	// the best speed's costs more than encoding a small file).
+	// one costs more than encoding a small file). A small table's
+	// estimates and plain zstd use the one of estLevelSmall.
+	// Nor does it build the best level's (34 MB of tables; see estLevel).
 	zstdShared.Lock()
-	kept := zstdShared.enc[zstd.SpeedBestCompression] != nil
+	kept := zstdShared.enc[zstdLevel(estLevelSmall)] != nil
+	best := zstdShared.enc[zstd.SpeedBestCompression] != nil
 	zstdShared.Unlock()
 	if !kept {
-		t.Error("the best-speed zstd encoder was dropped as soon as Encode returned")
+		t.Errorf("the zstd encoder of level %d was dropped as soon as Encode returned", estLevelSmall)
+	}
+	if best {
+		t.Error("Encode of a small table built the best level's zstd encoder")
 	}
 	time.Sleep(100 * time.Millisecond) // past zstdIdle
 	checkHeapGrowth(t, before, 16<<20, "Encode of a small table")
