@@ -175,8 +175,12 @@
 // zstd and stored encodings plus 42 bytes (container and trailer), per
 // frame for framed files. WithXZBaseline(false) leaves the xz out of that
 // bound; above 1 MiB the plain xz is skipped when xz of four spread
-// 128 KiB samples, scaled up, puts the structure under 0.75 times it
-// (WithXZBaseline(true) always makes it).
+// samples (up to 128 KiB each), scaled up and capped by the plain zstd,
+// puts the structure under 0.75 times it, and so is it from 256 KiB
+// when the layouts' zstd estimate is under 0.75 of the plain zstd: there
+// the xz side of the bound rests on that estimate, which erred high on
+// every real file measured (WithXZBaseline(true) always makes the plain
+// xz, and keeps the bound exact).
 // The SHA-256 trailer is always written, and unless WithVerify(false) the
 // output is decoded with the strict checks and compared with the input
 // (per frame for NewWriter, which holds one chunk, WithChunkSize, at a
