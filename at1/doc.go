@@ -176,7 +176,7 @@
 // frame for framed files. WithXZBaseline(false) leaves the xz out of that
 // bound; above 1 MiB the plain xz is skipped when xz of four spread
 // samples (up to 128 KiB each), scaled up and capped by the plain zstd,
-// puts the structure under 0.75 times it, and so is it from 256 KiB
+// puts the structure under 0.75 times it, and so is it from 64 KiB
 // when the layouts' zstd estimate is under 0.75 of the plain zstd: there
 // the xz side of the bound rests on that estimate, which the 0.75 lets
 // be up to 1.33 times the plain xz (on the 50 real files over 64 KB
@@ -366,11 +366,12 @@
 // 1 to 64 KiB of real tables 0.60x the CPU and 0.15% smaller in all (per
 // file -14% to +6.5%). Of the 74 files three changed: us-employment.csv
 // 16 bytes smaller, gapminder-health-income.csv 0.872 -> 0.900 and
-// star98.csv 0.799 -> 0.801 x xz -9e. Inputs of 256 KiB to 1 MiB that
+// star98.csv 0.799 -> 0.801 x xz -9e. Inputs of 64 KiB to 1 MiB that
 // the layouts' zstd estimate says the structure beats by far now
 // estimate the plain xz by samples first rather than by a whole xz pass
 // (outputs the same to the byte): football.jsonl 0.74x the CPU,
-// species.csv 0.72x, sp500-2000.csv 0.90x.
+// species.csv 0.72x, windvectors.csv and flights-2k.jsonl 0.75x,
+// sp500-2000.csv 0.90x.
 //
 // # Decode speed
 //

@@ -9,9 +9,10 @@ import (
 )
 
 // poolInputs are inputs that take each of encodeUnit's paths at the
-// default level: a table the structure wins by far (the plain xz
-// estimated exactly, then skipped; one over xzSampledMin, decided by
-// samples; and one over xzExactMax, estimated by samples), random hex (the plain xz made in the pool, RAW wins), and
+// default level: tables the structure wins by far (events: the plain xz
+// estimated exactly, then skipped; trades and trades-mid, over
+// xzSampledMin: decided by samples; trades-large, over xzExactMax:
+// estimated by samples), random hex (the plain xz made in the pool, RAW wins), and
 // prose a little larger than xzTrialMax and below it (the exact
 // first-model estimate, reused by xzTuned).
 func poolInputs() map[string][]byte {
