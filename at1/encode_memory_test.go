@@ -42,9 +42,10 @@ func TestEncodeReleasesMemory(t *testing.T) {
 	}
 	out = nil
 	// Calls closer together than zstdIdle share the encoders (building
-	// one costs more than encoding a small file). A small table's
-	// estimates and plain zstd use the one of estLevelSmall.
-	// Nor does it build the best level's (34 MB of tables; see estLevel).
+	// one costs more than encoding a small file): the one of
+	// estLevelSmall, which a small table's estimates and plain zstd use,
+	// is kept. The best level's (34 MB of tables; see estLevel) is never
+	// built for it.
 	zstdShared.Lock()
 	kept := zstdShared.enc[zstdLevel(estLevelSmall)] != nil
 	best := zstdShared.enc[zstd.SpeedBestCompression] != nil
