@@ -15,16 +15,18 @@ import "github.com/colfmt/colfmt/internal/xz"
 // at the presets 6e to 9e (whose only difference, the dictionary size,
 // does not matter below 8 MiB; TestLiblzmaParity), so xz -9e's file is
 // that stream plus the 8 bytes of CRC64 (xzCRC64Extra). Up to
-// xzExactTrialMax bytes the encoder makes that stream anyway (its model
-// trial runs on the whole input); above, up to xzSearchMax,
-// underXZ9eLarge makes it when the output is RAW. When the output would
-// be larger than that, the RAW payload is searched further: three text
-// literal models, each with shorter nice lengths and the default depth
-// for them (xzSearchNice), one match-finder pass per nice length. On
-// those 39
-// files the search brought 7 under xz -9e and made 8 others smaller
-// (148 bytes in all over the 15; the other 24 keep a zstd or xz payload
-// the search does not beat), for 1.40x their encode CPU (fresh
+// xzExactTrialMax bytes the encoder makes that stream whenever it
+// compresses the input plain or estimates the plain xz exactly (its
+// model trial runs on the whole input); not when samples decide
+// (xzSampled), which they do only for a structure far under it. Above,
+// up to xzSearchMax, underXZ9eLarge makes it when the output is RAW.
+// When the output would be larger than that, the RAW payload is searched
+// further: three text literal models, each with shorter nice lengths and
+// the default depth for them (xzSearchNice), one match-finder pass per
+// nice length. On those 39 files the search brought 7 under xz -9e and
+// made 8 others smaller (148 bytes in all over the 15; the other 24 keep
+// a zstd or xz payload the search does not beat), for 1.40x their
+// encode CPU (fresh
 // processes, 3 alternating rounds; with all eight models of the
 // whole-input trial, the same sizes for 1.78x); the other 261 files do
 // not run it. 32 of the 300 stayed over xz -9e, by 1 to 38 bytes; 28
