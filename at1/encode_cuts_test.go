@@ -306,3 +306,42 @@ func TestCutExceptions(t *testing.T) {
 		t.Errorf("a quarter exceptions: %d pieces, want 1", n)
 	}
 }
+
+// Timestamps are cut into their runs up to ISO 8601 with fractional
+// seconds and a zone offset (17 runs), and the pieces beat the text.
+func TestCutTimestamps(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var b strings.Builder
+	b.WriteString("ts,ms\n")
+	sec := 8 * 3600
+	for i := 0; i < 3000; i++ {
+		sec += r.IntN(5)
+		fmt.Fprintf(&b, "2024-03-%02dT%02d:%02d:%02d.%03d+01:00,%d\n", 1+sec/86400, sec/3600%24, sec/60%60, sec%60, r.IntN(1000), r.IntN(900))
+	}
+	src := []byte(b.String())
+	tab := buildTable(src, ',', true)
+	var runs [maxRuns][2]int
+	if n, ok := valueRuns(tab.cols[0].val(0), &runs); !ok || n != 17 {
+		t.Fatalf("%q: %d runs (ok %v), want 17", tab.cols[0].val(0), n, ok)
+	}
+	parts := cutColumn(tab.cols[0])
+	if len(parts) < 17 {
+		t.Fatalf("%d pieces, want the timestamps cut into their runs", len(parts))
+	}
+	c, err := testEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := c.packStreams(nil, c.columnarStreamsOf(tab))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := roundTrip(t, "timestamps", src)
+	if delim, _ := tokenMeta(t, enc); len(delim) != 0 {
+		t.Errorf("delimiter %q, want a token table", delim)
+	}
+	t.Logf("token table %d bytes, split at ',' %d (streams only)", len(enc), len(split))
+	if len(enc) >= len(split) {
+		t.Errorf("token table %d bytes, not smaller than the split table's %d", len(enc), len(split))
+	}
+}
