@@ -345,3 +345,46 @@ func TestCutTimestamps(t *testing.T) {
 		t.Errorf("token table %d bytes, not smaller than the split table's %d", len(enc), len(split))
 	}
 }
+
+// Fixed-point numbers printed with more decimals than they carry are cut
+// before their trailing digits: a DEC of fewer decimals and the digits
+// (mostly zeros) apart, which xz codes smaller than the DEC of the whole.
+func TestTailCut(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var b strings.Builder
+	x := 50_000_000 // a reading in millionths, wandering
+	for i := 0; i < 3000; i++ {
+		x += 10 * (r.IntN(2001) - 1000)
+		if i%6 == 5 {
+			x += 1 + r.IntN(9) // a sixth decimal
+		}
+		fmt.Fprintf(&b, "%d.%06d\n", x/1000000, x%1000000)
+		x -= x % 10
+	}
+	col := buildTable([]byte(b.String()), ',', false).cols[0]
+	parts := cutColumn(col)
+	if len(parts) != 2 {
+		t.Fatalf("%d pieces, want 2 (a DEC and the trailing digits)", len(parts))
+	}
+	for i := 0; i < col.len(); i++ {
+		if got := string(parts[0].val(i)) + string(parts[1].val(i)); got != string(col.val(i)) {
+			t.Fatalf("row %d: pieces give %q, want %q", i, got, col.val(i))
+		}
+	}
+	if c, _ := bestCandidate(parts[0]); c.typ != colDec {
+		t.Errorf("first piece type %d, want DEC", c.typ)
+	}
+	if cut, whole := xzEstimateCols(parts...), xzEstimateCols(col); cut >= whole {
+		t.Errorf("pieces %d bytes under xz, not smaller than the whole's %d", cut, whole)
+	}
+	roundTrip(t, "tail cut", []byte(b.String()), onlyLayout("tokens"))
+
+	// Six random decimals: nothing to cut off.
+	b.Reset()
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "%d.%06d\n", r.IntN(100), r.IntN(1000000))
+	}
+	if tc, _ := tailCut(buildTable([]byte(b.String()), ',', false).cols[0]); tc != nil {
+		t.Errorf("random decimals: tailCut gave %d pieces, want none", len(tc))
+	}
+}
