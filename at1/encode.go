@@ -24,6 +24,11 @@ type namedStream struct {
 	name   string
 	data   []byte
 	stored bool // always stored (qcolumnar/qjson blocks: range-readable)
+	// est, when not nil, is what estimateStreams measures instead of
+	// data: a values stream with columns xzRank chose is estimated with
+	// pickChunk's choices (fast zstd ranks layouts as zstd ranks
+	// columns). layoutsOf drops it once estimated.
+	est []byte
 }
 
 // Encode writes src as an AT-1 file that decodes to exactly src: a
@@ -482,6 +487,9 @@ func (c *encoder) layoutsOf(src []byte, codec Codec, pick layoutPick) ([]layoutS
 		if sets[i] = l.make(); sets[i] != nil && l.codec == CodecColumnar {
 			est[i] = estimateStreams(sets[i], c.concurrency)
 		}
+		for j := range sets[i] {
+			sets[i][j].est = nil
+		}
 	}
 	keep, bestEst := keptLayouts(est)
 	for i := range keep {
@@ -617,10 +625,13 @@ func (c *encoder) packLayouts(layouts []layoutSet, extra func() error, extraSize
 func estimateStreams(streams []namedStream, concurrency int) int {
 	sizes := make([]int, len(streams))
 	parallel(concurrency, len(streams), func(i int) error {
-		s := streams[i]
-		sizes[i] = len(s.data)
-		if len(s.data) >= 64 {
-			sizes[i] = min(sizes[i], len(zstdCompress(nil, s.data, 3)))
+		data := streams[i].data
+		if streams[i].est != nil {
+			data = streams[i].est
+		}
+		sizes[i] = len(data)
+		if len(data) >= 64 {
+			sizes[i] = min(sizes[i], len(zstdCompress(nil, data, 3)))
 		}
 		return nil
 	})

@@ -144,7 +144,8 @@ func overXZ9e(body, first []byte) bool {
 // it for a structured one close to the plain xz: xzNearPlain), and kept
 // when smaller. When the output is still over, the nice lengths
 // xzSearchNiceLarge are tried with xzModels. TestEncodeUnderXZ9e's
-// fixed-width records (328 KB) need both: the pieces chose lc3 pb0,
+// fixed-width records (328 KB, without token tables, which cut them
+// into their runs far under xz -9e) need both: the pieces chose lc3 pb0,
 // larger on the whole input than xz's model, and with xz's model the
 // file is still over xz -9e (68,902 bytes unsearched, 68,274 after the
 // search; xz -9e 68,460).
