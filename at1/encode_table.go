@@ -279,12 +279,48 @@ func looksNumeric(v []byte) bool {
 
 // detectDelim picks the delimiter (comma, semicolon, tab, pipe) that
 // splits the sample's lines into the most consistent number (> 1) of
-// fields; ok is false when none does for most lines.
+// fields; else the better of a secondary delimiter and a space; ok is
+// false when none does for most lines.
+//
+// A space delimits logs and other space-separated records
+// ("2025-06-24 14:36:25 status installed libc-bin:amd64 2.36-9"): fields
+// that appear in the same place on most lines (lines with fewer fields
+// are ragged rows, those with more verbatim rows). Split there, a
+// dpkg.log of 359 KB was 0.69x xz -9e instead of 0.99x as RAW. It counts
+// when one field count covers half the lines, like the primary
+// delimiters, and loses to a secondary delimiter that splits the lines
+// into more fields.
 func detectDelim(sample [][]byte) (delim byte, ok bool) {
-	if d, ok := detectDelimIn(sample, []byte{',', '\t', ';', '|'}, 0.5); ok {
+	if d, _, ok := detectDelimIn(sample, []byte{',', '\t', ';', '|'}, 0.5); ok {
 		return d, true
 	}
-	return detectDelimIn(sample, secondaryDelims, 0.9)
+	d, score, ok := detectDelimIn(sample, secondaryDelims, 0.9)
+	if aligned(sample) {
+		return d, ok
+	}
+	if sd, sscore, sok := detectDelimIn(sample, []byte{' '}, 0.5); sok && (!ok || sscore > score) {
+		return sd, true
+	}
+	return d, ok
+}
+
+// aligned reports whether more than one sample line in ten is indented
+// or aligned with spaces (starts with one, or has two in a row): XML,
+// code and configuration, which split on spaces into empty fields that
+// never beat RAW (on 38 such files from /usr/share the split cost 25%
+// more encode CPU and saved nothing).
+func aligned(sample [][]byte) bool {
+	n, k := 0, 0
+	for _, l := range sample {
+		if len(l) == 0 {
+			continue
+		}
+		n++
+		if l[0] == ' ' || bytes.Contains(l, []byte("  ")) {
+			k++
+		}
+	}
+	return k*10 > n
 }
 
 // secondaryDelims split one-column text whose lines share a separator
@@ -296,10 +332,10 @@ func detectDelim(sample [][]byte) (delim byte, ok bool) {
 var secondaryDelims = []byte{'#', '@', ':', '='}
 
 // detectDelimIn picks among candidates the delimiter that splits the
-// sample most consistently: its commonest field count (at least 2) must
-// cover at least share of the non-empty lines.
-func detectDelimIn(sample [][]byte, candidates []byte, share float64) (delim byte, ok bool) {
-	bestScore := 0.0
+// sample most consistently, and its score (the share of lines with the
+// commonest field count times that count, up to 8): the commonest count
+// (at least 2) must cover at least share of the non-empty lines.
+func detectDelimIn(sample [][]byte, candidates []byte, share float64) (delim byte, bestScore float64, ok bool) {
 	for _, d := range candidates {
 		hist := map[int]int{}
 		n := 0
@@ -324,7 +360,7 @@ func detectDelimIn(sample [][]byte, candidates []byte, share float64) (delim byt
 			bestScore, delim, ok = score, d, true
 		}
 	}
-	return delim, ok
+	return delim, bestScore, ok
 }
 
 // detectHeader reports whether the first line is a header: it has no

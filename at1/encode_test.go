@@ -590,6 +590,55 @@ func TestSecondaryDelimiter(t *testing.T) {
 	}
 }
 
+// TestSpaceDelimiter: a log of space-separated fields (dpkg's, with
+// shorter lines among them) is split on spaces and beats plain xz by far;
+// prose, whose lines have any number of words, is not split.
+func TestSpaceDelimiter(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	actions := []string{"status installed", "status unpacked", "status half-configured", "configure", "upgrade", "trigproc"}
+	words := strings.Fields("the of and a to in is it that was for on are as with his they at be this from have or by one had not but what all were when we there can an your which their said if do will each about how up out them then she many some so these would other into has more her two like him see time could no make than first been its who now people my made over did down only way find use may water long little very after words called just where most know")
+	var log, prose []byte
+	sec := 0
+	for i := 0; i < 4000; i++ {
+		sec += r.IntN(3)
+		ts := fmt.Sprintf("2025-06-%02d %02d:%02d:%02d", 24+sec/86400, sec/3600%24, sec/60%60, sec%60)
+		switch a := actions[r.IntN(len(actions))]; {
+		case i%50 == 0:
+			log = fmt.Appendf(log, "%s startup archives unpack\n", ts)
+		case strings.HasPrefix(a, "status"):
+			log = fmt.Appendf(log, "%s %s lib%s%d:amd64 %d.%d-%d\n", ts, a, words[r.IntN(len(words))], r.IntN(9), r.IntN(5), r.IntN(40), 1+r.IntN(9))
+		default:
+			log = fmt.Appendf(log, "%s %s lib%s%d:amd64 %d.%d-%d <none>\n", ts, a, words[r.IntN(len(words))], r.IntN(9), r.IntN(5), r.IntN(40), 1+r.IntN(9))
+		}
+		n := 3 + r.IntN(12)
+		for j := 0; j < n; j++ {
+			prose = append(prose, words[r.IntN(len(words))]...)
+			prose = append(prose, " \n"[j/(n-1)])
+		}
+	}
+	if d, ok := detectDelim(sampleLines(log)); !ok || d != ' ' {
+		t.Errorf("log: delimiter %q %v, want a space", d, ok)
+	}
+	if d, ok := detectDelim(sampleLines(prose)); ok {
+		t.Errorf("prose: delimiter %q, want none", d)
+	}
+	// Indented markup has as many spaces on every line, but its fields
+	// would be the indentation's empty ones: not split there (aligned).
+	var xml []byte
+	for i := 0; i < 2000; i++ {
+		xml = fmt.Appendf(xml, "    <key name=k%d type=s/>\n", r.IntN(500))
+	}
+	if d, ok := detectDelim(sampleLines(xml)); ok && d == ' ' {
+		t.Errorf("indented: split on spaces")
+	}
+	enc := roundTrip(t, "log", log)
+	x, _ := xzCompress(nil, log, DefaultLevel, true)
+	t.Logf("log: %d bytes, %v %d, plain xz %d", len(log), codecOf(enc), len(enc), len(x))
+	if codecOf(enc) != CodecColumnar || float64(len(enc)) > 0.8*float64(len(x)) {
+		t.Errorf("log: codec %v, %d bytes, want columnar at most 0.8x plain xz %d", codecOf(enc), len(enc), len(x))
+	}
+}
+
 // RFC 4180's CRLF lines with a quoted last field: the field's '\r'
 // follows the closing quote, so it is kept as raw text instead of being
 // split at the delimiters inside its quotes (which made such rows
