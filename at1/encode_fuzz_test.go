@@ -29,7 +29,8 @@ func fuzzRoundTrip(t *testing.T, src []byte, codec Codec, rg int) {
 // FuzzEncodeRoundTrip: Encode then Decode gives the input back, for any
 // bytes and every codec.
 func FuzzEncodeRoundTrip(f *testing.F) {
-	for _, s := range []string{"", "\n", "a,b\n1,2\n", "a,b\r\n1,2", "\"x\"\"y\",\"\n", "{\"a\":1}\n{\"a\":2}\n", "\xff\x00\n\n1;2;3\n"} {
+	for _, s := range []string{"", "\n", "a,b\n1,2\n", "a,b\r\n1,2", "\"x\"\"y\",\"\n", "{\"a\":1}\n{\"a\":2}\n", "\xff\x00\n\n1;2;3\n",
+		"2025-06-24 14:36:25 status installed a:amd64 1.2-3\n2025-06-24 14:36:26 startup packages configure\n2025-06-24 14:36:27 configure \"b c\" 2 <none>\n"} {
 		f.Add([]byte(s), byte(0), byte(0))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, codec, rg byte) {
@@ -54,7 +55,7 @@ func genCSV(seed []byte) []byte {
 	if len(seed) < 3 {
 		return seed
 	}
-	delim := []string{",", ";", "\t", "|"}[seed[0]%4]
+	delim := []string{",", ";", "\t", "|", " "}[seed[0]%5]
 	ncols := 1 + int(seed[1]%6)
 	var b strings.Builder
 	k := 0
@@ -80,6 +81,7 @@ func FuzzEncodeCSV(f *testing.F) {
 	f.Add([]byte{0, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29})
 	f.Add([]byte{1, 2, 6, 6, 6, 7, 7, 7, 12, 12, 0, 0})
 	f.Add([]byte{2, 5, 18, 19, 20, 21, 22, 23, 24, 25, 26})
+	f.Add([]byte{4, 4, 1, 2, 27, 28, 14, 3, 15, 17, 4, 5, 6, 7, 25, 26, 12, 13}) // space-delimited
 	f.Fuzz(func(t *testing.T, seed []byte) {
 		if len(seed) > 1<<12 {
 			return
