@@ -10,8 +10,9 @@ import (
 
 // Decimals of mixed precision (most with four decimals, the rest three or
 // five: NUMEXC with exceptions, or TEXT) are ranked again by xz, which
-// codes the NUMEXC chain smaller than zstd's estimate says; a column whose
-// candidates xz codes alike keeps pickChunk's choice.
+// codes the NUMEXC chain smaller than zstd's estimate says; a candidate
+// smaller under xz by less than the margin does not replace pickChunk's
+// choice.
 func TestXZRank(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	var b strings.Builder

@@ -592,7 +592,8 @@ func TestSecondaryDelimiter(t *testing.T) {
 
 // TestSpaceDelimiter: a log of space-separated fields (dpkg's, with
 // shorter lines among them) is split on spaces and beats plain xz by far;
-// prose, whose lines have any number of words, is not split.
+// prose, whose lines have any number of words, and indented markup are
+// not split on spaces.
 func TestSpaceDelimiter(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	actions := []string{"status installed", "status unpacked", "status half-configured", "configure", "upgrade", "trigproc"}
