@@ -327,13 +327,9 @@ func pickChunk(cands []candidate, small bool) candidate {
 // Encode (the size depends on those alone), emptied when it holds
 // estCacheMax sizes.
 func estSize(chunk []byte, level int) int {
-	key := estKey{sha256.Sum256(chunk), level}
-	if n, ok := cachedEstSize(key); ok {
-		return n
-	}
-	n := len(zstdCompress(nil, chunk, level))
-	storeEstSize(key, n)
-	return n
+	return cachedSize(estKey{sha256.Sum256(chunk), level}, func() int {
+		return len(zstdCompress(nil, chunk, level))
+	})
 }
 
 // estKey names an estimate: the chunk's SHA-256 and the zstd level.
@@ -350,15 +346,20 @@ func cachedEstSize(key estKey) (int, bool) {
 	return n, ok
 }
 
-// storeEstSize keeps size n under key, emptying the cache when it holds
-// estCacheMax sizes.
-func storeEstSize(key estKey, n int) {
+// cachedSize is the size key names: from the cache, else size() kept
+// there (the cache is emptied when it holds estCacheMax sizes).
+func cachedSize(key estKey, size func() int) int {
+	if n, ok := cachedEstSize(key); ok {
+		return n
+	}
+	n := size()
 	estCache.Lock()
 	if len(estCache.m) >= estCacheMax || estCache.m == nil {
 		estCache.m = make(map[estKey]int)
 	}
 	estCache.m[key] = n
 	estCache.Unlock()
+	return n
 }
 
 const estCacheMax = 1 << 14
@@ -569,17 +570,13 @@ const (
 // xzEstSize is the size of chunk under xz level 6, cached as estSize's
 // are (under level xzEstLevel).
 func xzEstSize(chunk []byte) int {
-	key := estKey{sha256.Sum256(chunk), xzEstLevel}
-	if n, ok := cachedEstSize(key); ok {
-		return n
-	}
-	x, err := xzCompress(nil, chunk, 6, false)
-	n := len(x)
-	if err != nil {
-		n = math.MaxInt
-	}
-	storeEstSize(key, n)
-	return n
+	return cachedSize(estKey{sha256.Sum256(chunk), xzEstLevel}, func() int {
+		x, err := xzCompress(nil, chunk, 6, false)
+		if err != nil {
+			return math.MaxInt
+		}
+		return len(x)
+	})
 }
 
 // xzEstLevel keys xzEstSize's sizes in the estimate cache, apart from
