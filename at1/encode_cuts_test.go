@@ -388,3 +388,94 @@ func TestTailCut(t *testing.T) {
 		t.Errorf("random decimals: tailCut gave %d pieces, want none", len(tc))
 	}
 }
+
+// TestAffixCut: a CRLF table's last column of numbers keeps each line's
+// '\r' (rows are '\n' lines), so its values are text ("-0.17\r"), or
+// cut into runs, none a number ("-0" | "." | "17" | "\r"). affixCut
+// takes the '\r' off as a constant column and leaves a number, smaller
+// under xz than either; columns without a shared affix, constant columns
+// and quoted ones that share only their quotes are not cut.
+func TestAffixCut(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var b strings.Builder
+	b.WriteString("year,temp\r\n")
+	x := -20 // hundredths, wandering
+	for i := 0; i < 3000; i++ {
+		x += r.IntN(31) - 15
+		v := fmt.Sprintf("%.2f", float64(x)/100)
+		if v == "-0.00" {
+			v = "0.00"
+		}
+		if i%5 == 2 {
+			v = strings.TrimSuffix(v, "0") // printed shorter
+		}
+		fmt.Fprintf(&b, "%d,%s\r\n", 1000+i, v)
+	}
+	src := []byte(b.String())
+	col := buildTable(src, ',', true).cols[1]
+	parts := cutColumn(col)
+	if len(parts) != 2 {
+		t.Fatalf("%d pieces, want 2 (the number and the '\\r')", len(parts))
+	}
+	for i := 0; i < col.len(); i++ {
+		if got := string(parts[0].val(i)) + string(parts[1].val(i)); got != string(col.val(i)) {
+			t.Fatalf("row %d: pieces give %q, want %q", i, got, col.val(i))
+		}
+		if string(parts[1].val(i)) != "\r" {
+			t.Fatalf("row %d: suffix %q, want \"\\r\"", i, parts[1].val(i))
+		}
+	}
+	if c, _ := bestCandidate(parts[0]); c.typ != colNumExc && c.typ != colDec {
+		t.Errorf("first piece type %d, want a number (NUMEXC or DEC)", c.typ)
+	}
+	cut, whole, runs := xzEstimateCols(parts...), xzEstimateCols(col), xzEstimateCols(cutRuns(col, col)...)
+	if float64(cut) > affixMargin*float64(min(whole, runs)) {
+		t.Errorf("pieces %d bytes under xz, not %.2fx the whole's %d or the runs' %d", cut, affixMargin, whole, runs)
+	}
+	roundTrip(t, "affix cut", src, onlyLayout("tokens"))
+
+	cases := []struct {
+		name string
+		vals []string
+		pre  string // "" with suf "": no cut
+		suf  string
+	}{
+		{"no affix", []string{"a1", "b2", "c3"}, "", ""},
+		{"constant", []string{"abc", "abc", "abc"}, "", ""},
+		{"digits only", []string{"1x1", "2x1", "3y1"}, "", ""},
+		{"quotes", []string{`"a"`, `"bc"`, `"d"`}, "", ""},
+		{"unit", []string{"$1.5%", "$22%", "$0.25%"}, "$", "%"},
+		{"overlap", []string{"aa", "aaa", "aaXaa"}, "", "aa"},
+	}
+	for _, tc := range cases {
+		var s strings.Builder
+		for _, v := range tc.vals {
+			s.WriteString(v + "\n")
+		}
+		c := buildTable([]byte(s.String()), ',', false).cols[0]
+		c, _ = fieldText(c)
+		ac, _ := affixCut(c)
+		if tc.pre == "" && tc.suf == "" {
+			if ac != nil {
+				t.Errorf("%s: %d pieces, want none", tc.name, len(ac))
+			}
+			continue
+		}
+		want := 1 + min(1, len(tc.pre)) + min(1, len(tc.suf))
+		if len(ac) != want {
+			t.Fatalf("%s: %d pieces, want %d", tc.name, len(ac), want)
+		}
+		for i, v := range tc.vals {
+			got := ""
+			for _, p := range ac {
+				got += string(p.val(i))
+			}
+			if got != v {
+				t.Errorf("%s: row %d: pieces give %q, want %q", tc.name, i, got, v)
+			}
+			if tc.pre != "" && string(ac[0].val(i)) != tc.pre || tc.suf != "" && string(ac[len(ac)-1].val(i)) != tc.suf {
+				t.Errorf("%s: row %d: affixes %q, %q, want %q, %q", tc.name, i, ac[0].val(i), ac[len(ac)-1].val(i), tc.pre, tc.suf)
+			}
+		}
+	}
+}
