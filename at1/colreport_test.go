@@ -38,7 +38,11 @@ func TestColumnReport(t *testing.T) {
 	if tt := tokenTable(tab, c.concurrency); tt != nil {
 		layouts["tokens"] = tt
 	}
-	for _, name := range []string{"split", "tokens"} {
+	if isJSONLines(sampleLines(src)) {
+		layouts["jsontokens"] = jsonTokenTable(src, c.concurrency)
+		layouts["jsonunion"] = jsonUnionTable(src, c.concurrency)
+	}
+	for _, name := range []string{"split", "tokens", "jsontokens", "jsonunion"} {
 		tb := layouts[name]
 		if tb == nil {
 			continue

@@ -91,7 +91,11 @@ func subOverflows(a, b int64) bool {
 // (type, chunk) pairs; TEXT is always first.
 func colCandidates(vals column) []candidate {
 	n := vals.len()
-	var text []byte
+	size := max(n-1, 0)
+	for _, x := range vals.cells {
+		size += int(x.n >> 1)
+	}
+	text := make([]byte, 0, size)
 	for i := range vals.cells {
 		if i > 0 {
 			text = append(text, '\n')
@@ -241,19 +245,24 @@ func dictChunk(vals column) ([]byte, bool) {
 	ids := map[string]int{}
 	var order []string
 	var freq []int
+	vid := make([]int32, n) // each value's entry, in first-appearance order
+	entryBytes := 0
 	for i := range vals.cells {
 		v := vals.val(i)
 		id, ok := ids[string(v)]
 		if !ok {
 			id = len(order)
-			ids[string(v)] = id
-			order = append(order, string(v))
+			s := string(v)
+			ids[s] = id
+			order = append(order, s)
 			freq = append(freq, 0)
+			entryBytes += len(s)
 			if len(order) > 1<<16 || len(order)*2 > n+16 {
 				return nil, false
 			}
 		}
 		freq[id]++
+		vid[i] = int32(id)
 	}
 	rank := make([]int, len(order))
 	for i := range rank {
@@ -261,15 +270,18 @@ func dictChunk(vals column) ([]byte, bool) {
 	}
 	slices.SortStableFunc(rank, func(a, b int) int { return freq[b] - freq[a] })
 	idx := make([]int, len(order))
-	out := varint.Append(nil, uint64(n))
+	// Sized once: at most 3 bytes an index (1<<16 entries) and 3 a
+	// length below 1<<21.
+	out := make([]byte, 0, 2*varint.MaxLen+entryBytes+3*len(order)+3*n)
+	out = varint.Append(out, uint64(n))
 	out = varint.Append(out, uint64(len(order)))
 	for pos, id := range rank {
 		idx[id] = pos
 		out = varint.Append(out, uint64(len(order[id])))
 		out = append(out, order[id]...)
 	}
-	for i := range vals.cells {
-		out = varint.Append(out, uint64(idx[ids[string(vals.val(i))]]))
+	for _, id := range vid {
+		out = varint.Append(out, uint64(idx[id]))
 	}
 	return out, true
 }

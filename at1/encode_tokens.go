@@ -932,8 +932,16 @@ func jsonUnionTable(src []byte, concurrency int) *table {
 	}
 	nk := len(union)
 	t := &table{src: src, trailing: trailing, noDelim: true, rowModes: make([]byte, len(ls))}
+	// Every row of the union has a cell in every column: sized once
+	// rather than grown by doubling.
 	scols := make([][]cell, nk+1) // segment columns; scols[nk]: the end
 	vcols := make([][]cell, nk)
+	for j := range scols {
+		scols[j] = make([]cell, 0, len(ls))
+		if j < nk {
+			vcols[j] = make([]cell, 0, len(ls))
+		}
+	}
 	var segs, vals, keys [][]byte
 	var arena []byte
 	var at []int
