@@ -276,15 +276,11 @@ func TestCutExceptions(t *testing.T) {
 		t.Fatalf("%d pieces, want the dates cut", len(parts))
 	}
 	for i := 0; i < col.len(); i++ {
-		var joined []byte
-		for _, p := range parts {
-			joined = append(joined, p.val(i)...)
-		}
 		want := string(col.val(i))
 		if col.quoted(i) {
 			want = `"` + want + `"`
 		}
-		if string(joined) != want {
+		if joined := joinedPieces(parts, i); joined != want {
 			t.Fatalf("row %d: pieces give %q, want %q", i, joined, want)
 		}
 		if i%40 == 9 && string(parts[0].val(i)) != "N/A" {
@@ -362,15 +358,7 @@ func TestTailCut(t *testing.T) {
 		x -= x % 10
 	}
 	col := buildTable([]byte(b.String()), ',', false).cols[0]
-	parts := cutColumn(col)
-	if len(parts) != 2 {
-		t.Fatalf("%d pieces, want 2 (a DEC and the trailing digits)", len(parts))
-	}
-	for i := 0; i < col.len(); i++ {
-		if got := string(parts[0].val(i)) + string(parts[1].val(i)); got != string(col.val(i)) {
-			t.Fatalf("row %d: pieces give %q, want %q", i, got, col.val(i))
-		}
-	}
+	parts := mustCut(t, col, 2, "a DEC and the trailing digits")
 	if c, _ := bestCandidate(parts[0]); c.typ != colDec {
 		t.Errorf("first piece type %d, want DEC", c.typ)
 	}
@@ -413,14 +401,8 @@ func TestAffixCut(t *testing.T) {
 	}
 	src := []byte(b.String())
 	col := buildTable(src, ',', true).cols[1]
-	parts := cutColumn(col)
-	if len(parts) != 2 {
-		t.Fatalf("%d pieces, want 2 (the number and the '\\r')", len(parts))
-	}
+	parts := mustCut(t, col, 2, "the number and the '\\r'")
 	for i := 0; i < col.len(); i++ {
-		if got := string(parts[0].val(i)) + string(parts[1].val(i)); got != string(col.val(i)) {
-			t.Fatalf("row %d: pieces give %q, want %q", i, got, col.val(i))
-		}
 		if string(parts[1].val(i)) != "\r" {
 			t.Fatalf("row %d: suffix %q, want \"\\r\"", i, parts[1].val(i))
 		}
@@ -466,11 +448,7 @@ func TestAffixCut(t *testing.T) {
 			t.Fatalf("%s: %d pieces, want %d", tc.name, len(ac), want)
 		}
 		for i, v := range tc.vals {
-			got := ""
-			for _, p := range ac {
-				got += string(p.val(i))
-			}
-			if got != v {
+			if got := joinedPieces(ac, i); got != v {
 				t.Errorf("%s: row %d: pieces give %q, want %q", tc.name, i, got, v)
 			}
 			if tc.pre != "" && string(ac[0].val(i)) != tc.pre || tc.suf != "" && string(ac[len(ac)-1].val(i)) != tc.suf {
@@ -478,4 +456,29 @@ func TestAffixCut(t *testing.T) {
 			}
 		}
 	}
+}
+
+// joinedPieces is row i of a column cut into parts, its pieces joined.
+func joinedPieces(parts []column, i int) string {
+	var b []byte
+	for _, p := range parts {
+		b = append(b, p.val(i)...)
+	}
+	return string(b)
+}
+
+// mustCut is cutColumn(col), which must give n pieces (what they are)
+// that join to each value.
+func mustCut(t *testing.T, col column, n int, what string) []column {
+	t.Helper()
+	parts := cutColumn(col)
+	if len(parts) != n {
+		t.Fatalf("%d pieces, want %d (%s)", len(parts), n, what)
+	}
+	for i := 0; i < col.len(); i++ {
+		if got := joinedPieces(parts, i); got != string(col.val(i)) {
+			t.Fatalf("row %d: pieces give %q, want %q", i, got, col.val(i))
+		}
+	}
+	return parts
 }
