@@ -84,6 +84,7 @@ func benchmarkEncodeRatio(b *testing.B, fastBaseline bool) {
 			b.ResetTimer()
 			var enc []byte
 			for i := 0; i < b.N; i++ {
+				dropEstCache()
 				var err error
 				if enc, err = Encode(c.src, WithVerify(false), WithXZBaseline(!fastBaseline)); err != nil {
 					b.Fatal(err)
@@ -141,6 +142,7 @@ func BenchmarkEncodeFile(b *testing.B) {
 			cpu := processCPU()
 			var enc []byte
 			for i := 0; i < b.N; i++ {
+				dropEstCache()
 				if enc, err = Encode(src, opts...); err != nil {
 					b.Fatal(err)
 				}
