@@ -216,10 +216,10 @@ func tailCut(vals column) ([]column, int) {
 }
 
 // affixMargin is how much smaller xz must find affixCut's pieces than
-// the column as cutRuns leaves it: a column's constant affixes cost
-// little alone, but less than that in the values stream, where they were
-// matches (world-countries.jsonl's objects' braces, estimated 1-2.3%
-// smaller alone, made the file 0.1% larger).
+// the column as cutRuns leaves it. The estimate codes a column alone,
+// where its affixes cost more than in the values stream, in which they
+// were cheap matches: world-countries.jsonl's objects without their
+// braces, estimated 1-2.3% smaller, made the file 0.1% larger.
 const affixMargin = 0.97
 
 // affixCut cuts off the bytes every value starts and ends with, when
@@ -228,7 +228,8 @@ const affixMargin = 0.97
 // which rows keep with its '\r') or a unit's sign ("12.5%"). Cut into
 // runs instead, the sign, integer part and decimals of such a number go
 // to three columns ("-0" | "." | "17" | "\r"), none of them a number,
-// where the rest whole is a DEC. It returns the pieces and their
+// where the rest whole is one (a DEC, or a NUMEXC when some values
+// print another number of decimals). It returns the pieces and their
 // estimated size; nil when the values share no such affix.
 func affixCut(vals column) ([]column, int) {
 	n := vals.len()
@@ -255,7 +256,9 @@ func affixCut(vals column) ([]column, int) {
 		pre = pre[:max(0, short-len(suf))]
 	}
 	if len(pre)+len(suf) == 0 || len(pre)+len(suf) == long || string(pre) == `"` && string(suf) == `"` {
-		// Only a quoted field's quotes: the column whole is that.
+		// No affix; or every value all affix (a constant column,
+		// nothing to cut); or only a quoted field's quotes, which the
+		// column whole is.
 		return nil, 0
 	}
 	var parts []column

@@ -189,7 +189,7 @@ func FuzzEncodeTokens(f *testing.F) {
 		}
 		table := bytes.Repeat(genCSV(seed), 20)
 		// CRLF lines: every last field ends in '\r', which affixCut
-		// takes off.
+		// tries to take off.
 		crlf := bytes.ReplaceAll(table, []byte("\n"), []byte("\r\n"))
 		for _, src := range [][]byte{genCSV(seed), genJSONL(seed), table, bytes.Repeat(genJSONL(seed), 20), crlf} {
 			for _, l := range []string{"tokens", "jsontokens", "jsonunion"} {
