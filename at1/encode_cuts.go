@@ -34,15 +34,13 @@ func cutColumn(vals column) []column {
 			return []column{vals}
 		}
 	}
-	cut := cutRuns(vals, text)
+	cut, cs := cutRuns(vals, text)
 	ac, as := affixCut(text)
 	if ac == nil {
 		return cut
 	}
-	cs := 0
-	for _, p := range cut {
-		_, s := bestCandidate(p)
-		cs += s
+	if cs < 0 {
+		_, cs = bestCandidate(vals)
 	}
 	if as < cs && float64(xzEstimateCols(ac...)) <= affixMargin*float64(xzEstimateCols(cut...)) {
 		return ac
@@ -54,8 +52,10 @@ func cutColumn(vals column) []column {
 // or cut into its runs when the values have the same run pattern, but
 // for at most one value in cutExceptions, and the pieces are estimated
 // smaller (or cut by tailCut). A run is a maximal run of digits (with a
-// leading '-' when the value starts with one) or of other bytes.
-func cutRuns(orig, vals column) []column {
+// leading '-' when the value starts with one) or of other bytes. The
+// size is the pieces' estimate, -1 when the column is returned whole
+// without one.
+func cutRuns(orig, vals column) ([]column, int) {
 	whole := []column{orig}
 	var pat []bool // per run: digits?
 	var runs [maxRuns][2]int
@@ -67,7 +67,7 @@ func cutRuns(orig, vals column) []column {
 	for i := range vals.cells {
 		f := vals.field(i)
 		if f.quoted {
-			return whole
+			return whole, -1
 		}
 		nr, ok := valueRuns(f.val, &runs)
 		// The first value of digits or of several runs sets the
@@ -88,7 +88,7 @@ func cutRuns(orig, vals column) []column {
 		}
 		if !ok {
 			if nexc++; nexc > maxExc {
-				return whole
+				return whole, -1
 			}
 			exc[i] = true
 		}
@@ -98,7 +98,7 @@ func cutRuns(orig, vals column) []column {
 		// exceptions (nulls), which as one NUMEXC column keep their
 		// matches with a column they often equal (movies.jsonl's US
 		// and worldwide gross), where pieces lose them.
-		return whole
+		return whole, -1
 	}
 	runParts := make([]column, len(pat))
 	for r := range runParts {
@@ -142,7 +142,7 @@ func cutRuns(orig, vals column) []column {
 		cut += s
 	}
 	if len(parts) == 1 {
-		return parts
+		return parts, cut
 	}
 	_, ws := bestCandidate(orig)
 	if nexc == 0 && len(pat) == 3 && pat[0] && !pat[1] && pat[2] {
@@ -152,19 +152,19 @@ func cutRuns(orig, vals column) []column {
 				alt = whole
 			}
 			if xzEstimateCols(tc...) < xzEstimateCols(alt...) {
-				return tc
+				return tc, ts
 			}
 		}
 	}
 	if ws <= cut {
-		return whole
+		return whole, ws
 	}
 	if nexc > 0 && xzEstimateCols(parts...) >= xzEstimateCols(orig) {
 		// zstd's estimate misjudges exceptions (movies.jsonl's
 		// nulls): xz decides.
-		return whole
+		return whole, ws
 	}
-	return parts
+	return parts, cut
 }
 
 // tailCutMax is the most trailing digits tailCut cuts off.
