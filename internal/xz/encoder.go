@@ -107,12 +107,47 @@ func (e *encoder) release() {
 }
 
 // resetState is an LZMA2 state reset: model, state and reps back to their
-// initial values. Decided symbols stay queued; they carry distances, not
-// rep indexes, so they remain valid.
+// initial values. Symbols still queued were decided under the old reps:
+// after a reset the caller rewrites them (rebaseQueue).
 func (e *encoder) resetState() {
 	e.lzmaState.reset()
 	e.matchPriceCount = 1 << 30
 	e.alignPriceCount = 1 << 30
+}
+
+// rebaseQueue rewrites the queued symbols for the reps a state reset
+// left: a rep whose distance is no longer a rep becomes a match with that
+// distance, a short rep whose distance is not rep 0 a literal, and a rep
+// whose distance moved takes its new index. Until 2026-12-02 they were
+// encoded with their old indexes, so a stored chunk (after which the
+// state is reset) followed by an LZMA chunk while a rep was queued across
+// the boundary decoded wrongly (TestStoredChunkThenQueuedRep).
+func (e *encoder) rebaseQueue() {
+	reps := e.reps
+	for i := e.qi; i < len(e.queue); i++ {
+		s := &e.queue[i]
+		if s.kind == symLit {
+			continue
+		}
+		j := numReps
+		if s.kind != symMatch {
+			for j = 0; j < numReps && reps[j] != s.dist; j++ {
+			}
+		}
+		switch {
+		case s.kind != symMatch && s.len == 1 && j != 0:
+			*s = symbol{len: 1, kind: symLit}
+		case j == numReps:
+			*s = symbol{len: s.len, dist: s.dist, kind: symMatch}
+			reps = [numReps]uint32{s.dist, reps[0], reps[1], reps[2]}
+		default:
+			s.kind = symRep + uint8(j)
+			if s.len > 1 {
+				copy(reps[1:j+1], reps[:j])
+				reps[0] = s.dist
+			}
+		}
+	}
 }
 
 // findMatches runs the match finder at mf.pos and returns the longest

@@ -58,6 +58,7 @@ func appendLZMA2Rec(dst, buf []byte, p params, s *scratch, rec *matchRec) []byte
 				needDictReset = false
 			}
 			e.resetState()
+			e.rebaseQueue()
 			needStateReset = true
 			continue
 		}
