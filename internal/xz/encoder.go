@@ -43,6 +43,9 @@ type encoder struct {
 	alignPriceCount int
 
 	opts []optimal
+	arr  []arrivals
+	pool []arrival // the multi-arrival parser's arrivals between others
+	dps  [][distStates]uint32
 
 	rec *matchRec // when not nil, mf has no tables: find and skip replay rec
 }
@@ -244,6 +247,9 @@ func (e *encoder) encodeSymbol(s symbol) {
 		e.reps[0] = d
 	}
 	e.repLen.encode(rc, s.len, ps, !e.p.fast)
+	if e.p.arrivals > 1 {
+		e.repLen.updatePrices(ps)
+	}
 	e.state = nextRep(st)
 	e.pos += int(s.len)
 }
@@ -251,6 +257,9 @@ func (e *encoder) encodeSymbol(s symbol) {
 func (e *encoder) encodeMatch(dist, l, ps uint32) {
 	rc := &e.rc
 	e.matchLen.encode(rc, l, ps, !e.p.fast)
+	if e.p.arrivals > 1 {
+		e.matchLen.updatePrices(ps)
+	}
 	slot := distSlot(dist)
 	rc.tree(e.distSlot[distState(l)][:], slotBits, slot)
 	if slot >= distModelStart {

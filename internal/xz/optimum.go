@@ -42,12 +42,25 @@ func (e *encoder) next() symbol {
 	// As in liblzma, the distance prices are refreshed only when every
 	// position found has been encoded.
 	if e.readAhead == 0 {
+		if e.p.arrivals > 1 {
+			// The multi-arrival parser prices with fresh tables: they
+			// change only when a match was encoded since.
+			if e.matchPriceCount > 0 && e.matchPriceCount < 1<<30 {
+				e.fillDistPrices()
+			}
+			if e.alignPriceCount > 0 && e.alignPriceCount < 1<<30 {
+				e.fillAlignPrices()
+			}
+		}
 		if e.matchPriceCount >= 1<<7 {
 			e.fillDistPrices()
 		}
 		if e.alignPriceCount >= alignSize {
 			e.fillAlignPrices()
 		}
+	}
+	if e.p.arrivals > 1 {
+		return e.optimumMulti()
 	}
 	return e.optimumNormal()
 }

@@ -70,6 +70,7 @@ type config struct {
 	lcSet       bool
 	nice, depth int // with searchSet: WithMatchSearch's values
 	searchSet   bool
+	arrivals    int // WithArrivals
 }
 
 func newConfig(opts []Option) (config, error) {
@@ -134,6 +135,22 @@ func literalModel(name string, lc, lp, pb int) Option {
 			return opt.Invalid(ErrInvalidOption, name, pb, "pb must be in 0..%d", maxPB)
 		}
 		c.lc, c.lp, c.pb, c.lcSet = uint8(lc), uint8(lp), uint8(pb), true
+		return nil
+	}
+}
+
+// WithArrivals selects the optimal parser's breadth: 1 (the default) is
+// liblzma's parser, which keeps the cheapest way of reaching each
+// position of its window and so writes what xz writes; k in 2..MaxArrivals
+// keeps the k cheapest ways with their own state and reps, and prices with
+// tables refreshed before every decision. It only applies to presets that
+// parse optimally (4..9, or any with WithExtreme).
+func WithArrivals(k int) Option {
+	return func(c *config) error {
+		if k < 1 || k > MaxArrivals {
+			return opt.Invalid(ErrInvalidOption, "WithArrivals", k, "must be in 1..%d", MaxArrivals)
+		}
+		c.arrivals = k
 		return nil
 	}
 }
@@ -258,6 +275,8 @@ type params struct {
 	// tables only change which candidates the depth-limited searches of
 	// the non-extreme presets see.
 	liblzmaTables bool
+	// arrivals > 1 selects the multi-arrival parser (optimum_multi.go).
+	arrivals int
 }
 
 var dictPow2 = [10]uint8{18, 20, 21, 22, 22, 23, 23, 24, 25, 26}
@@ -322,6 +341,9 @@ func (c *config) params() params {
 	if c.searchSet {
 		p.nice, p.depth = c.nice, c.depth
 		p.autoDepth()
+	}
+	if !p.fast {
+		p.arrivals = c.arrivals
 	}
 	return p
 }
