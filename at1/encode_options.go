@@ -110,7 +110,11 @@ func WithChunkSize(n int64) Option {
 // WithLevel sets the compression effort of the xz and zstd backends
 // (1 fastest .. 9 smallest; default DefaultLevel). From level 6 each xz
 // stream also tries several LZMA literal models and streams of up to 64
-// KiB an optimal-parsing zstd encoder; levels 1-5 skip both.
+// KiB an optimal-parsing zstd encoder; levels 1-5 skip both. Level 9
+// (with the extreme variant, its default) also compresses each xz stream
+// with a multi-arrival parser and keeps it when smaller: 0.51% smaller
+// than level 6 on 74 real tables and text files (up to 3.9%), for 1.9x
+// the CPU.
 func WithLevel(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 9 {

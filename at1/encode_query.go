@@ -108,8 +108,12 @@ func (c *encoder) qStreams(q *qLines, meta, template, paths []byte) []namedStrea
 		vals := q.cols[k][g*rg : min((g+1)*rg, nstruct)]
 		raw := bytes.Join(vals, []byte{'\n'})
 		z := zstdCompress([]byte{1}, raw, c.enc.level)
-		if x, err := xzCompress([]byte{0}, raw, c.enc.level, c.enc.xzExtreme()); err == nil && len(x) < len(z) {
-			z = x
+		x, err := xzCompress(nil, raw, c.enc.level, c.enc.xzExtreme())
+		if err == nil {
+			x, err = xzPolish(x, raw, c.enc.level, c.enc.xzExtreme(), xzModels[0])
+		}
+		if err == nil && 1+len(x) < len(z) {
+			z = append([]byte{BackendXZ}, x...)
 		}
 		blocks[i] = z
 		return nil

@@ -61,6 +61,9 @@ func rawPayload(src []byte, backend byte, level int, extreme bool, zlevel int) (
 	switch backend {
 	case BackendXZ:
 		out, err := xzCompress(nil, src, level, extreme)
+		if err == nil {
+			out, err = xzPolish(out, src, level, extreme, xzModels[0])
+		}
 		if err != nil {
 			return nil, fmt.Errorf("at1: xz: %w", err)
 		}
