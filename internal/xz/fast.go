@@ -9,26 +9,15 @@ package xz
 func changePair(small, big uint32) bool { return big>>7 > small }
 
 func (e *encoder) optimumFast() symbol {
-	var lenMain int
-	if e.readAhead == 0 {
-		lenMain = e.findMatches()
-	} else {
-		lenMain = e.longest
+	lenMain, avail, repLens := e.windowStart()
+	if avail < 2 {
+		return symbol{len: 1, kind: symLit}
 	}
 	buf := e.buf
 	pos := e.pos
 	nice := e.p.nice
-	avail := min(len(buf)-pos, matchLenMax)
-	if avail < 2 {
-		return symbol{len: 1, kind: symLit}
-	}
 	repLen, repIndex := 0, 0
-	for i := 0; i < numReps; i++ {
-		back := pos - int(e.reps[i]) - 1
-		if back < 0 || buf[pos] != buf[back] || buf[pos+1] != buf[back+1] {
-			continue
-		}
-		l := matchLen(buf, pos, back, 2, avail)
+	for i, l := range repLens {
 		if l >= nice {
 			e.skip(l - 1)
 			return e.repSymbol(i, l)

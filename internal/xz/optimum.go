@@ -69,41 +69,73 @@ func (e *encoder) repSymbol(rep int, l int) symbol {
 	return symbol{len: uint32(l), dist: e.reps[rep], kind: symRep + uint8(rep)}
 }
 
-func (e *encoder) optimumNormal() symbol {
-	var lenMain int
+// windowStart is what every parser looks at first: the longest match at
+// e.pos (found now, or found when the previous window ended there), the
+// bytes left to match (at most matchLenMax; under 2 the parser writes a
+// literal) and each rep's match length there (0 when under 2 bytes).
+func (e *encoder) windowStart() (lenMain, avail int, repLens [numReps]int) {
 	if e.readAhead == 0 {
 		lenMain = e.findMatches()
 	} else {
 		lenMain = e.longest
 	}
-	buf := e.buf
-	pos := e.pos
-	nice := e.p.nice
-	avail := min(len(buf)-pos, matchLenMax)
+	buf, pos := e.buf, e.pos
+	avail = min(len(buf)-pos, matchLenMax)
 	if avail < 2 {
-		return symbol{len: 1, kind: symLit}
+		return lenMain, avail, repLens
 	}
-	var repLens [numReps]int
-	repMax := 0
 	for i := 0; i < numReps; i++ {
 		back := pos - int(e.reps[i]) - 1
 		if back < 0 || buf[pos] != buf[back] || buf[pos+1] != buf[back+1] {
 			continue
 		}
 		repLens[i] = matchLen(buf, pos, back, 2, avail)
+	}
+	return lenMain, avail, repLens
+}
+
+// longestRep is the index of the longest of repLens, the first on ties.
+func longestRep(repLens *[numReps]int) int {
+	repMax := 0
+	for i := 1; i < numReps; i++ {
 		if repLens[i] > repLens[repMax] {
 			repMax = i
 		}
 	}
-	if repLens[repMax] >= nice {
-		e.skip(repLens[repMax] - 1)
-		return e.repSymbol(repMax, repLens[repMax])
+	return repMax
+}
+
+// optimalStart is windowStart for the optimal parsers, which take some
+// symbols unpriced (done): a literal when fewer than 2 bytes are left,
+// else the longest rep, or else the longest match, when it reaches the
+// nice length.
+func (e *encoder) optimalStart() (lenMain int, repLens [numReps]int, s symbol, done bool) {
+	lenMain, avail, repLens := e.windowStart()
+	if avail < 2 {
+		return lenMain, repLens, symbol{len: 1, kind: symLit}, true
 	}
-	matches := e.matches
-	if lenMain >= nice {
+	repMax := longestRep(&repLens)
+	if l := repLens[repMax]; l >= e.p.nice {
+		e.skip(l - 1)
+		return lenMain, repLens, e.repSymbol(repMax, l), true
+	}
+	if lenMain >= e.p.nice {
 		e.skip(lenMain - 1)
-		return symbol{len: uint32(lenMain), dist: matches[len(matches)-1].dist, kind: symMatch}
+		return lenMain, repLens, symbol{len: uint32(lenMain), dist: e.matches[len(e.matches)-1].dist, kind: symMatch}, true
 	}
+	return lenMain, repLens, symbol{}, false
+}
+
+func (e *encoder) optimumNormal() symbol {
+	lenMain, repLens, s, done := e.optimalStart()
+	if done {
+		return s
+	}
+	buf := e.buf
+	pos := e.pos
+	nice := e.p.nice
+	repMax := longestRep(&repLens)
+	matches := e.matches
 	curByte := buf[pos]
 	mbPos := pos - int(e.reps[0]) - 1
 	matchByte := ^curByte
@@ -191,9 +223,8 @@ func (e *encoder) optimumNormal() symbol {
 		lenEnd = e.helper2(cur, lenEnd, newLen, pos+cur)
 	}
 	e.backward(cur)
-	s := e.queue[0]
 	e.qi = 1
-	return s
+	return e.queue[0]
 }
 
 // backward turns the path ending at cur into queued symbols.

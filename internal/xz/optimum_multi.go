@@ -77,37 +77,14 @@ func (s *arrivals) add(p uint32, reps *[numReps]uint32, back uint32, from, fromK
 }
 
 func (e *encoder) optimumMulti() symbol {
-	var lenMain int
-	if e.readAhead == 0 {
-		lenMain = e.findMatches()
-	} else {
-		lenMain = e.longest
+	lenMain, repLens, s, done := e.optimalStart()
+	if done {
+		return s
 	}
 	buf := e.buf
 	pos := e.pos
 	nice := e.p.nice
-	avail := min(len(buf)-pos, matchLenMax)
-	if avail < 2 {
-		return symbol{len: 1, kind: symLit}
-	}
-	repMax, repMaxLen := 0, 0
-	for i := 0; i < numReps; i++ {
-		back := pos - int(e.reps[i]) - 1
-		if back < 0 || buf[pos] != buf[back] || buf[pos+1] != buf[back+1] {
-			continue
-		}
-		if l := matchLen(buf, pos, back, 2, avail); l > repMaxLen {
-			repMax, repMaxLen = i, l
-		}
-	}
-	if repMaxLen >= nice {
-		e.skip(repMaxLen - 1)
-		return e.repSymbol(repMax, repMaxLen)
-	}
-	if lenMain >= nice {
-		e.skip(lenMain - 1)
-		return symbol{len: uint32(lenMain), dist: e.matches[len(e.matches)-1].dist, kind: symMatch}
-	}
+	repMaxLen := repLens[longestRep(&repLens)]
 	mbPos := pos - int(e.reps[0]) - 1
 	if lenMain < 2 && repMaxLen < 2 && (mbPos < 0 || buf[pos] != buf[mbPos]) {
 		return symbol{len: 1, kind: symLit}
