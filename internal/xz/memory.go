@@ -16,12 +16,15 @@ func Memory(opts ...Option) (int64, error) {
 	return int64(c.concurrency) * (perBlock + int64(bs)), nil
 }
 
-// Upper bounds of the sizes of optimal (52 bytes on 64-bit platforms) and
-// encoder (about 40 KiB: the model, price tables and queues);
-// TestMemoryStructSizes keeps them true.
+// Upper bounds of the sizes of optimal (52 bytes on 64-bit platforms),
+// encoder (about 40 KiB: the model, price tables and queues), arrival
+// and arrivals (the multi-arrival parser's); TestMemoryStructSizes keeps
+// them true.
 const (
-	optimalBytes = 64
-	encoderBytes = 64 << 10
+	optimalBytes  = 64
+	encoderBytes  = 64 << 10
+	arrivalBytes  = 32
+	arrivalsBytes = 16 + MaxArrivals*arrivalBytes
 )
 
 // blockMemory bounds the allocations of appendBlock for a block of n bytes.
@@ -29,6 +32,12 @@ func blockMemory(p params, n int) int64 {
 	m := memoryFor(p, n)
 	if !p.fast {
 		m += optsSize * optimalBytes
+	}
+	if p.arrivals > 1 {
+		// Its window, its pool grown by appends up to poolMax (at most
+		// twice that allocated in all) and a distance-price row per
+		// match.
+		m += optsSize*arrivalsBytes + 2*poolMax*arrivalBytes + matchLenMax*distStates*4
 	}
 	m += encoderBytes
 	// The LZMA2 data (a stored chunk costs 3 bytes per 64 KiB, an LZMA

@@ -14,6 +14,12 @@ func TestMemoryStructSizes(t *testing.T) {
 	if n := unsafe.Sizeof(encoder{}); n > encoderBytes {
 		t.Errorf("encoder is %d bytes, bound %d", n, encoderBytes)
 	}
+	if n := unsafe.Sizeof(arrival{}); n > arrivalBytes {
+		t.Errorf("arrival is %d bytes, bound %d", n, arrivalBytes)
+	}
+	if n := unsafe.Sizeof(arrivals{}); n > arrivalsBytes {
+		t.Errorf("arrivals is %d bytes, bound %d", n, arrivalsBytes)
+	}
 }
 
 // TestMemoryTable keeps the package documentation's table true.
@@ -55,13 +61,15 @@ func TestMemoryTable(t *testing.T) {
 func TestMemoryBoundHolds(t *testing.T) {
 	src := structured(11)
 	for _, c := range []struct {
-		level   int
-		extreme bool
-	}{{0, false}, {3, false}, {6, false}, {9, true}} {
+		level    int
+		extreme  bool
+		arrivals int
+	}{{0, false, 1}, {3, false, 1}, {6, false, 1}, {9, true, 1}, {6, true, MaxArrivals}} {
 		p := presetParams(c.level, c.extreme)
+		p.arrivals = c.arrivals
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		out, err := AppendEncode(nil, src, WithPreset(c.level), WithExtreme(c.extreme))
+		out, err := AppendEncode(nil, src, WithPreset(c.level), WithExtreme(c.extreme), WithArrivals(c.arrivals))
 		runtime.ReadMemStats(&after)
 		if err != nil {
 			t.Fatal(err)
@@ -69,8 +77,8 @@ func TestMemoryBoundHolds(t *testing.T) {
 		got := int64(after.TotalAlloc - before.TotalAlloc)
 		bound := blockMemory(p, len(src)) + 2*int64(cap(out))
 		if got > bound {
-			t.Errorf("preset %d extreme %v: allocated %d bytes for %d, bound %d", c.level, c.extreme, got, len(src), bound)
+			t.Errorf("preset %d extreme %v, %d arrivals: allocated %d bytes for %d, bound %d", c.level, c.extreme, c.arrivals, got, len(src), bound)
 		}
-		t.Logf("preset %d extreme %v: allocated %d, bound %d", c.level, c.extreme, got, bound)
+		t.Logf("preset %d extreme %v, %d arrivals: allocated %d, bound %d", c.level, c.extreme, c.arrivals, got, bound)
 	}
 }

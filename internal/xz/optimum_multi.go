@@ -21,6 +21,12 @@ package xz
 // MaxArrivals is the most arrivals WithArrivals keeps per position.
 const MaxArrivals = 8
 
+// poolMax bounds the pooled arrivals of one window (addVia): at most 9,000
+// on 12 slices of 64 KiB of real tables and the tests' structured input
+// with 8 arrivals; past it a window tries no more two-step sequences, so
+// that no input makes the parser's memory grow without bound.
+const poolMax = 1 << 15
+
 type arrival struct {
 	price uint32
 	reps  [numReps]uint32
@@ -159,6 +165,9 @@ func (e *encoder) node(q, k int) *arrival {
 // rep+literal+rep0). The copy and the literal are pooled: they need no
 // place among their positions' arrivals.
 func (e *encoder) addVia(cur, k, l int, back uint32, st2 uint8, reps2 *[numReps]uint32, p uint32, availFull int, lenEnd *int) {
+	if len(e.pool) >= poolMax {
+		return
+	}
 	buf := e.buf
 	position := e.pos + cur
 	back0 := position + l - int(reps2[0]) - 1
