@@ -111,7 +111,11 @@ func TestLZMA2Chunks(t *testing.T) {
 // the first chunk ends, then text (an LZMA chunk after a reset).
 func TestStoredChunkThenQueuedRep(t *testing.T) {
 	resets := 0
-	for seed := int64(0); seed < 100; seed++ {
+	seeds := int64(100)
+	if !heavy() {
+		seeds = 30
+	}
+	for seed := int64(0); seed < seeds; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		end := 64<<10 + r.Intn(8<<10)
 		density := []int{6, 10, 15, 25}[seed%4]
@@ -140,12 +144,15 @@ func TestStoredChunkThenQueuedRep(t *testing.T) {
 				resets++
 			}
 		}
-		enc, err := Encode(src, WithPreset(6), WithExtreme(true))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if dec, err := Decode(enc); err != nil || !bytes.Equal(dec, src) {
-			t.Fatalf("seed %d: the round trip fails (%v)", seed, err)
+		// The multi-arrival parser queues a whole window too.
+		for _, k := range []int{1, 4} {
+			enc, err := Encode(src, WithPreset(6), WithExtreme(true), WithArrivals(k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dec, err := Decode(enc); err != nil || !bytes.Equal(dec, src) {
+				t.Fatalf("seed %d, %d arrivals: the round trip fails (%v)", seed, k, err)
+			}
 		}
 	}
 	if resets == 0 {
