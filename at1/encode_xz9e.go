@@ -1,6 +1,10 @@
 package at1
 
-import "github.com/colfmt/colfmt/internal/xz"
+import (
+	"slices"
+
+	"github.com/colfmt/colfmt/internal/xz"
+)
 
 // The bound against xz -9e. A small file's AT-1 container takes 42 bytes
 // (header, codec, backend byte, trailer) that a .xz file does not, while
@@ -60,9 +64,10 @@ var xzSearchModels = []xz.LiteralModel{{LC: 1}, {LC: 2}, {LC: 3}}
 // than the best of those (on 64 KiB slices of tables 2.3%); it brought 6
 // of them under (24 of the 391 slices over, now 18, 2 of them empty),
 // and emp.txt (372,690 bytes, RAW) from 82,434 to 80,946 bytes (0.999 to
-// 0.981x xz -9e), for 1.14x the CPU of the 391 slices. It runs at the
-// preset's nice length with xzModelsWhole (with the caller's models above
-// xzTrialMax).
+// 0.981x xz -9e). It runs at the preset's nice length with the search's
+// literal models and xz's own: with the 8 of xzModelsWhole the slices'
+// sizes were the same for 1.13x the CPU; with the search's best model
+// alone one more slice stayed over.
 const xzSearchArrivals = 8
 
 // xzSearchMax is the largest input underXZ9e searches (underXZ9eLarge
@@ -237,11 +242,13 @@ func (c *encoder) smallestXZSearch(src []byte, nices []int, models []xz.LiteralM
 			}
 		}
 	}
-	// The multi-arrival parser, at the preset's nice length.
-	if len(src) <= xzTrialMax {
-		models = xzModelsWhole
+	// The multi-arrival parser, at the preset's nice length, with the
+	// search's models and xz's own.
+	mm := models
+	if !slices.Contains(mm, xzModels[0]) {
+		mm = append([]xz.LiteralModel{xzModels[0]}, mm...)
 	}
-	xs, err := xz.EncodeModels(src, models, xz.WithPreset(c.enc.level), xz.WithExtreme(true),
+	xs, err := xz.EncodeModels(src, mm, xz.WithPreset(c.enc.level), xz.WithExtreme(true),
 		xz.WithCheck(xzCheck), xz.WithArrivals(xzSearchArrivals))
 	if err != nil {
 		return nil, err
