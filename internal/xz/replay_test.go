@@ -11,7 +11,9 @@ import (
 // TestEncodeModelsSameAsAppendEncode checks that EncodeModels writes, for
 // each literal model, exactly the bytes of AppendEncode with that model:
 // structured and random inputs, Go source, every preset with and without
-// the extreme variant, and inputs of several blocks (no shared matches).
+// the extreme variant (and the multi-arrival parser, which replays the
+// recorded matches too), and inputs of several blocks (no shared
+// matches).
 func TestEncodeModelsSameAsAppendEncode(t *testing.T) {
 	models := []LiteralModel{{3, 0, 2}, {3, 0, 0}, {4, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 1}, {0, 2, 0}, {1, 1, 2}}
 	src, _ := os.ReadFile(filepath.Join("..", "..", "at1", "encode.go"))
@@ -28,6 +30,9 @@ func TestEncodeModelsSameAsAppendEncode(t *testing.T) {
 		for _, level := range presets {
 			for _, extreme := range []bool{false, true} {
 				opts := []Option{WithPreset(level), WithExtreme(extreme), WithCheck(CheckCRC32)}
+				if extreme && level == presets[len(presets)-1] {
+					opts = append(opts, WithArrivals(4))
+				}
 				got, err := EncodeModels(in, models, opts...)
 				if err != nil {
 					t.Fatal(err)
