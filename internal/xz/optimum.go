@@ -42,20 +42,16 @@ func (e *encoder) next() symbol {
 	// As in liblzma, the distance prices are refreshed only when every
 	// position found has been encoded.
 	if e.readAhead == 0 {
+		distEvery, alignEvery := 1<<7, alignSize
 		if e.p.arrivals > 1 {
 			// The multi-arrival parser prices with fresh tables: they
 			// change only when a match was encoded since.
-			if e.matchPriceCount > 0 && e.matchPriceCount < 1<<30 {
-				e.fillDistPrices()
-			}
-			if e.alignPriceCount > 0 && e.alignPriceCount < 1<<30 {
-				e.fillAlignPrices()
-			}
+			distEvery, alignEvery = 1, 1
 		}
-		if e.matchPriceCount >= 1<<7 {
+		if e.matchPriceCount >= distEvery {
 			e.fillDistPrices()
 		}
-		if e.alignPriceCount >= alignSize {
+		if e.alignPriceCount >= alignEvery {
 			e.fillAlignPrices()
 		}
 	}
