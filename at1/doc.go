@@ -94,7 +94,9 @@
 //     contradicts its own values may be skipped.
 //   - Encode and AppendEncode write any bytes as an AT-1 file that decodes
 //     to exactly those bytes; NewWriter does the same for a stream,
-//     framed, holding one chunk (WithChunkSize) at a time. AppendRaw
+//     framed, with up to WithConcurrency chunks (WithChunkSize) in
+//     flight; its output is Encode's (but for the header's codec byte when
+//     every frame is raw), and Stats counts its frames. AppendRaw
 //     writes the RAW (codec 255) container with a chosen backend.
 //
 // # Encoder
@@ -205,10 +207,10 @@
 // the plain xz and keeps the bound exact.
 // The SHA-256 trailer is always written, and unless WithVerify(false) the
 // output is decoded with the strict checks and compared with the input
-// (per frame for NewWriter, which holds one chunk, WithChunkSize, at a
-// time). Compression is one pool of jobs, largest first, on
-// WithConcurrency goroutines; the output does not depend on it
-// (TestEncodeDeterministic*). Memory follows the input (or one chunk) and
+// (per frame for NewWriter). Compression is one pool of jobs, largest
+// first, on WithConcurrency goroutines, which the frames of Encode and of
+// a Writer share; the output does not depend on it
+// (TestEncodeDeterministic*, TestWriterConcurrencySameBytes). Memory follows the input (or one chunk) and
 // the level (see Security).
 //
 // Figures below are the newest measured; MEASUREMENTS.md has their
@@ -601,8 +603,9 @@
 //     window, so the memory is that of the output alone.
 //
 // Encoding is not bounded by a limit option: its memory follows the
-// input (or, for NewWriter and framed output, one chunk: WithChunkSize)
-// and the level. Peak RSS of colfmt pack at the default level over that
+// input (or, for NewWriter, the chunk size: the chunk being filled and up
+// to WithConcurrency chunks in flight with their encoders; Encode of a
+// framed input holds the input and its frames besides) and the level. Peak RSS of colfmt pack at the default level over that
 // of xz -9e -T1 on the same file (2026-11-28, medians of 3, alternating
 // with the build before; its ratio in brackets): flights-200k.jsonl
 // (9.9 MB) 2.8x (4.6x; 253 MB against 91), zipcodes.csv (2 MB) 2.7x

@@ -101,7 +101,8 @@ func ExampleNewWriter() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(f.Framed, len(f.Frames) > 1, f.Validate())
+	st := w.Stats()
+	fmt.Println(f.Framed, len(f.Frames) == st.Frames, st.Frames > 1, st.Out == int64(out.Len()), f.Validate())
 	// Output:
-	// true true <nil>
+	// true true true true <nil>
 }

@@ -1,0 +1,188 @@
+package at1
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// writerInput is a table of about n bytes whose chunks are columnar, with
+// a line that breaks the table in the middle and no final newline.
+func writerInput(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("id,price,sym,note\n")
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "%d,%d.%02d,%s,\"n %d, q\"\n", 1000+i*3, i%997, i%100, []string{"AAA", "BB", "C"}[i%3], i%13)
+		if i == 4000 {
+			b.WriteString("a stray line, \"unbalanced\n")
+		}
+	}
+	b.WriteString("tail")
+	return b.Bytes()
+}
+
+func writeAll(t *testing.T, src []byte, step int, opts ...Option) ([]byte, WriterStats) {
+	t.Helper()
+	var out bytes.Buffer
+	z, err := NewWriter(&out, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := src; len(p) > 0; {
+		k := min(step, len(p))
+		if _, err := z.Write(p[:k]); err != nil {
+			t.Fatal(err)
+		}
+		p = p[k:]
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), z.Stats()
+}
+
+// TestWriterConcurrencySameBytes: frames encoded in flight are written in
+// input order, so the output is the same for any concurrency and any
+// write size, and it is Encode's output of the whole input.
+func TestWriterConcurrencySameBytes(t *testing.T) {
+	src, concs, steps := writerInput(600<<10), []int{1, 2, 3, 8}, []int{1 << 20, 4093}
+	if raceEnabled {
+		// The race detector slows the encoder tenfold; frames in flight
+		// are what it is here for.
+		src, concs, steps = writerInput(200<<10), []int{1, 3}, []int{4093}
+	}
+	// A chunk of one random line over and over, in the middle, is
+	// written raw: the structure's streams cost more than they save.
+	rng := rand.New(rand.NewPCG(1, 2))
+	line := make([]byte, 997)
+	for i := range line {
+		line[i] = 'a' + byte(rng.IntN(26))
+	}
+	var noise []byte
+	for len(noise) < 80<<10 {
+		noise = append(append(noise, line...), '\n')
+	}
+	mid := bytes.IndexByte(src[len(src)/2:], '\n') + len(src)/2 + 1
+	src = append(append(append([]byte{}, src[:mid]...), noise...), src[mid:]...)
+	want, err := Encode(src, WithChunkSize(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress []int64
+	for _, conc := range concs {
+		for _, step := range steps {
+			progress = progress[:0]
+			got, st := writeAll(t, src, step, WithChunkSize(64<<10), WithConcurrency(conc), WithProgress(func(done, total int64) {
+				if total != -1 {
+					t.Errorf("Writer progress total %d, want -1", total)
+				}
+				progress = append(progress, done)
+			}))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("concurrency %d, writes of %d: %d bytes, not Encode's %d", conc, step, len(got), len(want))
+			}
+			f, err := Open(bytes.NewReader(got), int64(len(got)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := 0
+			for _, fr := range f.Frames {
+				if fr.Method != methodStructured {
+					raw++
+				}
+			}
+			if raw == 0 || raw == len(f.Frames) {
+				t.Fatalf("%d of %d frames raw: the test wants both kinds", raw, len(f.Frames))
+			}
+			if want := (WriterStats{In: int64(len(src)), Out: int64(len(got)), Frames: len(f.Frames), RawFrames: raw}); st != want {
+				t.Fatalf("concurrency %d: Stats %+v, want %+v", conc, st, want)
+			}
+			if len(progress) != len(f.Frames) || progress[len(progress)-1] != int64(len(src)) {
+				t.Fatalf("concurrency %d: progress %v for %d frames of %d bytes", conc, progress, len(f.Frames), len(src))
+			}
+			for i := 1; i < len(progress); i++ {
+				if progress[i] <= progress[i-1] {
+					t.Fatalf("concurrency %d: progress not increasing: %v", conc, progress)
+				}
+			}
+		}
+	}
+}
+
+// limitWriter fails from its n-th call on.
+type limitWriter struct {
+	n   int
+	err error
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if w.n--; w.n <= 0 {
+		return 0, w.err
+	}
+	return len(p), nil
+}
+
+// TestWriterErrorDrains: an error from the underlying writer is returned
+// (by Write or Close), later calls fail too, and no frame's encoding
+// outlives the call that reports it.
+func TestWriterErrorDrains(t *testing.T) {
+	src := writerInput(800 << 10)
+	boom := errors.New("disk full")
+	z, err := NewWriter(&limitWriter{n: 5, err: boom}, WithChunkSize(64<<10), WithConcurrency(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var werr error
+	for p := src; len(p) > 0 && werr == nil; {
+		k := min(10000, len(p))
+		_, werr = z.Write(p[:k])
+		p = p[k:]
+	}
+	cerr := z.Close()
+	if !errors.Is(werr, boom) && !errors.Is(cerr, boom) {
+		t.Fatalf("Write %v, Close %v: want %v", werr, cerr, boom)
+	}
+	if werr != nil && !errors.Is(cerr, boom) {
+		t.Fatalf("Close after a failed Write: %v, want %v", cerr, boom)
+	}
+	if _, err := z.Write([]byte("x\n")); err == nil {
+		t.Fatal("Write after a failure succeeded")
+	}
+	// The frames that were in flight have all finished.
+	if len(z.flight) != 0 {
+		t.Fatalf("%d frames still in flight after the failed Writer", len(z.flight))
+	}
+}
+
+// TestWriterHoldsBoundedChunks: the Writer reuses its chunk buffers, so
+// a long stream allocates a number of chunk buffers bounded by the
+// concurrency, not by the input.
+func TestWriterHoldsBoundedChunks(t *testing.T) {
+	src := writerInput(1 << 20)
+	if raceEnabled {
+		src = writerInput(400 << 10)
+	}
+	var out bytes.Buffer
+	z, err := NewWriter(&out, WithChunkSize(64<<10), WithConcurrency(2), WithVerify(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := z.Write(src); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(z.flight); n > 2 {
+		t.Fatalf("%d frames in flight with concurrency 2", n)
+	}
+	bufs := len(z.free) + len(z.flight) + 1
+	if bufs > 4 {
+		t.Fatalf("%d chunk buffers for concurrency 2", bufs)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(out.Bytes()); err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("Decode: %v", err)
+	}
+}
