@@ -44,19 +44,21 @@ func init() {
 }
 
 // at1PackFlags encodes with at1.Encode (codec chosen from the input
-// unless --codec says otherwise); --backend writes a RAW file with that
-// backend instead.
-func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+// unless --codec says otherwise), or, for an input larger than one chunk
+// (--chunk-size) or of unknown size, streams it through at1.NewWriter
+// with memory bounded by the chunk size; --backend writes a RAW file with
+// that backend instead.
+func at1PackFlags(fs *flag.FlagSet) packFunc {
 	codec := fs.String("codec", "auto", "codec: auto, columnar, qcolumnar, qjson or raw")
 	backend := fs.String("backend", "", "write a RAW file with this payload backend: xz, zstd, stored or auto (smallest)")
 	level := fs.String("level", strconv.Itoa(at1.DefaultLevel)+"e", "compression effort, 1 (fast) .. 9 (small); a trailing e (9e) is xz's extreme variant")
 	rowGroup := fs.Int("row-group", 0, "qcolumnar/qjson lines per row group (0: automatic)")
-	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed")
+	chunk := fs.Int64("chunk-size", at1.DefaultChunkSize, "input bytes per frame; larger input is written framed, streamed a chunk at a time")
 	noVerify := fs.Bool("no-verify", false, "skip decoding the output to check it")
 	tokens := fs.Bool("token-tables", true, "let columnar cut lines into fields, delimiters and digit runs with an empty delimiter (smaller; false: split at the detected delimiter only, JSON Lines go to qjson)")
 	keep := fs.Bool("keep-codec", false, "keep the --codec asked for even where RAW would be smaller (a queryable qcolumnar/qjson file whatever its size)")
 	noXZBase := fs.Bool("no-xz-baseline", false, "skip compressing the input plain with xz unless the structure does not pay (faster; output then bounded by plain zstd, not plain xz; by default a sampled estimate decides for inputs over 1 MiB)")
-	return func(w io.Writer, data []byte) error {
+	return func(w io.Writer, in *packSource) error {
 		lv, extreme, err := parseAT1Level(*level)
 		if err != nil {
 			return err
@@ -66,6 +68,10 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			b, ok := ids[*backend]
 			if !ok {
 				return usagef("--backend %q: want xz, zstd, stored or auto", *backend)
+			}
+			data, err := in.bytes()
+			if err != nil {
+				return err
 			}
 			out, err := at1.AppendRaw(nil, data, b, at1.WithLevel(lv), at1.WithExtreme(extreme))
 			if err != nil {
@@ -88,30 +94,119 @@ func at1PackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 		if *keep {
 			opts = append(opts, at1.WithKeepCodec(true))
 		}
-		if len(data) >= 16<<20 {
-			// Progress on stderr for large inputs (see progress).
-			pr := newProgress(os.Stderr)
-			opts = append(opts, at1.WithProgress(func(done, total int64) {
-				if done < total {
-					pr.update("colfmt: at1: %d / %d MB encoded (%.0fs)", done>>20, total>>20, pr.elapsed())
-				} else {
-					pr.done("colfmt: at1: %d MB encoded (%.0fs)", total>>20, pr.elapsed())
-				}
-			}))
+		p := &at1Pack{w: w, in: in, codec: *codec, forced: cd != at1.CodecAuto && cd != at1.CodecRaw, keep: *keep, opts: opts, chunk: *chunk}
+		err = p.run()
+		if errors.Is(err, at1.ErrInvalidOption) {
+			return usagef("%v", err)
 		}
-		out, err := at1.Encode(data, opts...)
-		if err != nil {
-			if errors.Is(err, at1.ErrInvalidOption) {
-				return usagef("%v", err)
-			}
-			return err
-		}
-		if cd != at1.CodecAuto && cd != at1.CodecRaw {
-			noteRawFallback(cmdStderr, out, *codec, *keep)
-		}
-		_, err = w.Write(out)
 		return err
 	}
+}
+
+// at1Pack is one pack command's AT-1 encoding.
+type at1Pack struct {
+	w      io.Writer
+	in     *packSource
+	codec  string // as --codec gave it
+	forced bool   // --codec named a structured codec
+	keep   bool
+	opts   []at1.Option
+	chunk  int64
+}
+
+// run encodes an input of at most one chunk whole with Encode (which can
+// compare the structure with the plain xz of the whole input); a larger
+// one is framed, and streamed: NewWriter writes the same frames Encode
+// would, holding a few chunks instead of the input and its output.
+func (p *at1Pack) run() error {
+	// NewWriter checks the options (the chunk size among them) before
+	// a chunk is allocated; it writes nothing until the first frame.
+	if _, err := at1.NewWriter(io.Discard, p.opts...); err != nil {
+		return err
+	}
+	if p.in.size >= 0 && p.in.size <= p.chunk {
+		data, err := p.in.bytes()
+		if err != nil {
+			return err
+		}
+		return p.whole(data)
+	}
+	// Size unknown or over one chunk: read one chunk and a byte to know
+	// which.
+	head := make([]byte, p.chunk+1)
+	n, err := io.ReadFull(p.in.r, head)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return p.whole(head[:n])
+	case err != nil:
+		return err
+	}
+	return p.stream(head)
+}
+
+func (p *at1Pack) whole(data []byte) error {
+	opts := p.opts
+	if len(data) >= progressMin {
+		pr := newProgress(os.Stderr)
+		opts = append(opts[:len(opts):len(opts)], at1.WithProgress(func(done, total int64) {
+			if done < total {
+				pr.update("colfmt: at1: %d / %d MB encoded (%.0fs)", done>>20, total>>20, pr.elapsed())
+			} else {
+				pr.done("colfmt: at1: %d MB encoded (%.0fs)", total>>20, pr.elapsed())
+			}
+		}))
+	}
+	out, err := at1.Encode(data, opts...)
+	if err != nil {
+		return err
+	}
+	if p.forced {
+		noteRawFallback(cmdStderr, out, p.codec, p.keep)
+	}
+	_, err = p.w.Write(out)
+	return err
+}
+
+// progressMin: inputs from this size on report their progress.
+const progressMin = 16 << 20
+
+// stream writes head and the rest of the input through a Writer, with
+// progress on stderr (out of the input's size when it is known) once
+// progressMin bytes are encoded.
+func (p *at1Pack) stream(head []byte) error {
+	pr := newProgress(os.Stderr)
+	total := p.in.size
+	opts := append(p.opts[:len(p.opts):len(p.opts)], at1.WithProgress(func(done, _ int64) {
+		if done < progressMin {
+			return
+		}
+		if total < 0 {
+			pr.update("colfmt: at1: %d MB encoded (%.0fs)", done>>20, pr.elapsed())
+		} else {
+			pr.update("colfmt: at1: %d / %d MB encoded (%.0fs)", done>>20, total>>20, pr.elapsed())
+		}
+	}))
+	zw, err := at1.NewWriter(p.w, opts...)
+	if err != nil {
+		return err
+	}
+	if _, err = zw.Write(head); err == nil {
+		_, err = io.Copy(zw, p.in.r)
+	}
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	st := zw.Stats()
+	if st.In >= progressMin {
+		pr.done("colfmt: at1: %d MB encoded in %d frames (%.0fs)", st.In>>20, st.Frames, pr.elapsed())
+	}
+	if p.forced && st.RawFrames > 0 {
+		noteRawFrames(cmdStderr, st.RawFrames, st.Frames, p.codec, p.keep)
+	}
+	return nil
 }
 
 // noteRawFallback tells on w when the encoder wrote RAW (whole file or
@@ -135,16 +230,26 @@ func noteRawFallback(w io.Writer, out []byte, codec string, keep bool) {
 	} else if f.Codec == at1.CodecRaw {
 		raw = 1
 	}
-	switch {
-	case raw == 0:
-	case keep && f.Framed:
+	if raw == 0 {
+		return
+	}
+	if !f.Framed {
+		if keep {
+			fmt.Fprintf(w, "colfmt: at1: written RAW: --codec %s does not apply to this input\n", codec)
+		} else {
+			fmt.Fprintf(w, "colfmt: at1: written RAW, smaller than --codec %s on this input; --keep-codec keeps %s\n", codec, codec)
+		}
+		return
+	}
+	noteRawFrames(w, raw, total, codec, keep)
+}
+
+// noteRawFrames tells on w that raw of total frames were written RAW.
+func noteRawFrames(w io.Writer, raw, total int, codec string, keep bool) {
+	if keep {
 		fmt.Fprintf(w, "colfmt: at1: %d of %d frames written RAW: --codec %s does not apply to their lines\n", raw, total, codec)
-	case keep:
-		fmt.Fprintf(w, "colfmt: at1: written RAW: --codec %s does not apply to this input\n", codec)
-	case f.Framed:
+	} else {
 		fmt.Fprintf(w, "colfmt: at1: %d of %d frames written RAW, smaller than --codec %s there; --keep-codec keeps %s\n", raw, total, codec, codec)
-	default:
-		fmt.Fprintf(w, "colfmt: at1: written RAW, smaller than --codec %s on this input; --keep-codec keeps %s\n", codec, codec)
 	}
 }
 

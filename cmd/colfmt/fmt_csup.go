@@ -108,13 +108,13 @@ func validateCSUP(in *input) error {
 	return f.Validate()
 }
 
-func packCSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+func packCSUPFlags(fs *flag.FlagSet) packFunc {
 	layout := fs.String("layout", "csup16", "csup: csup16 (CSUP version 16, what super v0.3.0 reads) or spec (the spec's layout)")
 	rows := fs.Int("object-rows", csup.DefaultObjectRows, "csup: values per object (csup16 layout)")
 	seg := fs.Int("segment-thresh", csup.DefaultSegmentThreshold, "csup: bytes a column buffers before it becomes a segment (spec layout)")
 	skew := fs.Int("skew-thresh", csup.DefaultSkewThreshold, "csup: bytes all columns buffer before every column is flushed (spec layout)")
 	compress := fs.Bool("compress", true, "csup: LZ4-compress segments when that makes them smaller")
-	return func(w io.Writer, data []byte) error {
+	return packWhole(func(w io.Writer, data []byte) error {
 		opts := []csup.Option{csup.WithCompression(*compress)}
 		switch *layout {
 		case "csup16", "csup", "v16":
@@ -126,14 +126,14 @@ func packCSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 		}
 		_, err := packCSUP(w, data, opts...)
 		return err
-	}
+	})
 }
 
 // packBSUPFlags writes a Super Binary (version 0) stream, what zq and
 // super v0.2 and older read.
-func packBSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+func packBSUPFlags(fs *flag.FlagSet) packFunc {
 	compress := fs.Bool("compress", true, "bsup: LZ4-compress frames when that makes them smaller")
-	return func(w io.Writer, data []byte) error {
+	return packWhole(func(w io.Writer, data []byte) error {
 		bw, err := bsup.NewWriter(w, bsup.WithCompression(*compress))
 		if err != nil {
 			return err
@@ -155,7 +155,7 @@ func packBSUPFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 			}
 		}
 		return bw.Close()
-	}
+	})
 }
 
 // packCSUP reads JSON values (JSON Lines/NDJSON) and writes them in the

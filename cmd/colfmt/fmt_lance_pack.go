@@ -33,14 +33,14 @@ func init() {
 // lanceProgressBytes is the input size from which pack reports progress.
 const lanceProgressBytes = 16 << 20
 
-func lancePackFlags(ff *flag.FlagSet) func(w io.Writer, data []byte) error {
+func lancePackFlags(ff *flag.FlagSet) packFunc {
 	table := ff.String("table", "", "create or append to the Lance table in this directory (LanceDB's DB/NAME.lance) instead of writing a data file")
 	version := ff.String("format-version", "", "Lance file format: 2.0, 2.1 or 2.2 (default 2.2; an existing table keeps its own)")
 	schemaFile := ff.String("schema", "", "Arrow schema in JSON for the input (default: inferred from the JSON Lines; an existing table's schema)")
 	compression := ff.String("compression", "", "general compression of 2.1/2.2 values: lz4 or zstd (default none)")
 	rowsPerFile := ff.Int64("max-rows-per-file", lance.DefaultMaxRowsPerFile, "rows per data file (one fragment each) of a table")
 	f32 := ff.Bool("float64-vectors", false, "infer vectors (arrays of numbers of one length) as float64 items instead of float32")
-	return func(w io.Writer, data []byte) error {
+	return packWhole(func(w io.Writer, data []byte) error {
 		switch *version {
 		case "", "2.0", "2.1", "2.2":
 		default:
@@ -118,7 +118,7 @@ func lancePackFlags(ff *flag.FlagSet) func(w io.Writer, data []byte) error {
 		default:
 			return err
 		}
-	}
+	})
 }
 
 // lancePackSchema is the schema of the input: --schema's, else the

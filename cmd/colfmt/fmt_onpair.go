@@ -152,10 +152,10 @@ func onpairCat(w io.Writer, in *input, _ catOptions) error {
 
 // onpairPackFlags: one row per input line ('\n'-separated; a final newline
 // does not start an empty row).
-func onpairPackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
+func onpairPackFlags(fs *flag.FlagSet) packFunc {
 	bits := fs.Int("bits", onpair.DefaultBits, "dictionary budget 2^bits tokens, 9..16")
 	frac := fs.Float64("sample-fraction", onpair.DefaultSampleFraction, "share of the input scanned by training, (0,1]")
-	return func(w io.Writer, data []byte) error {
+	return packWhole(func(w io.Writer, data []byte) error {
 		c, err := onpairPack(data, onpair.WithBits(*bits), onpair.WithSampleFraction(*frac))
 		if errors.Is(err, onpair.ErrInvalidOption) {
 			return usagef("%v", err) // a flag out of range is a usage error
@@ -169,7 +169,7 @@ func onpairPackFlags(fs *flag.FlagSet) func(w io.Writer, data []byte) error {
 		}
 		_, err = w.Write(b)
 		return err
-	}
+	})
 }
 
 func onpairPack(data []byte, opts ...onpair.Option) (*onpair.Column, error) {

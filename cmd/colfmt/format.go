@@ -37,8 +37,8 @@ type format struct {
 	// Validate checks the whole file deeply; nil error means valid.
 	Validate func(in *input) error
 	// PackFlags registers the format's own pack flags on fs and returns the
-	// function that encodes data to w once fs is parsed.
-	PackFlags func(fs *flag.FlagSet) func(w io.Writer, data []byte) error
+	// function that encodes the input to w once fs is parsed.
+	PackFlags func(fs *flag.FlagSet) packFunc
 	// Demo encodes, decodes and validates embedded sample data.
 	Demo func() (demoRow, error)
 	// Commands are extra subcommands (for example at1's query).

@@ -537,7 +537,7 @@ func packCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 			ffs.PrintDefaults()
 		}
 	}
-	var encode func(w io.Writer, data []byte) error
+	var encode packFunc
 	if name != "" {
 		f, err := lookup(name)
 		if err != nil {
@@ -558,28 +558,21 @@ func packCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if len(files) != 1 {
 		return usagef("pack takes exactly one INPUT")
 	}
-	src := files[0]
-	var data []byte
-	if src == "-" {
-		data, err = io.ReadAll(io.LimitReader(stdin, maxStdin+1))
-		if err == nil && int64(len(data)) > maxStdin {
-			err = fmt.Errorf("more than %d bytes on standard input; pass a file", maxStdin)
-		}
-	} else {
-		data, err = os.ReadFile(src)
-	}
+	in, err := openPackSource(files[0], stdin)
 	if err != nil {
-		return withFile(src, err)
+		return withFile(files[0], err)
 	}
+	defer in.close()
+	src := in.name
 	if *out == "" {
-		return withFile(src, encode(stdout, data))
+		return withFile(src, encode(stdout, in))
 	}
 	fh, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(fh, 1<<20)
-	if err := encode(bw, data); err != nil {
+	if err := encode(bw, in); err != nil {
 		fh.Close()
 		os.Remove(*out)
 		return withFile(src, err)
