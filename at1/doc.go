@@ -94,8 +94,7 @@
 //     contradicts its own values may be skipped.
 //   - Encode and AppendEncode write any bytes as an AT-1 file that decodes
 //     to exactly those bytes; NewWriter does the same for a stream,
-//     framed, with up to WithConcurrency chunks (WithChunkSize) in
-//     flight; its output is Encode's (but for the header's codec byte when
+//     framed, encoding WithConcurrency chunks (WithChunkSize) at once; its output is Encode's (but for the header's codec byte when
 //     every frame is raw), and Stats counts its frames. AppendRaw
 //     writes the RAW (codec 255) container with a chosen backend.
 //
@@ -603,9 +602,10 @@
 //     window, so the memory is that of the output alone.
 //
 // Encoding is not bounded by a limit option: its memory follows the
-// input (or, for NewWriter, the chunk size: the chunk being filled and up
-// to WithConcurrency chunks in flight with their encoders; Encode of a
-// framed input holds the input and its frames besides) and the level. Peak RSS of colfmt pack at the default level over that
+// input (or, for NewWriter, the chunk size: the chunk being filled, up to
+// twice WithConcurrency chunks in flight and WithConcurrency frames'
+// encoders; Encode of a framed input holds the input and its output
+// besides) and the level. Peak RSS of colfmt pack at the default level over that
 // of xz -9e -T1 on the same file (2026-11-28, medians of 3, alternating
 // with the build before; its ratio in brackets): flights-200k.jsonl
 // (9.9 MB) 2.8x (4.6x; 253 MB against 91), zipcodes.csv (2 MB) 2.7x

