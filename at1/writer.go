@@ -255,6 +255,30 @@ func (z *Writer) writeOldest() error {
 	return nil
 }
 
+// Flush encodes the buffered input as a frame of its own, however short,
+// and writes every frame in flight, so that what was written so far
+// reaches the underlying writer (which Flush does not flush itself). The
+// file stays incomplete until Close. Flushing changes where frames are
+// cut, so the output is no longer Encode's; a first Flush with little
+// input buffered chooses the codec from that little.
+func (z *Writer) Flush() error {
+	if z.err != nil {
+		return z.err
+	}
+	if len(z.buf) > 0 {
+		chunk := z.buf
+		z.buf = nil
+		if z.err = z.submit(chunk); z.err != nil {
+			z.drain()
+			return z.err
+		}
+	}
+	if z.err = z.flush(); z.err != nil {
+		z.drain()
+	}
+	return z.err
+}
+
 // flush writes every frame in flight.
 func (z *Writer) flush() error {
 	for len(z.flight) > 0 {

@@ -216,3 +216,46 @@ func TestEncodeFramedAllRaw(t *testing.T) {
 		t.Fatal("Writer's frames differ from Encode's")
 	}
 }
+
+// TestWriterFlush: Flush writes what was written so far as frames (the
+// output grows at once), and the file decodes to the input once closed.
+func TestWriterFlush(t *testing.T) {
+	src := writerInput(150 << 10)
+	var out bytes.Buffer
+	z, err := NewWriter(&out, WithChunkSize(64<<10), WithConcurrency(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cuts := []int{10 << 10, 11 << 10, 100 << 10, len(src)}
+	prev, sizes := 0, []int{}
+	for _, c := range cuts {
+		if _, err := z.Write(src[prev:c]); err != nil {
+			t.Fatal(err)
+		}
+		prev = c
+		if err := z.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if z.Stats().In != int64(c) || int64(out.Len()) != z.Stats().Out {
+			t.Fatalf("after Flush at %d: %+v, %d bytes out", c, z.Stats(), out.Len())
+		}
+		sizes = append(sizes, out.Len())
+	}
+	if err := z.Flush(); err != nil { // nothing buffered
+		t.Fatal(err)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(out.Bytes(), WithStrict())
+	if err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("Decode: %v (equal %v)", err, bytes.Equal(got, src))
+	}
+	f, err := Open(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	if err != nil || len(f.Frames) != 5 || z.Stats().Frames != 5 {
+		t.Fatalf("Open: %v, %d frames (sizes after each Flush %v)", err, len(f.Frames), sizes)
+	}
+	if err := z.Flush(); err == nil {
+		t.Fatal("Flush after Close succeeded")
+	}
+}
