@@ -94,9 +94,11 @@
 //     contradicts its own values may be skipped.
 //   - Encode and AppendEncode write any bytes as an AT-1 file that decodes
 //     to exactly those bytes; NewWriter does the same for a stream,
-//     framed, encoding WithConcurrency chunks (WithChunkSize) at once; its output is Encode's (but for the header's codec byte when
-//     every frame is raw), and Stats counts its frames. AppendRaw
-//     writes the RAW (codec 255) container with a chosen backend.
+//     framed, encoding WithConcurrency chunks (WithChunkSize) at once.
+//     Its output is Encode's (but for the header's codec byte when every
+//     frame is raw); Flush writes what it holds as a frame, and Stats
+//     counts its frames. AppendRaw writes the RAW (codec 255) container
+//     with a chosen backend.
 //
 // # Encoder
 //
