@@ -38,8 +38,9 @@ type Writer struct {
 	err     error
 	// borrowed: the chunks are the caller's (Encode's input), so they are
 	// neither hashed (Encode hashes its input) nor reused.
-	borrowed bool
-	total    int64 // the input's size for progress, -1 when unknown
+	borrowed  bool
+	total     int64 // the input's size for progress, -1 when unknown
+	submitted int64 // input bytes handed to frames
 	// running holds a slot per frame being encoded (WithConcurrency of
 	// them); up to twice as many may be in flight, so that a frame done
 	// before an older one waits to be written without holding a core.
@@ -61,6 +62,7 @@ func (z *Writer) Stats() WriterStats { return z.stats }
 // flightFrame is one chunk being encoded on its own goroutine; ready is
 // closed when frame or err is set.
 type flightFrame struct {
+	at    int64 // the chunk's offset in the input
 	chunk []byte
 	frame []byte
 	err   error
@@ -171,7 +173,8 @@ func (z *Writer) submit(chunk []byte) error {
 	if !z.borrowed {
 		z.sum.Write(chunk)
 	}
-	f := &flightFrame{chunk: chunk, ready: make(chan struct{})}
+	f := &flightFrame{at: z.submitted, chunk: chunk, ready: make(chan struct{})}
+	z.submitted += int64(len(chunk))
 	if z.cfg.concurrency <= 1 {
 		z.encodeFrame(f)
 		z.flight = append(z.flight, f)
@@ -214,17 +217,27 @@ func (z *Writer) encodeFrame(f *flightFrame) {
 		f.err = err
 		return
 	}
+	if testHookFrame != nil {
+		testHookFrame(fr)
+	}
 	if z.cfg.enc.verify {
 		v := z.cfg.verifier(int64(len(f.chunk)))
 		info := FrameInfo{Offset: 0, Size: int64(len(fr)), Method: fr[0]}
 		got, err := v.decodeFrame(nil, memSource(fr, 0), z.codec, info, 0, v.maxDecoded, nil)
-		if err != nil || !bytes.Equal(got, f.chunk) {
-			f.err = fmt.Errorf("at1: encoder self-check failed on a frame (%v)", err)
+		if err == nil && !bytes.Equal(got, f.chunk) {
+			err = fmt.Errorf("decodes to different bytes (%d, want %d)", len(got), len(f.chunk))
+		}
+		if err != nil {
+			f.err = fmt.Errorf("at1: encoder self-check failed on the frame of input bytes %d..%d: %w", f.at, f.at+int64(len(f.chunk)), err)
 			return
 		}
 	}
 	f.frame = fr
 }
+
+// testHookFrame, when set (by tests only), sees each frame before it is
+// checked, and may damage it.
+var testHookFrame func(frame []byte)
 
 // writeOldest waits for the oldest frame in flight and writes it.
 func (z *Writer) writeOldest() error {
@@ -308,6 +321,7 @@ func (z *Writer) Close() error {
 	err := z.finish()
 	if err != nil {
 		z.drain()
+		z.err = err // later calls report the cause
 	}
 	z.buf, z.free = nil, nil
 	return err

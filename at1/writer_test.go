@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -257,5 +258,38 @@ func TestWriterFlush(t *testing.T) {
 	}
 	if err := z.Flush(); err == nil {
 		t.Fatal("Flush after Close succeeded")
+	}
+}
+
+// TestWriterSelfCheck: a frame that does not decode to its chunk fails
+// the Writer and a framed Encode with an error naming the chunk's input
+// bytes; WithVerify(false) writes it.
+func TestWriterSelfCheck(t *testing.T) {
+	src := writerInput(200 << 10)
+	n := 0
+	testHookFrame = func(frame []byte) {
+		if n++; n == 2 {
+			frame[len(frame)-1] ^= 0x55
+		}
+	}
+	defer func() { testHookFrame = nil }()
+	var out bytes.Buffer
+	z, err := NewWriter(&out, WithChunkSize(64<<10), WithConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, werr := z.Write(src)
+	cerr := z.Close()
+	err = errors.Join(werr, cerr)
+	if err == nil || !strings.Contains(err.Error(), "self-check failed on the frame of input bytes 65") {
+		t.Fatalf("Writer: %v", err)
+	}
+	n = 0
+	if _, err := Encode(src, WithChunkSize(64<<10), WithConcurrency(1)); err == nil || !strings.Contains(err.Error(), "self-check failed on the frame of input bytes 65") {
+		t.Fatalf("Encode: %v", err)
+	}
+	n = 0
+	if _, err := Encode(src, WithChunkSize(64<<10), WithConcurrency(1), WithVerify(false)); err != nil {
+		t.Fatalf("Encode without the check: %v", err)
 	}
 }
