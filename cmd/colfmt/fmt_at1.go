@@ -190,13 +190,15 @@ func (p *at1Pack) stream(head []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err = zw.Write(head); err == nil {
-		_, err = io.Copy(zw, p.in.r)
+	// On an error before Close, no trailer is written: the output does
+	// not pass for a whole file of what was read.
+	if _, err := zw.Write(head); err != nil {
+		return err
 	}
-	if cerr := zw.Close(); err == nil {
-		err = cerr
+	if _, err := io.Copy(zw, p.in.r); err != nil {
+		return err
 	}
-	if err != nil {
+	if err := zw.Close(); err != nil {
 		return err
 	}
 	st := zw.Stats()

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -85,4 +87,25 @@ func TestAT1PackStreams(t *testing.T) {
 	code, _, stderr = runIn(t, src, "pack", "--format", "at1", "--chunk-size", "100", "-")
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "WithChunkSize")
+}
+
+type failingReader struct{ err error }
+
+func (r failingReader) Read([]byte) (int, error) { return 0, r.err }
+
+// A read error in the middle of a streamed input fails the command, and
+// what was written has no integrity trailer: it does not pass for a whole
+// file of the part that was read (a framed file without a trailer is
+// still readable, frame by frame, as the format allows).
+func TestAT1PackStreamReadError(t *testing.T) {
+	src := streamInput(300 << 10)
+	boom := errors.New("pipe broke")
+	var out, errb bytes.Buffer
+	code := runStdin([]string{"pack", "--format", "at1", "--chunk-size", "65536", "-"},
+		io.MultiReader(bytes.NewReader(src[:200<<10]), failingReader{boom}), &out, &errb)
+	require.Equal(t, 1, code, errb.String())
+	require.Contains(t, errb.String(), "pipe broke")
+	f, err := at1.Open(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	require.NoError(t, err)
+	require.Nil(t, f.Trailer, "%d bytes written", out.Len())
 }
