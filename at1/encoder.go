@@ -8,8 +8,8 @@ package at1
 // jobs, when not nil, bounds the compression jobs running at once across
 // the frames of one call (a Writer, and so a framed Encode, gives its
 // frames one channel of concurrency slots; each job takes a slot while it
-// runs). It lives here,
-// not in the options: two calls with the same options share nothing.
+// runs). It lives here, not in the options: two calls with the same
+// options share nothing.
 type encoder struct {
 	config
 	jobs chan struct{}

@@ -17,7 +17,7 @@ type packFunc func(w io.Writer, in *packSource) error
 type packSource struct {
 	name string    // as given: a path or "-"
 	r    io.Reader // the input from its start
-	size int64     // -1 for standard input
+	size int64     // -1 when unknown: standard input, a pipe
 	f    *os.File
 }
 
