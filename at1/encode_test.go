@@ -230,22 +230,7 @@ func TestWriterFramesRoundTrip(t *testing.T) {
 		if step == 1 {
 			src = src[:100<<10+3]
 		}
-		var out bytes.Buffer
-		z, err := NewWriter(&out, WithChunkSize(64<<10), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for p := src; len(p) > 0; {
-			k := min(step, len(p))
-			if _, err := z.Write(p[:k]); err != nil {
-				t.Fatal(err)
-			}
-			p = p[k:]
-		}
-		if err := z.Close(); err != nil {
-			t.Fatal(err)
-		}
-		enc := out.Bytes()
+		enc, _ := writeAll(t, src, step, WithChunkSize(64<<10), nil) // a nil Option is ignored
 		got, err := Decode(enc, WithStrict())
 		if err != nil || !bytes.Equal(got, src) {
 			t.Fatalf("step %d: Decode: %v (equal %v)", step, err, bytes.Equal(got, src))
