@@ -102,6 +102,12 @@ func TestStdinLimitSaysSo(t *testing.T) {
 	require.Greater(t, len(data), 100)
 	code, _, stderr = runIn(t, data, "cat", "-")
 	require.Equal(t, 0, code, stderr)
+	// pack of a format encoded whole reads standard input under the same
+	// bound, and says why.
+	code, _, stderr = runIn(t, bytes.Repeat([]byte("word\n"), 30), "pack", "--format", "onpair", "-")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "<stdin>: more than 100 bytes")
+	require.Contains(t, stderr, "encoded whole")
 }
 
 func TestVersionFlag(t *testing.T) {

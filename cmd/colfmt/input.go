@@ -45,14 +45,26 @@ func openInput(path string, stdin io.Reader, streamOK bool) (in *input, closeFn 
 			return &input{Name: stdinName, Stream: br, Size: -1}, func() {}, nil
 		}
 	}
-	b, err := io.ReadAll(io.LimitReader(br, maxStdin+1))
+	b, err := readBounded(br, stdinName, "this format needs random access")
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", stdinName, err)
-	}
-	if int64(len(b)) > maxStdin {
-		return nil, nil, fmt.Errorf("%s: more than %d bytes on standard input: this format needs random access, so '-' reads it into memory up to that size; write it to a file and pass the file", stdinName, maxStdin)
+		return nil, nil, err
 	}
 	return &input{Name: stdinName, R: bytes.NewReader(b), Size: int64(len(b))}, func() {}, nil
+}
+
+// readBounded reads a stream of unknown size (standard input, a named
+// pipe) into memory, up to maxStdin bytes. name names the stream in
+// errors; why says, when a larger stream is refused, why it is held in
+// memory.
+func readBounded(r io.Reader, name, why string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxStdin+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(b)) > maxStdin {
+		return nil, fmt.Errorf("%s: more than %d bytes: %s, so a stream is read into memory up to that size; write it to a file and pass the file", name, maxStdin, why)
+	}
+	return b, nil
 }
 
 // reader returns the input as a stream, from its start.

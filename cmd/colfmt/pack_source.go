@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 )
@@ -50,21 +49,17 @@ func (s *packSource) close() {
 // bytes reads the whole input. An input of unknown size (standard
 // input, a pipe) is refused beyond maxStdin bytes.
 func (s *packSource) bytes() ([]byte, error) {
-	if s.size >= 0 {
-		var b bytes.Buffer
-		b.Grow(int(s.size) + bytes.MinRead)
-		_, err := b.ReadFrom(s.r)
-		return b.Bytes(), err
-	}
-	b, err := io.ReadAll(io.LimitReader(s.r, maxStdin+1))
-	if err == nil && int64(len(b)) > maxStdin {
+	if s.size < 0 {
 		name := s.name
 		if name == "-" {
 			name = stdinName
 		}
-		err = fmt.Errorf("more than %d bytes on %s; pass a regular file", maxStdin, name)
+		return readBounded(s.r, name, "this format is encoded whole")
 	}
-	return b, err
+	var b bytes.Buffer
+	b.Grow(int(s.size) + bytes.MinRead)
+	_, err := b.ReadFrom(s.r)
+	return b.Bytes(), err
 }
 
 // packWhole adapts an encoder of a whole input held in memory.
