@@ -24,7 +24,7 @@ func writerInput(n int) []byte {
 	return b.Bytes()
 }
 
-func writeAll(t *testing.T, src []byte, step int, opts ...Option) ([]byte, WriterStats) {
+func writeAll(t testing.TB, src []byte, step int, opts ...Option) ([]byte, WriterStats) {
 	t.Helper()
 	var out bytes.Buffer
 	z, err := NewWriter(&out, opts...)
