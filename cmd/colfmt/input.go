@@ -12,11 +12,12 @@ import (
 // stdinName is how messages name standard input.
 const stdinName = "<stdin>"
 
-// maxStdin bounds how much of standard input the command holds in memory.
-// AT-1 cat and validate stream from a pipe and are not bound by it; every
-// other use of "-" (Lance, Super Columnar and inspect need random access,
-// an OnPair column is parsed whole) reads standard input into memory first,
-// and a larger input is refused with a message saying to use a file.
+// maxStdin bounds how much of standard input (or of a named pipe given to
+// pack) the command holds in memory (readBounded). AT-1 cat, validate and
+// pack stream from a pipe and are not bound by it; every other use of "-"
+// (Lance, Super Columnar and inspect need random access, the other
+// formats are encoded or parsed whole) reads the stream into memory first,
+// and a larger one is refused with a message saying to use a file.
 var maxStdin int64 = 1 << 30
 
 // openInput opens path ("-" is standard input). For "-", streamOK says the
