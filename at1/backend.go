@@ -433,7 +433,12 @@ func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, e
 		buf = hugepage.Make(int(size))
 		defer hugepage.Done(buf)
 	}
-	if out, ok := appendRLEFrame(buf[:0], src, size); ok {
+	// Capped at the declared size: klauspost's decoder takes another path
+	// when the destination has room to spare, and on corrupt input that
+	// path names another fault, so a reused scratch buffer would change
+	// the error.
+	buf = buf[:0:size]
+	if out, ok := appendRLEFrame(buf, src, size); ok {
 		return out, nil
 	}
 	dec := zstdDecoder()
@@ -446,7 +451,7 @@ func unzstdInto(buf, src []byte, limit int64, off int64, path string) ([]byte, e
 		defer d.Close()
 		dec = d
 	}
-	out, err := dec.DecodeAll(src, buf[:0])
+	out, err := dec.DecodeAll(src, buf)
 	if err != nil {
 		return nil, errs.At(ErrCorrupt, off, path, "zstd: %v", err)
 	}
