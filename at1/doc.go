@@ -539,7 +539,10 @@
 // movies.jsonl. It took no more wall time on 20. The other 58 are
 // start-up: colfmt's floor is 24 ms of CPU, the reference's 3.2 ms, so
 // files of 150 KB-1 MB take 1.0-2.7x its CPU, smaller ones 2.2-7.6x.
-// Table and method in MEASUREMENTS.md.
+// Forced to qcolumnar (39 files keep it), which the reference decodes
+// faster than columnar: at or below its CPU on 9, every file of 1.9 MB
+// or more (flights-200k.jsonl 0.40x, zipcodes.csv 0.86x). Tables and
+// method in MEASUREMENTS.md.
 //
 // In process, which is what a program embedding the package pays: CPU
 // of one Decode call on a file held in memory (BenchmarkDecodeMem:
