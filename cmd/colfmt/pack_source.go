@@ -50,11 +50,7 @@ func (s *packSource) close() {
 // input, a pipe) is refused beyond maxStdin bytes.
 func (s *packSource) bytes() ([]byte, error) {
 	if s.size < 0 {
-		name := s.name
-		if name == "-" {
-			name = stdinName
-		}
-		return readBounded(s.r, name, "this format is encoded whole")
+		return readBounded(s.r, displayName(s.name), "this format is encoded whole")
 	}
 	var b bytes.Buffer
 	b.Grow(int(s.size) + bytes.MinRead)
